@@ -1,0 +1,76 @@
+//! Spherical Delaunay triangulation: our exact incremental path against delaunator on a
+//! stereographic projection and chull's 3D hull.
+//!
+//! * `sphere/triangulate`: `sphere::triangulate` (general path, triangles only).
+//! * `sphere/triangulate_fibonacci`: the lattice path on the same points.
+//! * `sphere/triangulate_perturbed`: the general path on perturbed Fibonacci points.
+//! * `sphere/fibonacci_sphere`: points + lattice triangulation + `Mesh::from_triangles`.
+//! * `delaunator/stereographic`: delaunator on the points projected from the north pole
+//!   (not exact: it leaves a hole of triangles around the projection pole and uses floating
+//!   point predicates on the projected coordinates), the usual shortcut.
+//! * `chull/hull`: chull's exact (big-integer) quickhull, up to 10k points only.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use glam::DVec3;
+use std::hint::black_box;
+use std::time::Duration;
+
+fn stereographic(points: &[DVec3]) -> Vec<delaunator::Point> {
+    // Project from the north pole (0, 0, 1) onto the plane z = 0; the pole itself maps to
+    // infinity, so Fibonacci's first point, at (0, 1, 0) in y-up, is fine to keep here.
+    points
+        .iter()
+        .map(|p| {
+            let p = p.normalize();
+            let d = 1.0 - p.z;
+            delaunator::Point {
+                x: p.x / d,
+                y: p.y / d,
+            }
+        })
+        .collect()
+}
+
+fn triangulation(c: &mut Criterion) {
+    let mut g = c.benchmark_group("sphere");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(3));
+    for n in [10_000usize, 100_000, 1_000_000] {
+        let points = sphere::fibonacci_points(n, 1.0, 0.0, 0).unwrap();
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("triangulate", n), &points, |b, p| {
+            b.iter(|| sphere::triangulate(black_box(p)).unwrap())
+        });
+        g.bench_with_input(
+            BenchmarkId::new("triangulate_fibonacci", n),
+            &points,
+            |b, p| b.iter(|| sphere::triangulate_fibonacci(black_box(p)).unwrap()),
+        );
+        g.bench_with_input(BenchmarkId::new("fibonacci_sphere", n), &n, |b, &n| {
+            b.iter(|| sphere::fibonacci_sphere(black_box(n), 1.0, 0.0, 0).unwrap())
+        });
+        let perturbed = sphere::fibonacci_points(n, 1.0, 0.5, 1).unwrap();
+        g.bench_with_input(
+            BenchmarkId::new("triangulate_perturbed", n),
+            &perturbed,
+            |b, p| b.iter(|| sphere::triangulate(black_box(p)).unwrap()),
+        );
+        let projected = stereographic(&points);
+        g.bench_with_input(
+            BenchmarkId::new("delaunator_stereographic", n),
+            &projected,
+            |b, p| b.iter(|| delaunator::triangulate(black_box(p))),
+        );
+        if n <= 10_000 {
+            let input: Vec<Vec<f64>> = points.iter().map(|p| p.to_array().to_vec()).collect();
+            g.bench_with_input(BenchmarkId::new("chull", n), &input, |b, p| {
+                b.iter(|| chull::ConvexHullWrapper::try_new(black_box(p), None).unwrap())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, triangulation);
+criterion_main!(benches);

@@ -1,0 +1,230 @@
+//! glTF 2.0 binary (`.glb`): one file that web viewers, Blender and game engines load directly.
+//!
+//! Layout: a 12-byte header, a JSON chunk (padded with spaces to 4 bytes) and a BIN chunk
+//! (padded with zeros) holding, in order, `POSITION`, `NORMAL`, optional `COLOR_0` (linear
+//! `f32` RGB) and `u32` indices, each in its own buffer view at a 4-byte aligned offset.
+
+use crate::ExportError;
+use crate::common::{Compact, check_inputs, put, write_file};
+use glam::Vec3;
+use quadedge::Mesh;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+
+const GLB_MAGIC: u32 = 0x4654_6C67; // "glTF"
+const CHUNK_JSON: u32 = 0x4E4F_534A; // "JSON"
+const CHUNK_BIN: u32 = 0x004E_4942; // "BIN\0"
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+const FLOAT: u32 = 5126;
+const UNSIGNED_INT: u32 = 5125;
+
+/// Writes `mesh` as a `.glb` file. See [`glb_bytes`] for the content.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("export-doc-glb-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// use glam::Vec3;
+/// let (n, tris) = quadedge::shapes::octahedron();
+/// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
+/// let pos = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+/// export::gltf::write_glb(dir.join("octa.glb"), &mesh, &pos, None)?;
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), export::ExportError>(())
+/// ```
+pub fn write_glb(
+    path: impl AsRef<Path>,
+    mesh: &Mesh,
+    positions: &[Vec3],
+    colors: Option<&[[u8; 3]]>,
+) -> Result<(), ExportError> {
+    let bytes = glb_bytes(mesh, positions, colors)?;
+    write_file(path.as_ref(), |w| put(w, &bytes))
+}
+
+/// Writes a `.glb` to any writer. See [`glb_bytes`].
+pub fn write_glb_to<W: Write>(
+    mut writer: W,
+    mesh: &Mesh,
+    positions: &[Vec3],
+    colors: Option<&[[u8; 3]]>,
+) -> Result<(), ExportError> {
+    let bytes = glb_bytes(mesh, positions, colors)?;
+    put(&mut writer, &bytes)?;
+    writer.flush().map_err(crate::common::w_err)
+}
+
+/// Builds the `.glb` file in memory.
+///
+/// * `POSITION`: the positions of the live vertices (renumbered densely), with the `min`/`max`
+///   bounds glTF requires.
+/// * `NORMAL`: area-weighted face normals summed per vertex, so that terrain relief is lit
+///   correctly; a vertex without usable faces gets its normalised position (right for a
+///   sphere centred at the origin).
+/// * `COLOR_0` (when `colors` is given): the sRGB bytes converted to linear `f32` RGB, because
+///   glTF vertex colours are linear and viewers would otherwise show them washed out.
+/// * Indices: `u32`, counter-clockwise from outside (glTF's front-face convention).
+/// * A matte (non-metallic, rough) material, since glTF's default material is fully metallic
+///   and would render the planet nearly black.
+pub fn glb_bytes(
+    mesh: &Mesh,
+    positions: &[Vec3],
+    colors: Option<&[[u8; 3]]>,
+) -> Result<Vec<u8>, ExportError> {
+    check_inputs(mesh, positions, colors)?;
+    let compact = Compact::new(mesh)?;
+    let n = compact.live.len();
+    let faces: Vec<[u32; 3]> = mesh.faces().map(|f| compact.face(mesh, f)).collect();
+
+    let pos: Vec<Vec3> = compact.live.iter().map(|v| positions[v.index()]).collect();
+    let normals = vertex_normals(&pos, &faces);
+    let (min, max) = pos.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), &p| (lo.min(p), hi.max(p)),
+    );
+
+    // BIN chunk: every view is a multiple of 4 bytes long, so offsets stay aligned.
+    let color_len = if colors.is_some() { 12 * n } else { 0 };
+    let total = 24 * n + color_len + 12 * faces.len();
+    if total > (u32::MAX as usize) - (1 << 20) {
+        return Err(ExportError::TooLarge {
+            what: "glTF buffer",
+        });
+    }
+    let mut bin = Vec::with_capacity(total);
+    let put_vec3 = |bin: &mut Vec<u8>, v: Vec3| {
+        for c in v.to_array() {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    };
+    pos.iter().for_each(|&p| put_vec3(&mut bin, p));
+    normals.iter().for_each(|&p| put_vec3(&mut bin, p));
+    if let Some(colors) = colors {
+        let lut = crate::render::srgb_to_linear_table();
+        for v in &compact.live {
+            let [r, g, b] = colors[v.index()];
+            put_vec3(
+                &mut bin,
+                Vec3::new(lut[r as usize], lut[g as usize], lut[b as usize]),
+            );
+        }
+    }
+    for f in &faces {
+        for i in f {
+            bin.extend_from_slice(&i.to_le_bytes());
+        }
+    }
+    debug_assert_eq!(bin.len(), total);
+
+    let json = gltf_json(n, faces.len(), min, max, colors.is_some(), bin.len());
+    let mut json = json.into_bytes();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let length = 12 + 8 + json.len() + 8 + bin.len();
+    let length = u32::try_from(length).map_err(|_| ExportError::TooLarge { what: "glb file" })?;
+
+    let mut out = Vec::with_capacity(length as usize);
+    for word in [GLB_MAGIC, 2, length, json.len() as u32, CHUNK_JSON] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&json);
+    for word in [bin.len() as u32, CHUNK_BIN] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend_from_slice(&bin);
+    Ok(out)
+}
+
+fn vertex_normals(pos: &[Vec3], faces: &[[u32; 3]]) -> Vec<Vec3> {
+    let mut acc = vec![Vec3::ZERO; pos.len()];
+    for &[a, b, c] in faces {
+        let (pa, pb, pc) = (pos[a as usize], pos[b as usize], pos[c as usize]);
+        // Twice the area times the unit normal: bigger faces weigh more.
+        let n = (pb - pa).cross(pc - pa);
+        for i in [a, b, c] {
+            acc[i as usize] += n;
+        }
+    }
+    acc.iter()
+        .zip(pos)
+        .map(|(&n, &p)| n.try_normalize().unwrap_or_else(|| p.normalize_or(Vec3::Z)))
+        .collect()
+}
+
+/// The JSON document, written by hand (it is small and fixed-shape; no serde needed).
+fn gltf_json(
+    vertices: usize,
+    faces: usize,
+    min: Vec3,
+    max: Vec3,
+    with_colors: bool,
+    bin_len: usize,
+) -> String {
+    let v3 = 12 * vertices;
+    let mut views = vec![(0, v3, ARRAY_BUFFER), (v3, v3, ARRAY_BUFFER)];
+    if with_colors {
+        views.push((2 * v3, v3, ARRAY_BUFFER));
+    }
+    let index_offset = views.iter().map(|v| v.1).sum::<usize>();
+    views.push((index_offset, 12 * faces, ELEMENT_ARRAY_BUFFER));
+
+    let mut j = String::with_capacity(2048);
+    j += r#"{"asset":{"version":"2.0","generator":"quadworld export"},"#;
+    j += r#""scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0,"name":"planet"}],"#;
+    let color_attr = if with_colors { r#","COLOR_0":2"# } else { "" };
+    let indices = if with_colors { 3 } else { 2 };
+    let _ = write!(
+        j,
+        r#""meshes":[{{"name":"planet","primitives":[{{"attributes":{{"POSITION":0,"NORMAL":1{color_attr}}},"indices":{indices},"material":0,"mode":4}}]}}],"#
+    );
+    j += r#""materials":[{"name":"matte","pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":1}}],"#;
+    let _ = write!(j, r#""buffers":[{{"byteLength":{bin_len}}}],"#);
+    j += r#""bufferViews":["#;
+    for (i, (offset, len, target)) in views.iter().enumerate() {
+        if i > 0 {
+            j.push(',');
+        }
+        let _ = write!(
+            j,
+            r#"{{"buffer":0,"byteOffset":{offset},"byteLength":{len},"target":{target}}}"#
+        );
+    }
+    j += "],";
+    let _ = write!(
+        j,
+        r#""accessors":[{{"bufferView":0,"componentType":{FLOAT},"count":{vertices},"type":"VEC3","min":[{},{},{}],"max":[{},{},{}]}},"#,
+        json_f32(min.x),
+        json_f32(min.y),
+        json_f32(min.z),
+        json_f32(max.x),
+        json_f32(max.y),
+        json_f32(max.z)
+    );
+    let _ = write!(
+        j,
+        r#"{{"bufferView":1,"componentType":{FLOAT},"count":{vertices},"type":"VEC3"}},"#
+    );
+    if with_colors {
+        let _ = write!(
+            j,
+            r#"{{"bufferView":2,"componentType":{FLOAT},"count":{vertices},"type":"VEC3"}},"#
+        );
+    }
+    let _ = write!(
+        j,
+        r#"{{"bufferView":{indices},"componentType":{UNSIGNED_INT},"count":{},"type":"SCALAR"}}]}}"#,
+        3 * faces
+    );
+    j
+}
+
+/// Rust prints `f32` as the shortest decimal that reads back to the same `f32` and never
+/// uses exponent or `NaN` syntax for finite values, so the bounds match the buffer exactly.
+fn json_f32(x: f32) -> String {
+    format!("{x}")
+}

@@ -1,0 +1,50 @@
+//! # export
+//!
+//! Getting a planet out of the program: mesh exporters for other tools and a software
+//! renderer for quick looks and documentation pictures.
+//!
+//! * [`obj::write_obj`]: Wavefront OBJ (text, universal).
+//! * [`ply::write_ply`]: binary PLY with optional per-vertex colours (compact, exact).
+//! * [`gltf::write_glb`]: glTF 2.0 binary with normals and optional vertex colours (web
+//!   viewers, Blender, engines).
+//! * [`render::render_globe`]: both hemispheres side by side, cells coloured, region borders
+//!   anti-aliased; [`render::render_mesh_closeup`]: Delaunay triangles and Voronoi cells of a
+//!   small area. Both give an [`Image`] that saves as PNG.
+//!
+//! Inputs are plain data, so this crate depends on the topology crate only: a
+//! [`quadedge::Mesh`], positions as `&[glam::Vec3]` indexed by vertex id (one per
+//! [`Mesh::vertex_slots`](quadedge::Mesh::vertex_slots); dead slots are ignored, see
+//! [`positions_f32`] for `DVec3` data) and colours as `&[[u8; 3]]` sRGB, also per slot.
+//! Files are written to a temporary sibling and renamed into place, so a failed export never
+//! leaves a truncated file; every failure is an [`ExportError`] that names the path.
+//!
+//! ```
+//! use glam::Vec3;
+//! let (n, tris) = quadedge::shapes::octahedron();
+//! let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
+//! let pos = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+//! let mut obj = Vec::new();
+//! export::obj::write_obj_to(&mut obj, &mesh, &pos)?;
+//! assert_eq!(String::from_utf8(obj).unwrap().lines().filter(|l| l.starts_with("f ")).count(), 8);
+//! # Ok::<(), export::ExportError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod common;
+mod error;
+pub mod gltf;
+mod image;
+pub mod obj;
+pub mod ply;
+pub mod render;
+
+pub use common::positions_f32;
+pub use error::ExportError;
+pub use image::Image;
+pub use render::{Borders, CloseupOptions, GlobeOptions};
+
+/// Compiles and runs the README's example with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,227 @@
+//! Renders small meshes, decodes the PNGs and checks what is in the picture.
+
+mod common;
+
+use export::render::{
+    Borders, CloseupOptions, GlobeOptions, render_globe, render_mesh_closeup,
+    render_mesh_closeup_with,
+};
+use export::{ExportError, Image};
+use std::collections::HashSet;
+
+fn decode(png_bytes: &[u8]) -> Image {
+    let decoder = png::Decoder::new(png_bytes);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    Image {
+        width: info.width,
+        height: info.height,
+        rgb: buf,
+    }
+}
+
+fn small() -> GlobeOptions {
+    GlobeOptions {
+        width: 512,
+        height: 256,
+        threads: 2,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn globe_png_has_two_discs_regions_and_borders() {
+    let (mesh, pos) = common::icosphere(3);
+    let (regions, colors) = common::regions_and_colors(&pos);
+    let opts = small();
+    let img = render_globe(&mesh, &pos, &colors, Borders::Regions(&regions), &opts).unwrap();
+    let img = decode(&img.to_png_bytes().unwrap());
+    assert_eq!((img.width, img.height), (512, 256));
+
+    let bg = opts.background;
+    // Corners are background, both disc centres are not.
+    for (x, y) in [(0, 0), (511, 0), (0, 255), (511, 255), (256, 2)] {
+        assert_eq!(img.pixel(x, y), Some(bg), "({x}, {y})");
+    }
+    for x in [128, 384] {
+        assert_ne!(img.pixel(x, 128), Some(bg));
+    }
+    // Several region hues and dark border pixels inside the discs.
+    let mut hues = HashSet::new();
+    let mut dark = 0;
+    for y in 0..256 {
+        for x in 0..512 {
+            let [r, g, b] = img.pixel(x, y).unwrap();
+            let inside =
+                ((x as f32 % 256.0 - 128.0).powi(2) + (y as f32 - 128.0).powi(2)).sqrt() < 100.0;
+            if !inside {
+                continue;
+            }
+            let max = r.max(g).max(b);
+            if max < 40 {
+                dark += 1;
+            } else if max > 120 {
+                hues.insert((r / 64, g / 64, b / 64));
+            }
+        }
+    }
+    assert!(hues.len() >= 4, "{hues:?}");
+    assert!(dark > 200, "{dark} border pixels");
+
+    // Without borders there are no dark pixels near the disc centres.
+    let plain = render_globe(&mesh, &pos, &colors, Borders::None, &opts).unwrap();
+    let dark_plain = (0..256u32)
+        .flat_map(|y| (0..512u32).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            ((x as f32 % 256.0 - 128.0).powi(2) + (y as f32 - 128.0).powi(2)).sqrt() < 60.0
+        })
+        .filter(|&(x, y)| plain.pixel(x, y).unwrap().iter().all(|&c| c < 40))
+        .count();
+    assert_eq!(dark_plain, 0);
+}
+
+#[test]
+fn custom_borders_match_region_borders_and_threads_do_not_change_the_picture() {
+    let (mesh, pos) = common::icosphere(3);
+    let (regions, colors) = common::regions_and_colors(&pos);
+    let rule = |a: quadedge::Vertex, b: quadedge::Vertex| regions[a.index()] != regions[b.index()];
+    let one = GlobeOptions {
+        threads: 1,
+        ..small()
+    };
+    let a = render_globe(&mesh, &pos, &colors, Borders::Custom(&rule), &one).unwrap();
+    let b = render_globe(&mesh, &pos, &colors, Borders::Regions(&regions), &small()).unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn meshes_with_dead_slots_render() {
+    let (mesh, pos) = common::icosphere_with_hole(2);
+    let colors = vec![[200, 100, 50]; pos.len()];
+    let img = render_globe(&mesh, &pos, &colors, Borders::None, &small()).unwrap();
+    assert_ne!(img.pixel(128, 128), Some(small().background));
+}
+
+#[test]
+fn closeup_shows_delaunay_and_voronoi_lines() {
+    let (mesh, pos) = common::icosphere(3);
+    let img = render_mesh_closeup(&mesh, &pos, pos[5], 0.2, 300).unwrap();
+    let img = decode(&img.to_png_bytes().unwrap());
+    assert_eq!((img.width, img.height), (300, 300));
+    let (mut blue, mut red) = (0, 0);
+    for px in img.rgb.chunks(3) {
+        let [r, g, b] = [px[0] as i32, px[1] as i32, px[2] as i32];
+        if b > r + 60 && b > g + 40 {
+            blue += 1;
+        }
+        if r > b + 60 && r > g + 60 {
+            red += 1;
+        }
+    }
+    assert!(blue > 500 && red > 500, "blue {blue} red {red}");
+
+    let bare = CloseupOptions {
+        fill_cells: false,
+        size: 100,
+        ..Default::default()
+    };
+    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &bare).unwrap();
+    assert!(img.rgb.chunks(3).any(|p| p == [255, 255, 255]));
+}
+
+#[test]
+fn png_file_round_trip_and_bad_paths() {
+    let dir = std::env::temp_dir().join(format!("export-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let img = Image::new(7, 3, [1, 2, 3]);
+    let path = dir.join("tiny.png");
+    img.save_png(&path).unwrap();
+    assert_eq!(decode(&std::fs::read(&path).unwrap()), img);
+    assert!(matches!(
+        img.save_png(path.join("x.png")),
+        Err(ExportError::NotADirectory { .. })
+    ));
+    assert!(matches!(
+        img.save_png("/proc/nonexistent/x.png"),
+        Err(ExportError::Io { .. })
+    ));
+    let broken = Image {
+        rgb: vec![0; 5],
+        ..img
+    };
+    assert!(matches!(
+        broken.to_png_bytes(),
+        Err(ExportError::LengthMismatch { what: "rgb", .. })
+    ));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_render_inputs_give_typed_errors() {
+    let (mesh, pos) = common::icosphere(1);
+    let colors = vec![[0u8; 3]; pos.len()];
+    let err = |o: GlobeOptions| render_globe(&mesh, &pos, &colors, Borders::None, &o).unwrap_err();
+    assert!(matches!(
+        err(GlobeOptions {
+            width: 0,
+            ..small()
+        }),
+        ExportError::InvalidOption { .. }
+    ));
+    assert!(matches!(
+        err(GlobeOptions {
+            samples: 0,
+            ..small()
+        }),
+        ExportError::InvalidOption {
+            name: "samples",
+            ..
+        }
+    ));
+    assert!(matches!(
+        err(GlobeOptions {
+            view: glam::Vec3::ZERO,
+            ..small()
+        }),
+        ExportError::InvalidOption { name: "view", .. }
+    ));
+    assert!(matches!(
+        render_globe(&mesh, &pos, &colors, Borders::Regions(&[1, 2]), &small()),
+        Err(ExportError::LengthMismatch {
+            what: "regions",
+            ..
+        })
+    ));
+    assert!(matches!(
+        render_globe(&mesh, &pos, &colors[1..], Borders::None, &small()),
+        Err(ExportError::LengthMismatch { what: "colors", .. })
+    ));
+    assert!(matches!(
+        render_mesh_closeup(&mesh, &pos, glam::Vec3::X, 2.0, 64),
+        Err(ExportError::InvalidOption {
+            name: "angular_radius",
+            ..
+        })
+    ));
+    assert!(matches!(
+        render_mesh_closeup(&mesh, &pos, glam::Vec3::ZERO, 0.5, 64),
+        Err(ExportError::InvalidOption { name: "center", .. })
+    ));
+    // An up vector parallel to the view is replaced, not an error.
+    assert!(
+        render_globe(
+            &mesh,
+            &pos,
+            &colors,
+            Borders::None,
+            &GlobeOptions {
+                view: glam::Vec3::Z,
+                ..small()
+            }
+        )
+        .is_ok()
+    );
+}

@@ -1,0 +1,356 @@
+//! Unstructured layers: named key–value data that is sparse or not tied to the mesh
+//! (settlements, points of interest, generator settings).
+
+use core::fmt;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A value in a [`Dict`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum Value {
+    /// Nothing (an explicit "unset").
+    #[default]
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A signed integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    String(String),
+    /// An ordered list.
+    List(Vec<Value>),
+    /// A nested dictionary.
+    Dict(Dict),
+}
+
+/// The type of a [`Value`], for errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    /// [`Value::Null`].
+    Null,
+    /// [`Value::Bool`].
+    Bool,
+    /// [`Value::Int`].
+    Int,
+    /// [`Value::Float`].
+    Float,
+    /// [`Value::String`].
+    String,
+    /// [`Value::List`].
+    List,
+    /// [`Value::Dict`].
+    Dict,
+}
+
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ValueType::Null => "null",
+            ValueType::Bool => "bool",
+            ValueType::Int => "integer",
+            ValueType::Float => "float",
+            ValueType::String => "string",
+            ValueType::List => "list",
+            ValueType::Dict => "dict",
+        })
+    }
+}
+
+impl Value {
+    /// The value's type.
+    pub fn value_type(&self) -> ValueType {
+        match self {
+            Value::Null => ValueType::Null,
+            Value::Bool(_) => ValueType::Bool,
+            Value::Int(_) => ValueType::Int,
+            Value::Float(_) => ValueType::Float,
+            Value::String(_) => ValueType::String,
+            Value::List(_) => ValueType::List,
+            Value::Dict(_) => ValueType::Dict,
+        }
+    }
+}
+
+macro_rules! from_value {
+    ($($t:ty => $v:ident $(as $c:ty)?),*) => {$(
+        impl From<$t> for Value {
+            fn from(x: $t) -> Self {
+                Value::$v(x $(as $c)?)
+            }
+        }
+    )*};
+}
+from_value!(bool => Bool, i64 => Int, i32 => Int as i64, u32 => Int as i64, f64 => Float,
+    f32 => Float as f64, String => String, Vec<Value> => List, Dict => Dict);
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(s.to_owned())
+    }
+}
+
+impl From<()> for Value {
+    fn from(_: ()) -> Self {
+        Value::Null
+    }
+}
+
+/// Why a typed [`Dict`] getter failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DictError {
+    /// No entry with this key.
+    Missing {
+        /// The key looked up.
+        key: String,
+    },
+    /// The entry holds another type.
+    WrongType {
+        /// The key looked up.
+        key: String,
+        /// The type asked for.
+        expected: ValueType,
+        /// The type stored.
+        found: ValueType,
+    },
+}
+
+impl fmt::Display for DictError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DictError::Missing { key } => write!(f, "no entry `{key}`"),
+            DictError::WrongType {
+                key,
+                expected,
+                found,
+            } => write!(f, "entry `{key}`: expected {expected}, found {found}"),
+        }
+    }
+}
+
+impl std::error::Error for DictError {}
+
+/// Named values with ordered keys (a `BTreeMap`, so iteration and serialised output are
+/// stable across runs — saved worlds diff cleanly).
+///
+/// ```
+/// use layers::{Dict, DictError, Value, ValueType};
+/// let mut settings = Dict::new();
+/// settings.set("seed", 42);
+/// settings.set("sea_level", 0.3);
+/// settings.set("name", "Terra");
+/// settings.dict_mut("plates").unwrap().set("count", 12);
+/// assert_eq!(settings.get_i64("seed"), Ok(42));
+/// assert_eq!(settings.get_f64("sea_level"), Ok(0.3));
+/// assert_eq!(settings.get_dict("plates").unwrap().get_i64("count"), Ok(12));
+/// assert_eq!(
+///     settings.get_bool("name"),
+///     Err(DictError::WrongType { key: "name".into(), expected: ValueType::Bool, found: ValueType::String })
+/// );
+/// assert_eq!(settings.keys().collect::<Vec<_>>(), ["name", "plates", "sea_level", "seed"]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Dict {
+    entries: BTreeMap<String, Value>,
+}
+
+macro_rules! getter {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $vt:ident, $pat:pat => $out:expr) => {
+        $(#[$doc])*
+        pub fn $name(&self, key: &str) -> Result<$t, DictError> {
+            match self.require(key)? {
+                $pat => Ok($out),
+                other => Err(DictError::WrongType {
+                    key: key.to_owned(),
+                    expected: ValueType::$vt,
+                    found: other.value_type(),
+                }),
+            }
+        }
+    };
+}
+
+impl Dict {
+    /// An empty dictionary.
+    pub const fn new() -> Self {
+        Self {
+            entries: BTreeMap::new(),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// No entries?
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Is there an entry `key`?
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.entries.contains_key(key)
+    }
+
+    /// The entry `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.get(key)
+    }
+
+    /// The entry `key` for writing.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.entries.get_mut(key)
+    }
+
+    fn require(&self, key: &str) -> Result<&Value, DictError> {
+        self.entries.get(key).ok_or_else(|| DictError::Missing {
+            key: key.to_owned(),
+        })
+    }
+
+    /// Sets `key` to `value`, returning the previous value.
+    pub fn set(&mut self, key: impl Into<String>, value: impl Into<Value>) -> Option<Value> {
+        self.entries.insert(key.into(), value.into())
+    }
+
+    /// Removes `key`, returning its value.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.entries.remove(key)
+    }
+
+    /// Entries in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Keys in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    getter!(
+        /// The bool at `key`.
+        get_bool, bool, Bool, Value::Bool(b) => *b
+    );
+    getter!(
+        /// The integer at `key`.
+        get_i64, i64, Int, Value::Int(i) => *i
+    );
+    /// The number at `key`; integers are widened (so `1` written by hand reads as `1.0`).
+    pub fn get_f64(&self, key: &str) -> Result<f64, DictError> {
+        match self.require(key)? {
+            Value::Float(f) => Ok(*f),
+            Value::Int(i) => Ok(*i as f64),
+            other => Err(DictError::WrongType {
+                key: key.to_owned(),
+                expected: ValueType::Float,
+                found: other.value_type(),
+            }),
+        }
+    }
+    getter!(
+        /// The string at `key`.
+        get_str, &str, String, Value::String(s) => s.as_str()
+    );
+    getter!(
+        /// The list at `key`.
+        get_list, &[Value], List, Value::List(l) => l.as_slice()
+    );
+    getter!(
+        /// The nested dictionary at `key`.
+        get_dict, &Dict, Dict, Value::Dict(d) => d
+    );
+
+    /// The nested dictionary at `key` for writing, created empty if missing; an error if
+    /// `key` holds something else.
+    pub fn dict_mut(&mut self, key: &str) -> Result<&mut Dict, DictError> {
+        let v = self
+            .entries
+            .entry(key.to_owned())
+            .or_insert_with(|| Value::Dict(Dict::new()));
+        match v {
+            Value::Dict(d) => Ok(d),
+            other => Err(DictError::WrongType {
+                key: key.to_owned(),
+                expected: ValueType::Dict,
+                found: other.value_type(),
+            }),
+        }
+    }
+
+    /// The list at `key` for writing, created empty if missing; an error if `key` holds
+    /// something else.
+    pub fn list_mut(&mut self, key: &str) -> Result<&mut Vec<Value>, DictError> {
+        let v = self
+            .entries
+            .entry(key.to_owned())
+            .or_insert_with(|| Value::List(Vec::new()));
+        match v {
+            Value::List(l) => Ok(l),
+            other => Err(DictError::WrongType {
+                key: key.to_owned(),
+                expected: ValueType::List,
+                found: other.value_type(),
+            }),
+        }
+    }
+}
+
+impl FromIterator<(String, Value)> for Dict {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
+        Self {
+            entries: iter.into_iter().collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_getters_report_missing_and_wrong_type() {
+        let mut d = Dict::new();
+        d.set("n", 3);
+        d.set("x", 1.5f32);
+        d.set("flag", true);
+        d.set("nothing", ());
+        d.list_mut("cities").unwrap().push("Ur".into());
+        assert_eq!(d.get_f64("n"), Ok(3.0));
+        assert_eq!(d.get_f64("x"), Ok(1.5));
+        assert_eq!(d.get_bool("flag"), Ok(true));
+        assert_eq!(d.get_list("cities").unwrap(), [Value::from("Ur")]);
+        assert_eq!(
+            d.get_i64("missing"),
+            Err(DictError::Missing {
+                key: "missing".into()
+            })
+        );
+        assert_eq!(
+            d.get_i64("x").unwrap_err().to_string(),
+            "entry `x`: expected integer, found float"
+        );
+        assert!(d.dict_mut("n").is_err());
+        assert!(d.list_mut("flag").is_err());
+        assert_eq!(d.remove("flag"), Some(Value::Bool(true)));
+        assert_eq!(d.len(), 4);
+    }
+
+    #[test]
+    fn serde_round_trip_keeps_key_order() {
+        let mut d = Dict::new();
+        d.set("b", 2);
+        d.set("a", Value::List(vec![1.into(), "x".into(), Value::Null]));
+        d.dict_mut("c").unwrap().set("z", false);
+        let json = serde_json::to_string(&d).unwrap();
+        assert_eq!(
+            json,
+            r#"{"a":{"List":[{"Int":1},{"String":"x"},"Null"]},"b":{"Int":2},"c":{"Dict":{"z":{"Bool":false}}}}"#
+        );
+        let back: Dict = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, d);
+    }
+}

@@ -1,0 +1,92 @@
+//! Errors of typed layers.
+
+use crate::kind::{ElementId, ElementKind};
+use core::fmt;
+
+/// What went wrong with a layer.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum LayerError {
+    /// [`Layer::validate`](crate::Layer::validate) found a value outside the layer's range
+    /// (the first one in id order).
+    OutOfRange {
+        /// The layer's name.
+        layer: String,
+        /// The element holding the value.
+        element: ElementId,
+        /// The value, `Debug`-formatted.
+        value: String,
+        /// The lower bound, `Debug`-formatted (`None` when unbounded).
+        min: Option<String>,
+        /// The upper bound, `Debug`-formatted (`None` when unbounded).
+        max: Option<String>,
+    },
+    /// A type-erased layer is not of the kind asked for (or serialized data names another).
+    WrongKind {
+        /// The layer's name.
+        layer: String,
+        /// The kind asked for.
+        expected: ElementKind,
+        /// The kind it has.
+        found: ElementKind,
+    },
+    /// A type-erased layer does not hold the value type asked for.
+    WrongType {
+        /// The layer's name.
+        layer: String,
+        /// The type asked for.
+        expected: &'static str,
+        /// The type it holds.
+        found: &'static str,
+    },
+    /// No deserialiser is registered for this value type and kind.
+    UnknownType {
+        /// [`LayerValue::type_name`](crate::LayerValue::type_name) of the stored layer.
+        type_name: String,
+        /// Its element kind.
+        kind: ElementKind,
+    },
+    /// Encoding or decoding failed (the codec's message).
+    Codec(String),
+}
+
+impl fmt::Display for LayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayerError::OutOfRange {
+                layer,
+                element,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "layer `{layer}`: value {value} of {element} is outside {}..={}",
+                min.as_deref().unwrap_or(""),
+                max.as_deref().unwrap_or("")
+            ),
+            LayerError::WrongKind {
+                layer,
+                expected,
+                found,
+            } => write!(
+                f,
+                "layer `{layer}` is a {found} layer, not a {expected} layer"
+            ),
+            LayerError::WrongType {
+                layer,
+                expected,
+                found,
+            } => write!(f, "layer `{layer}` holds `{found}`, not `{expected}`"),
+            LayerError::UnknownType { type_name, kind } => {
+                write!(
+                    f,
+                    "no deserialiser registered for {kind} layers of `{type_name}`"
+                )
+            }
+            LayerError::Codec(m) => write!(f, "layer encoding: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for LayerError {}

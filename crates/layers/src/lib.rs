@@ -1,0 +1,66 @@
+//! # layers
+//!
+//! Data attached to a [`quadedge`] mesh: one typed value per vertex, face or edge
+//! ([`Layer`]), plus unstructured key–value data ([`Dict`]).
+//!
+//! * **Typed.** `Layer<T, K>` is indexed by the id type of its element kind `K`
+//!   ([`VertexKind`], [`FaceKind`], [`EdgeKind`], [`DirectedEdgeKind`], [`DualEdgeKind`],
+//!   [`DirectedDualEdgeKind`]); indexing a vertex layer with a face does not compile.
+//! * **Cheap to copy.** Values live in `Arc`ed chunks of [`CHUNK`] elements: cloning a layer is
+//!   O(chunks), a write after a clone copies one chunk. That is what lets a world keep undo
+//!   snapshots of many large layers.
+//! * **Follows the mesh without knowing topology.** [`Layer::apply_changes`] replays the mesh's
+//!   [change journal](quadedge::journal) according to two policies in the layer's
+//!   [`LayerInfo`]: [`OnChange`] (deleted elements, flipped edges and faces) and
+//!   [`Interpolation`] (elements created by a split, the survivor of a collapse).
+//! * **Type-erasable.** [`AnyLayer`] lets a world store layers of any type in one map, apply
+//!   journals to all of them and (with a [`LayerRegistry`]) save and load them.
+//!
+//! ```
+//! use glam::Vec3;
+//! use layers::{Interpolation, Layer, LayerInfo, Sizes, VertexKind, ApplyOutcome};
+//! use quadedge::{Change, Edge, Face, SplitRecord, Vertex};
+//!
+//! const POSITION: LayerInfo<Vec3, VertexKind> =
+//!     LayerInfo::new("position").interpolation(Interpolation::Slerp);
+//!
+//! let mut pos = Layer::new(POSITION, 2);
+//! pos[Vertex::new(0)] = Vec3::X;
+//! pos[Vertex::new(1)] = Vec3::Y;
+//! // The mesh split edge v0 → v1 at t = 0.5 and made vertex 2.
+//! let split = Change::Split(SplitRecord {
+//!     origin: Vertex::new(0), dest: Vertex::new(1), t: 0.5, vertex: Vertex::new(2),
+//!     edge: Edge::primal(0), new_edge: Edge::primal(2),
+//!     cross_edges: [Edge::INVALID; 2], faces: [(Face::INVALID, Face::INVALID); 2],
+//! });
+//! let sizes = Sizes { vertices: 3, faces: 0, quads: 2 };
+//! assert_eq!(pos.apply_changes(&[split], sizes), ApplyOutcome::Changed);
+//! assert!((pos[Vertex::new(2)].length() - 1.0).abs() < 1e-6);
+//! ```
+
+#![warn(missing_docs)]
+
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
+mod any;
+mod dict;
+mod error;
+mod info;
+mod kind;
+mod layer;
+mod storage;
+mod value;
+
+pub use any::{AnyLayer, ApplyOutcome, Codec, LayerRegistry};
+pub use dict::{Dict, DictError, Value, ValueType};
+pub use error::LayerError;
+pub use info::{Interpolation, LayerInfo, OnChange};
+pub use kind::{
+    DirectedDualEdgeKind, DirectedEdgeKind, DualEdgeKind, EdgeKind, ElementId, ElementKind,
+    FaceKind, Kind, Sizes, VertexKind,
+};
+pub use layer::Layer;
+pub use storage::{CHUNK, CHUNK_SHIFT, ChunkSlices, Values};
+pub use value::{Interpolate, LayerValue};

@@ -1,0 +1,101 @@
+//! Typed errors. Every failing operation leaves the mesh exactly as it was.
+
+use crate::{Edge, Face, Vertex};
+use core::fmt;
+
+/// Why an operation on a [`Mesh`](crate::Mesh) was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MeshError {
+    /// The vertex id is out of range or names a removed vertex.
+    DeadVertex(Vertex),
+    /// The face id is out of range or names a removed face.
+    DeadFace(Face),
+    /// The edge id is out of range or names a removed quad-edge.
+    DeadEdge(Edge),
+    /// A primal edge was expected, a dual one was given (or the other way round).
+    WrongEdgeKind(Edge),
+    /// The same vertex appears twice in one face.
+    RepeatedVertex(Vertex),
+    /// A face with these three vertices already exists.
+    FaceExists(Face),
+    /// The directed edge `from → to` already has a face on its left: adding this face would
+    /// glue three faces to one edge or flip the winding of a neighbour.
+    EdgeOccupied {
+        /// Origin of the occupied edge.
+        from: Vertex,
+        /// Destination of the occupied edge.
+        to: Vertex,
+    },
+    /// The vertex would stop being a disk or half-disk (its fans cannot be ordered).
+    NonManifoldVertex(Vertex),
+    /// The vertex joins several unconnected fans of faces already: where the new face goes in
+    /// the ring is ambiguous without geometry (seed 002's restriction).
+    AmbiguousFan(Vertex),
+    /// More elements than the 31-bit edge index space can address.
+    TooManyElements,
+    /// A triangle index in a bulk build refers past the vertex count.
+    IndexOutOfRange {
+        /// Position of the triangle in the buffer.
+        triangle: usize,
+        /// The offending vertex index.
+        index: u32,
+    },
+    /// The edge lies on the boundary, the operation needs faces on both sides.
+    BoundaryEdge(Edge),
+    /// A flip would connect two vertices that are already connected.
+    FlipWouldDuplicate(Edge),
+    /// A collapse would break the link condition (the result would be non-manifold or
+    /// degenerate, e.g. any edge of a tetrahedron).
+    CollapseNotManifold(Edge),
+    /// The weight passed to split or collapse is not within `0.0..=1.0`.
+    BadWeight,
+    /// A vertex still has edges, so it cannot be removed on its own.
+    VertexInUse(Vertex),
+    /// [`Mesh::check`](crate::Mesh::check) found a broken invariant.
+    Corrupt(String),
+}
+
+impl fmt::Display for MeshError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use MeshError::*;
+        match self {
+            DeadVertex(v) => write!(f, "vertex {v:?} does not exist"),
+            DeadFace(x) => write!(f, "face {x:?} does not exist"),
+            DeadEdge(e) => write!(f, "edge {e:?} does not exist"),
+            WrongEdgeKind(e) => write!(f, "edge {e:?} is of the wrong kind (primal/dual)"),
+            RepeatedVertex(v) => write!(f, "vertex {v:?} appears twice in one face"),
+            FaceExists(x) => write!(f, "the face already exists as {x:?}"),
+            EdgeOccupied { from, to } => write!(
+                f,
+                "edge {from:?}->{to:?} already has a face on its left (non-manifold edge or inconsistent winding)"
+            ),
+            NonManifoldVertex(v) => write!(f, "vertex {v:?} would become non-manifold"),
+            AmbiguousFan(v) => write!(
+                f,
+                "vertex {v:?} already joins several unconnected fans; the face must share an edge with one of them"
+            ),
+            TooManyElements => write!(f, "too many elements for 31-bit edge ids"),
+            IndexOutOfRange { triangle, index } => {
+                write!(
+                    f,
+                    "triangle {triangle} refers to vertex {index}, past the vertex count"
+                )
+            }
+            BoundaryEdge(e) => write!(f, "edge {e:?} lies on the boundary"),
+            FlipWouldDuplicate(e) => write!(
+                f,
+                "flipping {e:?} would connect two vertices that are already connected"
+            ),
+            CollapseNotManifold(e) => write!(
+                f,
+                "collapsing {e:?} would violate the link condition (non-manifold or degenerate result)"
+            ),
+            BadWeight => write!(f, "weight must lie within 0.0..=1.0"),
+            VertexInUse(v) => write!(f, "vertex {v:?} still has edges"),
+            Corrupt(s) => write!(f, "mesh invariant broken: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for MeshError {}

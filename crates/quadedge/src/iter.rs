@@ -1,0 +1,215 @@
+//! Allocation-free iterators over rings and over all live elements.
+
+use crate::mesh::DEAD_VERTEX;
+use crate::{Edge, Face, Mesh, Vertex};
+
+/// Edges leaving one vertex (or one face, for dual rings), counter-clockwise or clockwise.
+#[derive(Clone)]
+pub struct Ring<'m> {
+    mesh: &'m Mesh,
+    start: Edge,
+    next: Edge,
+    clockwise: bool,
+}
+
+impl<'m> Ring<'m> {
+    fn new(mesh: &'m Mesh, start: Edge, clockwise: bool) -> Self {
+        Self {
+            mesh,
+            start,
+            next: start,
+            clockwise,
+        }
+    }
+}
+
+impl Iterator for Ring<'_> {
+    type Item = Edge;
+
+    #[inline]
+    fn next(&mut self) -> Option<Edge> {
+        let e = self.next;
+        if !e.is_valid() {
+            return None;
+        }
+        let n = if self.clockwise {
+            self.mesh.origin_prev(e)
+        } else {
+            self.mesh.origin_next(e)
+        };
+        self.next = if n == self.start { Edge::INVALID } else { n };
+        Some(e)
+    }
+}
+
+impl core::iter::FusedIterator for Ring<'_> {}
+
+/// Neighbour vertices of a vertex, counter-clockwise.
+#[derive(Clone)]
+pub struct Neighbors<'m>(Ring<'m>);
+
+impl Iterator for Neighbors<'_> {
+    type Item = Vertex;
+    #[inline]
+    fn next(&mut self) -> Option<Vertex> {
+        let e = self.0.next()?;
+        Some(self.0.mesh.dest(e))
+    }
+}
+
+/// Faces around a vertex counter-clockwise (the corners of its Voronoi cell); holes skipped.
+#[derive(Clone)]
+pub struct VertexFaces<'m>(Ring<'m>);
+
+impl Iterator for VertexFaces<'_> {
+    type Item = Face;
+    #[inline]
+    fn next(&mut self) -> Option<Face> {
+        loop {
+            let e = self.0.next()?;
+            let f = self.0.mesh.left(e);
+            if f.is_valid() {
+                return Some(f);
+            }
+        }
+    }
+}
+
+/// All live vertices in id order.
+#[derive(Clone)]
+pub struct Vertices<'m> {
+    slots: core::iter::Enumerate<core::slice::Iter<'m, Edge>>,
+}
+
+impl Iterator for Vertices<'_> {
+    type Item = Vertex;
+    #[inline]
+    fn next(&mut self) -> Option<Vertex> {
+        self.slots
+            .find(|(_, e)| **e != DEAD_VERTEX)
+            .map(|(i, _)| Vertex::new(i as u32))
+    }
+}
+
+/// All live faces in id order.
+#[derive(Clone)]
+pub struct Faces<'m> {
+    slots: core::iter::Enumerate<core::slice::Iter<'m, Edge>>,
+}
+
+impl Iterator for Faces<'_> {
+    type Item = Face;
+    #[inline]
+    fn next(&mut self) -> Option<Face> {
+        self.slots
+            .find(|(_, e)| e.is_valid())
+            .map(|(i, _)| Face::new(i as u32))
+    }
+}
+
+/// All live primal directed edges (both directions), in id order.
+#[derive(Clone)]
+pub struct Edges<'m> {
+    origins: &'m [Vertex],
+    i: usize,
+    step: usize,
+}
+
+impl Iterator for Edges<'_> {
+    type Item = Edge;
+    #[inline]
+    fn next(&mut self) -> Option<Edge> {
+        while self.i < self.origins.len() {
+            let i = self.i;
+            self.i += self.step;
+            if self.origins[i & !1].is_valid() {
+                return Some(Edge::primal(i as u32));
+            }
+        }
+        None
+    }
+}
+
+impl Mesh {
+    /// Outgoing primal edges of `v`, counter-clockwise. Empty for an isolated vertex.
+    ///
+    /// On a boundary vertex the ring also passes the gap: the edge with the hole on its left
+    /// is followed by the edge with the hole on its right.
+    #[inline]
+    pub fn outgoing(&self, v: Vertex) -> Ring<'_> {
+        Ring::new(self, self.vertex_edge(v), false)
+    }
+
+    /// Outgoing primal edges of `v`, clockwise.
+    #[inline]
+    pub fn outgoing_cw(&self, v: Vertex) -> Ring<'_> {
+        Ring::new(self, self.vertex_edge(v), true)
+    }
+
+    /// The ring of edges sharing the origin of `e` (primal or dual), counter-clockwise from `e`.
+    #[inline]
+    pub fn ring(&self, e: Edge) -> Ring<'_> {
+        Ring::new(self, e, false)
+    }
+
+    /// Dual edges leaving face `f` counter-clockwise: each crosses one edge of the triangle,
+    /// leading to the Voronoi corner of a neighbour face.
+    #[inline]
+    pub fn face_dual_edges(&self, f: Face) -> Ring<'_> {
+        Ring::new(self, self.face_edge(f).rot(), false)
+    }
+
+    /// Neighbour vertices of `v`, counter-clockwise.
+    #[inline]
+    pub fn neighbors(&self, v: Vertex) -> Neighbors<'_> {
+        Neighbors(self.outgoing(v))
+    }
+
+    /// Faces around `v`, counter-clockwise: the Voronoi corners of the cell of `v`.
+    #[inline]
+    pub fn vertex_faces(&self, v: Vertex) -> VertexFaces<'_> {
+        VertexFaces(self.outgoing(v))
+    }
+
+    /// Number of edges at `v`.
+    #[inline]
+    pub fn degree(&self, v: Vertex) -> usize {
+        self.outgoing(v).count()
+    }
+
+    /// All live vertices, in id order.
+    #[inline]
+    pub fn vertices(&self) -> Vertices<'_> {
+        Vertices {
+            slots: self.vertex_edge.iter().enumerate(),
+        }
+    }
+
+    /// All live faces, in id order.
+    #[inline]
+    pub fn faces(&self) -> Faces<'_> {
+        Faces {
+            slots: self.face_edge.iter().enumerate(),
+        }
+    }
+
+    /// All live primal directed edges (each undirected edge twice), in id order.
+    #[inline]
+    pub fn edges(&self) -> Edges<'_> {
+        Edges {
+            origins: &self.primal_origin,
+            i: 0,
+            step: 1,
+        }
+    }
+
+    /// The base edge of every live quad-edge (each undirected edge once), in id order.
+    #[inline]
+    pub fn quad_edges(&self) -> Edges<'_> {
+        Edges {
+            origins: &self.primal_origin,
+            i: 0,
+            step: 2,
+        }
+    }
+}

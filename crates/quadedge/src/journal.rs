@@ -1,0 +1,176 @@
+//! The change journal: what a mutating operation did, in element terms.
+//!
+//! Data layers live outside the topology (crate `layers`). To follow the mesh they replay the
+//! journal instead of knowing how flips or collapses are wired. Recording is off by default and
+//! costs one predictable branch per operation; switch it on with [`Mesh::record_changes`] and
+//! drain it with [`Mesh::take_changes`].
+//!
+//! Conventions every event follows:
+//! - Edge ids in events are primal. An event about a whole quad-edge names its base edge
+//!   ([`Edge::base`]); a "descends from" pair keeps orientation: `new` and `from` point the same
+//!   way, so `new.sym()` descends from `from.sym()` and the dual edges follow `rot()`.
+//! - An element id that is reused after removal is reported as added again: its data starts over
+//!   from the layer's initial value.
+//!
+//! [`Mesh::record_changes`]: crate::Mesh::record_changes
+//! [`Mesh::take_changes`]: crate::Mesh::take_changes
+
+use crate::{Edge, Face, Vertex};
+
+/// One journal entry.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Change {
+    /// Vertices `first .. first + count` were created (fresh or reused ids, initial data).
+    VerticesAdded {
+        /// The first new vertex.
+        first: Vertex,
+        /// How many consecutive ids.
+        count: u32,
+    },
+    /// A face was created by `add_face` (initial data).
+    FaceAdded(Face),
+    /// A quad-edge was created by `add_face` (initial data); the id is its base edge.
+    EdgeAdded(Edge),
+    /// An isolated vertex was removed.
+    VertexRemoved(Vertex),
+    /// A face was removed.
+    FaceRemoved(Face),
+    /// A quad-edge was removed (it had no face left on either side); the id is its base edge.
+    EdgeRemoved(Edge),
+    /// An edge was flipped.
+    Flip(FlipRecord),
+    /// An edge was split by a new vertex.
+    Split(SplitRecord),
+    /// An edge was collapsed into one vertex.
+    Collapse(CollapseRecord),
+    /// Holes were removed from the id spaces; every id changed by `remap`.
+    Compact(Remap),
+}
+
+/// What [`Mesh::flip`](crate::Mesh::flip) did.
+///
+/// The quad-edge keeps its id but connects other vertices; both faces keep their ids but
+/// change their corners. Layers treat edge and faces as "changed" (on-change policy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FlipRecord {
+    /// The flipped edge as it is after the flip (points from `new[0]` to `new[1]`).
+    pub edge: Edge,
+    /// Endpoints before the flip, origin then destination.
+    pub old: [Vertex; 2],
+    /// Endpoints after the flip, origin then destination.
+    pub new: [Vertex; 2],
+    /// The two faces on either side: left of `edge`, then right of `edge`.
+    pub faces: [Face; 2],
+}
+
+/// What [`Mesh::split`](crate::Mesh::split) did to edge `origin → dest`.
+///
+/// The split edge keeps its quad-edge id but now ends at `vertex`; `new_edge` is the other half
+/// (`vertex → dest`), descending from `edge` with the same orientation. `cross_edges` connect
+/// `vertex` to the opposite corners of the former faces (no ancestor: initial data); `faces`
+/// lists each new face with the old face it was cut from. Missing entries (a boundary edge
+/// has only one face) are `INVALID`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SplitRecord {
+    /// The original edge's origin.
+    pub origin: Vertex,
+    /// The original edge's destination.
+    pub dest: Vertex,
+    /// Weight of `dest`: the new vertex sits at `lerp(origin, dest, t)`.
+    pub t: f32,
+    /// The new vertex.
+    pub vertex: Vertex,
+    /// The split edge, now `origin → vertex`.
+    pub edge: Edge,
+    /// The other half, `vertex → dest`; descends from `edge`.
+    pub new_edge: Edge,
+    /// New edges from `vertex` to the opposite corners: left side, then right side.
+    pub cross_edges: [Edge; 2],
+    /// `(new face, face it was cut from)`: left side, then right side.
+    pub faces: [(Face, Face); 2],
+}
+
+/// What [`Mesh::collapse`](crate::Mesh::collapse) did to edge `origin → dest`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollapseRecord {
+    /// The collapsed edge's origin.
+    pub origin: Vertex,
+    /// The collapsed edge's destination.
+    pub dest: Vertex,
+    /// Weight of `dest`: the surviving vertex's data is `lerp(origin, dest, t)`.
+    pub t: f32,
+    /// The vertex that remains (`origin` or `dest`); the other one is removed.
+    pub survivor: Vertex,
+    /// The vertex removed by the collapse.
+    pub removed: Vertex,
+    /// Quad-edges removed (base ids): the collapsed edge, then one merged side edge per
+    /// removed face. Unused slots are `INVALID`.
+    pub removed_edges: [Edge; 3],
+    /// Faces removed (left, then right of the collapsed edge); `INVALID` on a boundary side.
+    pub removed_faces: [Face; 2],
+}
+
+/// Old index → new index, per element kind, as produced by [`Mesh::compact`](crate::Mesh::compact).
+///
+/// Dead elements map to `u32::MAX`. Survivors keep their relative order, so `new <= old`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Remap {
+    /// Per old vertex index.
+    pub vertices: Vec<u32>,
+    /// Per old face index.
+    pub faces: Vec<u32>,
+    /// Per old quad-edge number (`Edge::quad`). Directed edge `2q + s` maps to `2 * quads[q] + s`.
+    pub quads: Vec<u32>,
+}
+
+impl Remap {
+    /// Marker for an element that did not survive.
+    pub const DEAD: u32 = u32::MAX;
+
+    /// The new id of a vertex, `None` if it was dead.
+    pub fn vertex(&self, v: Vertex) -> Option<Vertex> {
+        match self.vertices.get(v.index()) {
+            Some(&n) if n != Self::DEAD => Some(Vertex::new(n)),
+            _ => None,
+        }
+    }
+
+    /// The new id of a face, `None` if it was dead.
+    pub fn face(&self, f: Face) -> Option<Face> {
+        match self.faces.get(f.index()) {
+            Some(&n) if n != Self::DEAD => Some(Face::new(n)),
+            _ => None,
+        }
+    }
+
+    /// The new id of a directed edge (primal or dual), `None` if it was dead.
+    pub fn edge(&self, e: Edge) -> Option<Edge> {
+        match self.quads.get(e.quad()) {
+            Some(&n) if n != Self::DEAD => {
+                let raw = (e.raw() & (1 << 31)) | (n << 1) | (e.raw() & 1);
+                Some(Edge::from_raw(raw))
+            }
+            _ => None,
+        }
+    }
+
+    /// Number of vertices after compaction.
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.iter().filter(|&&n| n != Self::DEAD).count()
+    }
+
+    /// Number of faces after compaction.
+    pub fn face_count(&self) -> usize {
+        self.faces.iter().filter(|&&n| n != Self::DEAD).count()
+    }
+
+    /// Number of quad-edges after compaction.
+    pub fn quad_count(&self) -> usize {
+        self.quads.iter().filter(|&&n| n != Self::DEAD).count()
+    }
+}

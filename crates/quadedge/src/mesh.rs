@@ -1,0 +1,504 @@
+//! The mesh: flat arrays and the constant-time topology queries.
+
+use crate::journal::Change;
+use crate::{Edge, Face, Vertex};
+
+/// Marks a removed vertex in `vertex_edge` (an isolated live vertex holds `Edge::INVALID`).
+pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(u32::MAX - 1);
+
+/// An index-based quad-edge triangle mesh.
+///
+/// Holds the primal triangle mesh and its dual at once. Faces are triangles wound
+/// counter-clockwise; edges without a face on one side form the boundary (holes have no id and
+/// show up as [`Face::INVALID`]).
+///
+/// Queries take ids that are alive in this mesh; like slice indexing they panic on ids past the
+/// end, and on removed ids they return unspecified (but memory-safe) answers. Every operation that
+/// changes the mesh validates its input first and returns a [`MeshError`](crate::MeshError)
+/// without touching anything.
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Mesh {
+    /// Per vertex: one outgoing primal edge, `INVALID` if isolated, `DEAD_VERTEX` if removed.
+    pub(crate) vertex_edge: Vec<Edge>,
+    /// Per face: one primal edge with the face on its left, `INVALID` if removed.
+    pub(crate) face_edge: Vec<Edge>,
+    /// Per directed primal edge: origin vertex. `primal_origin[2q] == INVALID` marks a removed
+    /// quad-edge.
+    pub(crate) primal_origin: Vec<Vertex>,
+    /// Per directed primal edge: next edge counter-clockwise around the origin.
+    pub(crate) primal_next: Vec<Edge>,
+    /// Per directed dual edge: origin face (`INVALID` for a hole).
+    pub(crate) dual_origin: Vec<Face>,
+    /// Per directed dual edge: next dual edge counter-clockwise around the origin face.
+    pub(crate) dual_next: Vec<Edge>,
+
+    pub(crate) free_vertices: Vec<u32>,
+    pub(crate) free_faces: Vec<u32>,
+    pub(crate) free_quads: Vec<u32>,
+
+    pub(crate) live_vertices: u32,
+    pub(crate) live_faces: u32,
+    pub(crate) live_quads: u32,
+
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) journal: Option<Vec<Change>>,
+}
+
+/// Bit-identical topology, free lists included; the journal is not compared.
+impl PartialEq for Mesh {
+    fn eq(&self, o: &Self) -> bool {
+        self.vertex_edge == o.vertex_edge
+            && self.face_edge == o.face_edge
+            && self.primal_origin == o.primal_origin
+            && self.primal_next == o.primal_next
+            && self.dual_origin == o.dual_origin
+            && self.dual_next == o.dual_next
+            && self.free_vertices == o.free_vertices
+            && self.free_faces == o.free_faces
+            && self.free_quads == o.free_quads
+            && self.live_vertices == o.live_vertices
+            && self.live_faces == o.live_faces
+            && self.live_quads == o.live_quads
+    }
+}
+
+impl Eq for Mesh {}
+
+impl core::fmt::Debug for Mesh {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "Mesh {{ vertices: {}, edges: {}, faces: {} }}",
+            self.live_vertices, self.live_quads, self.live_faces
+        )
+    }
+}
+
+impl Mesh {
+    /// An empty mesh.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty mesh with room for about `vertices` vertices of a closed triangle mesh.
+    pub fn with_capacity(vertices: usize) -> Self {
+        let mut m = Self::new();
+        m.vertex_edge.reserve(vertices);
+        m.face_edge.reserve(2 * vertices);
+        m.primal_origin.reserve(6 * vertices);
+        m.primal_next.reserve(6 * vertices);
+        m.dual_origin.reserve(6 * vertices);
+        m.dual_next.reserve(6 * vertices);
+        m
+    }
+
+    // ---------------------------------------------------------------- counts
+
+    /// Number of live vertices.
+    #[inline]
+    pub fn vertex_count(&self) -> usize {
+        self.live_vertices as usize
+    }
+
+    /// Number of live faces.
+    #[inline]
+    pub fn face_count(&self) -> usize {
+        self.live_faces as usize
+    }
+
+    /// Number of live (undirected) edges, i.e. quad-edges.
+    #[inline]
+    pub fn edge_count(&self) -> usize {
+        self.live_quads as usize
+    }
+
+    /// Length of the vertex id space (live and removed): the size of a vertex data array.
+    #[inline]
+    pub fn vertex_slots(&self) -> usize {
+        self.vertex_edge.len()
+    }
+
+    /// Length of the face id space (live and removed).
+    #[inline]
+    pub fn face_slots(&self) -> usize {
+        self.face_edge.len()
+    }
+
+    /// Length of the quad-edge id space (live and removed). Directed edges of either kind
+    /// number twice as many.
+    #[inline]
+    pub fn quad_slots(&self) -> usize {
+        self.primal_origin.len() / 2
+    }
+
+    /// Has any element been removed without being reused or compacted away?
+    pub fn has_holes(&self) -> bool {
+        !(self.free_vertices.is_empty() && self.free_faces.is_empty() && self.free_quads.is_empty())
+    }
+
+    /// V − E + F over the live elements (2 for a closed mesh of genus 0).
+    pub fn euler_characteristic(&self) -> i64 {
+        self.live_vertices as i64 - self.live_quads as i64 + self.live_faces as i64
+    }
+
+    /// Heap memory held by the topology arrays (capacity, not length), in bytes.
+    ///
+    /// For a closed triangle mesh built by [`Mesh::from_triangles`] this is 108 bytes per
+    /// vertex: 3 quad-edges × 4 directed edges × (origin + next) × 4 bytes + 4 (vertex) + 2 × 4
+    /// (faces).
+    pub fn heap_bytes(&self) -> usize {
+        use core::mem::size_of;
+        self.vertex_edge.capacity() * size_of::<Edge>()
+            + self.face_edge.capacity() * size_of::<Edge>()
+            + self.primal_origin.capacity() * size_of::<Vertex>()
+            + self.primal_next.capacity() * size_of::<Edge>()
+            + self.dual_origin.capacity() * size_of::<Face>()
+            + self.dual_next.capacity() * size_of::<Edge>()
+            + (self.free_vertices.capacity()
+                + self.free_faces.capacity()
+                + self.free_quads.capacity())
+                * size_of::<u32>()
+    }
+
+    /// Releases spare capacity (after a build or many removals).
+    pub fn shrink_to_fit(&mut self) {
+        self.vertex_edge.shrink_to_fit();
+        self.face_edge.shrink_to_fit();
+        self.primal_origin.shrink_to_fit();
+        self.primal_next.shrink_to_fit();
+        self.dual_origin.shrink_to_fit();
+        self.dual_next.shrink_to_fit();
+        self.free_vertices.shrink_to_fit();
+        self.free_faces.shrink_to_fit();
+        self.free_quads.shrink_to_fit();
+    }
+
+    // ---------------------------------------------------------------- liveness
+
+    /// Is `v` a live vertex of this mesh?
+    #[inline]
+    pub fn is_vertex_alive(&self, v: Vertex) -> bool {
+        matches!(self.vertex_edge.get(v.index()), Some(&e) if e != DEAD_VERTEX)
+    }
+
+    /// Is `f` a live face of this mesh?
+    #[inline]
+    pub fn is_face_alive(&self, f: Face) -> bool {
+        matches!(self.face_edge.get(f.index()), Some(e) if e.is_valid())
+    }
+
+    /// Is `e` (primal or dual, either direction) an edge of a live quad-edge?
+    #[inline]
+    pub fn is_edge_alive(&self, e: Edge) -> bool {
+        e.is_valid() && matches!(self.primal_origin.get(e.index() & !1), Some(v) if v.is_valid())
+    }
+
+    // ---------------------------------------------------------------- primal queries
+
+    /// One outgoing edge of `v`, [`Edge::INVALID`] for an isolated vertex.
+    ///
+    /// On a boundary vertex this is the first edge of a fan counter-clockwise (the edge with a
+    /// hole on its right) after a bulk build; edits keep it an outgoing edge but not
+    /// necessarily that one.
+    #[inline]
+    pub fn vertex_edge(&self, v: Vertex) -> Edge {
+        let e = self.vertex_edge[v.index()];
+        if e == DEAD_VERTEX { Edge::INVALID } else { e }
+    }
+
+    /// One edge with `f` on its left.
+    #[inline]
+    pub fn face_edge(&self, f: Face) -> Edge {
+        self.face_edge[f.index()]
+    }
+
+    /// Origin vertex of a primal edge.
+    #[inline]
+    pub fn origin(&self, e: Edge) -> Vertex {
+        debug_assert!(e.is_primal(), "origin() of dual edge {e:?}");
+        self.primal_origin[e.index()]
+    }
+
+    /// Destination vertex of a primal edge.
+    #[inline]
+    pub fn dest(&self, e: Edge) -> Vertex {
+        debug_assert!(e.is_primal(), "dest() of dual edge {e:?}");
+        self.primal_origin[e.index() ^ 1]
+    }
+
+    /// Face on the left of a primal edge ([`Face::INVALID`] on the boundary).
+    #[inline]
+    pub fn left(&self, e: Edge) -> Face {
+        debug_assert!(e.is_primal(), "left() of dual edge {e:?}");
+        self.dual_origin[e.index() ^ 1]
+    }
+
+    /// Face on the right of a primal edge ([`Face::INVALID`] on the boundary).
+    #[inline]
+    pub fn right(&self, e: Edge) -> Face {
+        debug_assert!(e.is_primal(), "right() of dual edge {e:?}");
+        self.dual_origin[e.index()]
+    }
+
+    /// Is this primal edge on the boundary (a hole on one side)?
+    #[inline]
+    pub fn is_boundary_edge(&self, e: Edge) -> bool {
+        !self.left(e).is_valid() || !self.right(e).is_valid()
+    }
+
+    /// Is this vertex on the boundary (or isolated)?
+    pub fn is_boundary_vertex(&self, v: Vertex) -> bool {
+        let start = self.vertex_edge(v);
+        if !start.is_valid() {
+            return true;
+        }
+        self.outgoing(v).any(|e| !self.left(e).is_valid())
+    }
+
+    /// Does the mesh have any boundary edge?
+    pub fn is_closed(&self) -> bool {
+        self.edges().all(|e| !self.is_boundary_edge(e))
+    }
+
+    // ---------------------------------------------------------------- dual queries
+
+    /// Origin face of a dual edge ([`Face::INVALID`] for a hole).
+    #[inline]
+    pub fn dual_origin(&self, e: Edge) -> Face {
+        debug_assert!(e.is_dual(), "dual_origin() of primal edge {e:?}");
+        self.dual_origin[e.index()]
+    }
+
+    /// Destination face of a dual edge.
+    #[inline]
+    pub fn dual_dest(&self, e: Edge) -> Face {
+        debug_assert!(e.is_dual(), "dual_dest() of primal edge {e:?}");
+        self.dual_origin[e.index() ^ 1]
+    }
+
+    /// Vertex (Voronoi cell) on the left of a dual edge.
+    #[inline]
+    pub fn dual_left(&self, e: Edge) -> Vertex {
+        self.origin(e.inv_rot())
+    }
+
+    /// Vertex (Voronoi cell) on the right of a dual edge.
+    #[inline]
+    pub fn dual_right(&self, e: Edge) -> Vertex {
+        self.origin(e.rot())
+    }
+
+    /// The dual edge crossing primal edge `e` from its right face to its left face.
+    #[inline]
+    pub fn dual(e: Edge) -> Edge {
+        e.rot()
+    }
+
+    // ---------------------------------------------------------------- ring navigation
+
+    /// Next edge counter-clockwise around the origin (vertex or face) of `e`.
+    #[inline]
+    pub fn origin_next(&self, e: Edge) -> Edge {
+        if e.is_dual() {
+            self.dual_next[e.index()]
+        } else {
+            self.primal_next[e.index()]
+        }
+    }
+
+    /// Next edge clockwise around the origin of `e`.
+    #[inline]
+    pub fn origin_prev(&self, e: Edge) -> Edge {
+        self.origin_next(e.rot()).rot()
+    }
+
+    /// Next edge counter-clockwise around the destination of `e` (ending there).
+    #[inline]
+    pub fn dest_next(&self, e: Edge) -> Edge {
+        self.origin_next(e.sym()).sym()
+    }
+
+    /// Next edge clockwise around the destination of `e` (ending there).
+    #[inline]
+    pub fn dest_prev(&self, e: Edge) -> Edge {
+        self.origin_next(e.inv_rot()).inv_rot()
+    }
+
+    /// Next edge counter-clockwise around the left face of `e`.
+    #[inline]
+    pub fn left_next(&self, e: Edge) -> Edge {
+        self.origin_next(e.inv_rot()).rot()
+    }
+
+    /// Previous edge around the left face of `e` (clockwise step).
+    #[inline]
+    pub fn left_prev(&self, e: Edge) -> Edge {
+        self.origin_next(e).sym()
+    }
+
+    /// Next edge counter-clockwise around the right face of `e`.
+    #[inline]
+    pub fn right_next(&self, e: Edge) -> Edge {
+        self.origin_next(e.rot()).inv_rot()
+    }
+
+    /// Previous edge around the right face of `e` (clockwise step).
+    #[inline]
+    pub fn right_prev(&self, e: Edge) -> Edge {
+        self.origin_next(e.sym())
+    }
+
+    // ---------------------------------------------------------------- triangles
+
+    /// The three edges of a face, counter-clockwise, starting at [`Mesh::face_edge`].
+    #[inline]
+    pub fn face_edges(&self, f: Face) -> [Edge; 3] {
+        let e0 = self.face_edge(f);
+        let e1 = self.left_next(e0);
+        let e2 = self.left_next(e1);
+        [e0, e1, e2]
+    }
+
+    /// The three corners of a face, counter-clockwise.
+    #[inline]
+    pub fn face_vertices(&self, f: Face) -> [Vertex; 3] {
+        let [a, b, c] = self.face_edges(f);
+        [self.origin(a), self.origin(b), self.origin(c)]
+    }
+
+    /// The faces across the three edges of `f` (in [`Mesh::face_edges`] order);
+    /// [`Face::INVALID`] across a boundary edge.
+    #[inline]
+    pub fn face_neighbors(&self, f: Face) -> [Face; 3] {
+        let [a, b, c] = self.face_edges(f);
+        [self.right(a), self.right(b), self.right(c)]
+    }
+
+    /// The primal edge from `a` to `b`, if they are connected.
+    pub fn find_edge(&self, a: Vertex, b: Vertex) -> Option<Edge> {
+        if !self.is_vertex_alive(a) {
+            return None;
+        }
+        self.outgoing(a).find(|&e| self.dest(e) == b)
+    }
+
+    // ---------------------------------------------------------------- journal
+
+    /// Starts recording a [change journal](crate::journal) (clearing any unread one).
+    pub fn record_changes(&mut self) {
+        self.journal = Some(Vec::new());
+    }
+
+    /// Is the journal being recorded?
+    pub fn is_recording(&self) -> bool {
+        self.journal.is_some()
+    }
+
+    /// Takes the changes recorded so far; recording stays on.
+    /// Returns `None` when recording is off.
+    pub fn take_changes(&mut self) -> Option<Vec<Change>> {
+        self.journal.as_mut().map(core::mem::take)
+    }
+
+    /// Stops recording and returns what was recorded.
+    pub fn stop_recording(&mut self) -> Option<Vec<Change>> {
+        self.journal.take()
+    }
+
+    #[inline]
+    pub(crate) fn log(&mut self, change: impl FnOnce() -> Change) {
+        if let Some(j) = self.journal.as_mut() {
+            j.push(change());
+        }
+    }
+
+    // ---------------------------------------------------------------- internal helpers
+
+    /// Clockwise predecessor of primal edge `e` in its origin ring, found by walking the ring
+    /// (valid even while the dual rings are being rebuilt).
+    #[inline]
+    pub(crate) fn ring_prev(&self, e: Edge) -> Edge {
+        let mut p = e;
+        loop {
+            let n = self.primal_next[p.index()];
+            if n == e {
+                return p;
+            }
+            p = n;
+        }
+    }
+
+    /// Recomputes the dual `origin_next` of every edge in the primal ring that contains `e`:
+    /// `onext(rot(x)) = inv_rot(oprev(x))`, so the dual rings follow from the primal ones.
+    #[inline]
+    pub(crate) fn refresh_dual_ring(&mut self, e: Edge) {
+        let mut prev = e;
+        loop {
+            let cur = self.primal_next[prev.index()];
+            self.dual_next[cur.index()] = Edge::dual((prev.index() ^ 1) as u32);
+            if cur == e {
+                break;
+            }
+            prev = cur;
+        }
+    }
+
+    /// Takes a vertex id from the free list or appends one.
+    pub(crate) fn alloc_vertex(&mut self) -> Vertex {
+        self.live_vertices += 1;
+        if let Some(i) = self.free_vertices.pop() {
+            self.vertex_edge[i as usize] = Edge::INVALID;
+            Vertex::new(i)
+        } else {
+            self.vertex_edge.push(Edge::INVALID);
+            Vertex::new(self.vertex_edge.len() as u32 - 1)
+        }
+    }
+
+    /// Takes a face id from the free list or appends one.
+    pub(crate) fn alloc_face(&mut self, edge: Edge) -> Face {
+        self.live_faces += 1;
+        if let Some(i) = self.free_faces.pop() {
+            self.face_edge[i as usize] = edge;
+            Face::new(i)
+        } else {
+            self.face_edge.push(edge);
+            Face::new(self.face_edge.len() as u32 - 1)
+        }
+    }
+
+    /// Takes a quad-edge from the free list or appends one; returns its base primal edge
+    /// `a → b`. Rings are left as self-loops and faces as holes for the caller to wire.
+    pub(crate) fn alloc_quad(&mut self, a: Vertex, b: Vertex) -> Edge {
+        self.live_quads += 1;
+        let e = if let Some(q) = self.free_quads.pop() {
+            Edge::of_quad(q)
+        } else {
+            let i = self.primal_origin.len() as u32;
+            self.primal_origin.extend([Vertex::INVALID; 2]);
+            self.primal_next.extend([Edge::INVALID; 2]);
+            self.dual_origin.extend([Face::INVALID; 2]);
+            self.dual_next.extend([Edge::INVALID; 2]);
+            Edge::primal(i)
+        };
+        let i = e.index();
+        self.primal_origin[i] = a;
+        self.primal_origin[i + 1] = b;
+        self.primal_next[i] = e;
+        self.primal_next[i + 1] = e.sym();
+        self.dual_origin[i] = Face::INVALID;
+        self.dual_origin[i + 1] = Face::INVALID;
+        // A lone edge: onext(rot e) = inv_rot(e).
+        self.dual_next[i] = Edge::dual(i as u32 + 1);
+        self.dual_next[i + 1] = Edge::dual(i as u32);
+        e
+    }
+
+    /// How many quad-edges `n` new ones would need beyond the free list, checked against the
+    /// 31-bit index space.
+    pub(crate) fn can_alloc_quads(&self, n: usize) -> bool {
+        let fresh = n.saturating_sub(self.free_quads.len());
+        self.primal_origin.len() + 2 * fresh < (1usize << 31) - 2
+    }
+}

@@ -1,0 +1,82 @@
+//! Typed errors: every way user input can be rejected.
+
+use core::fmt;
+use quadedge::MeshError;
+
+/// Why points could not be generated or triangulated.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SphereError {
+    /// Fewer than four points: a closed triangulation of the sphere needs at least a tetrahedron.
+    TooFewPoints(usize),
+    /// More points than the `u32` vertex ids (and the mesh's 31-bit edge ids) can address.
+    TooManyPoints(usize),
+    /// A coordinate is NaN or infinite.
+    NonFinite {
+        /// Index of the offending point.
+        index: usize,
+    },
+    /// Two points are exactly equal.
+    Duplicate {
+        /// The smaller index.
+        first: usize,
+        /// The larger index.
+        second: usize,
+    },
+    /// All points lie in one plane (on one circle of the sphere): there is no closed hull.
+    Coplanar,
+    /// The point lies inside or on the convex hull of the points inserted before it, so it cannot
+    /// be a vertex of the spherical Delaunay triangulation. Happens for points that are not on a
+    /// common sphere, or for near-duplicates closer than the rounding error of their coordinates.
+    NotInConvexPosition {
+        /// Index of the offending point.
+        index: usize,
+    },
+    /// The radius must be finite and positive.
+    InvalidRadius(f64),
+    /// The perturbation must lie within `0.0..1.0` (seed 002: `0 <= offset < 1`).
+    InvalidPerturbation(f64),
+    /// The subdivision level would overflow the vertex id space.
+    TooManySubdivisions(u32),
+    /// [`make_delaunay`](crate::make_delaunay) gave up after this many flips (folded input).
+    FlipLimit(usize),
+    /// Building the quad-edge mesh failed (should not happen for a valid triangulation).
+    Mesh(MeshError),
+}
+
+impl fmt::Display for SphereError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SphereError::*;
+        match self {
+            TooFewPoints(n) => write!(f, "need at least 4 points, got {n}"),
+            TooManyPoints(n) => write!(f, "{n} points are too many for u32 vertex ids"),
+            NonFinite { index } => write!(f, "point {index} has a NaN or infinite coordinate"),
+            Duplicate { first, second } => write!(f, "points {first} and {second} are equal"),
+            Coplanar => write!(f, "all points lie in one plane"),
+            NotInConvexPosition { index } => write!(
+                f,
+                "point {index} lies inside the convex hull of the others (not on the sphere, or a near-duplicate)"
+            ),
+            InvalidRadius(r) => write!(f, "radius {r} is not finite and positive"),
+            InvalidPerturbation(p) => write!(f, "perturbation {p} is not within 0.0..1.0"),
+            TooManySubdivisions(s) => write!(f, "{s} subdivisions are too many"),
+            FlipLimit(n) => write!(f, "gave up restoring the Delaunay property after {n} flips"),
+            Mesh(e) => write!(f, "mesh construction failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SphereError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SphereError::Mesh(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<MeshError> for SphereError {
+    fn from(e: MeshError) -> Self {
+        SphereError::Mesh(e)
+    }
+}

@@ -1,0 +1,152 @@
+//! Fibonacci sphere points (seed 002).
+
+use crate::SphereError;
+use glam::{DVec3, Vec3};
+use rand_core::{RngCore, SeedableRng};
+use rand_pcg::Pcg64;
+
+/// `n` points spread evenly over the sphere of `radius` around the origin along the golden
+/// spiral, exactly as seed 002 defines them, computed in `f64`.
+///
+/// Point `i` uses the (optionally perturbed) index `ii`:
+///
+/// ```text
+/// golden_angle = 2π (2 − φ)
+/// ii = min(i + U(0, perturbation), n − 1)   (ii = i when perturbation == 0)
+/// y  = 1 − 2 ii / (n − 1)
+/// r  = sqrt(1 − y²)                          (evaluated as sqrt((1 − y)(1 + y)))
+/// θ  = golden_angle · ii
+/// p  = radius · (cos θ · r, y, sin θ · r)
+/// ```
+///
+/// The offsets come from a [`Pcg64`] seeded with `seed`, so the same arguments always give the
+/// same points; without perturbation the seed is unused. `perturbation` breaks the too-regular
+/// look of the lattice (seed 002) and must lie within `0.0..1.0` so that no two indices can
+/// collide. `r` is evaluated as `sqrt((1 − y)(1 + y))`, the same value without the cancellation
+/// of `1 − y²` near the poles.
+///
+/// ```
+/// let p = sphere::fibonacci_points(100, 2.0, 0.0, 0).unwrap();
+/// assert_eq!(p.len(), 100);
+/// assert_eq!(p[0], glam::DVec3::new(0.0, 2.0, 0.0));
+/// assert!(p.iter().all(|q| (q.length() - 2.0).abs() < 1e-12));
+/// ```
+pub fn fibonacci_points(
+    n: usize,
+    radius: f64,
+    perturbation: f64,
+    seed: u64,
+) -> Result<Vec<DVec3>, SphereError> {
+    if n < 4 {
+        return Err(SphereError::TooFewPoints(n));
+    }
+    if n > crate::MAX_POINTS {
+        return Err(SphereError::TooManyPoints(n));
+    }
+    if !(radius.is_finite() && radius > 0.0) {
+        return Err(SphereError::InvalidRadius(radius));
+    }
+    if !(0.0..1.0).contains(&perturbation) {
+        return Err(SphereError::InvalidPerturbation(perturbation));
+    }
+    let golden_angle = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
+    let last = (n - 1) as f64;
+    let step = 2.0 / last;
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let ii = if perturbation > 0.0 {
+            // 53 random bits → uniform in [0, 1).
+            let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+            (i as f64 + u * perturbation).min(last)
+        } else {
+            i as f64
+        };
+        let y = 1.0 - step * ii;
+        let r = ((1.0 - y) * (1.0 + y)).max(0.0).sqrt();
+        let theta = golden_angle * ii;
+        let (s, c) = theta.sin_cos();
+        out.push(DVec3::new(c * r, y, s * r) * radius);
+    }
+    Ok(out)
+}
+
+/// [`fibonacci_points`] rounded to `f32` (for rendering; triangulate the `f64` points).
+pub fn fibonacci_points_f32(
+    n: usize,
+    radius: f64,
+    perturbation: f64,
+    seed: u64,
+) -> Result<Vec<Vec3>, SphereError> {
+    Ok(fibonacci_points(n, radius, perturbation, seed)?
+        .into_iter()
+        .map(|p| p.as_vec3())
+        .collect())
+}
+
+/// φ = (1 + √5) / 2.
+fn golden_ratio() -> f64 {
+    (1.0 + 5f64.sqrt()) / 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_the_seed_formula() {
+        let n = 57;
+        let p = fibonacci_points(n, 1.0, 0.0, 0).unwrap();
+        let ga = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
+        for (i, q) in p.iter().enumerate() {
+            let y = 1.0 - 2.0 * i as f64 / (n - 1) as f64;
+            let r = (1.0 - y * y).sqrt();
+            let t = ga * i as f64;
+            let want = DVec3::new(t.cos() * r, y, t.sin() * r);
+            assert!((*q - want).length() < 1e-12, "{i}: {q} vs {want}");
+        }
+        assert_eq!(p[n - 1].y, -1.0);
+    }
+
+    #[test]
+    fn perturbation_is_seeded() {
+        let a = fibonacci_points(500, 3.0, 0.7, 42).unwrap();
+        let b = fibonacci_points(500, 3.0, 0.7, 42).unwrap();
+        let c = fibonacci_points(500, 3.0, 0.7, 43).unwrap();
+        let plain = fibonacci_points(500, 3.0, 0.0, 42).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(a, plain);
+        assert!(a.iter().all(|q| (q.length() - 3.0).abs() < 1e-12));
+        // Perturbed y never leaves the band of its index.
+        for (i, q) in a.iter().enumerate() {
+            let y0 = 3.0 * (1.0 - 2.0 * i as f64 / 499.0);
+            assert!(q.y <= y0 + 1e-12 && q.y > y0 - 3.0 * 2.0 / 499.0 - 1e-12);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        assert_eq!(
+            fibonacci_points(3, 1.0, 0.0, 0),
+            Err(SphereError::TooFewPoints(3))
+        );
+        assert!(matches!(
+            fibonacci_points(10, 0.0, 0.0, 0),
+            Err(SphereError::InvalidRadius(_))
+        ));
+        assert!(matches!(
+            fibonacci_points(10, f64::NAN, 0.0, 0),
+            Err(SphereError::InvalidRadius(_))
+        ));
+        assert!(matches!(
+            fibonacci_points(10, 1.0, 1.0, 0),
+            Err(SphereError::InvalidPerturbation(_))
+        ));
+        assert!(matches!(
+            fibonacci_points(10, 1.0, -0.1, 0),
+            Err(SphereError::InvalidPerturbation(_))
+        ));
+        assert_eq!(fibonacci_points_f32(10, 1.0, 0.5, 1).unwrap().len(), 10);
+    }
+}

@@ -1,0 +1,93 @@
+//! Typed errors of the world.
+
+use core::fmt;
+use layers::{ElementKind, LayerError};
+
+/// What went wrong in a world operation or while loading a file.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WorldError {
+    /// A layer of that name exists with another value type or element kind.
+    LayerMismatch {
+        /// The layer's name.
+        name: String,
+        /// Kind and type stored in the world.
+        stored: (ElementKind, String),
+        /// Kind and type asked for.
+        requested: (ElementKind, String),
+    },
+    /// Two infos of one `lock_layers` call name the same layer.
+    SameLayerTwice(String),
+    /// A layer failed validation.
+    Invalid(LayerError),
+    /// Reading or writing a file failed.
+    Io(std::io::Error),
+    /// The file does not start with the world magic number.
+    BadMagic,
+    /// The file was written by an unknown format version.
+    UnsupportedVersion(u32),
+    /// The file ends in the middle of a section.
+    Truncated,
+    /// A section's checksum does not match: the file was damaged.
+    Checksum {
+        /// Which section.
+        section: String,
+    },
+    /// A section decoded to something impossible.
+    Corrupt {
+        /// Which section.
+        section: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorldError::LayerMismatch {
+                name,
+                stored,
+                requested,
+            } => write!(
+                f,
+                "layer `{name}` is a {} layer of `{}`, asked for a {} layer of `{}`",
+                stored.0, stored.1, requested.0, requested.1
+            ),
+            WorldError::SameLayerTwice(n) => write!(f, "layer `{n}` requested twice in one lock"),
+            WorldError::Invalid(e) => write!(f, "{e}"),
+            WorldError::Io(e) => write!(f, "i/o error: {e}"),
+            WorldError::BadMagic => write!(f, "not a world file (bad magic number)"),
+            WorldError::UnsupportedVersion(v) => write!(f, "unsupported world file version {v}"),
+            WorldError::Truncated => write!(f, "world file is truncated"),
+            WorldError::Checksum { section } => {
+                write!(f, "checksum mismatch in section `{section}`")
+            }
+            WorldError::Corrupt { section, reason } => {
+                write!(f, "corrupt section `{section}`: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WorldError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WorldError::Io(e) => Some(e),
+            WorldError::Invalid(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for WorldError {
+    fn from(e: std::io::Error) -> Self {
+        WorldError::Io(e)
+    }
+}
+
+impl From<LayerError> for WorldError {
+    fn from(e: LayerError) -> Self {
+        WorldError::Invalid(e)
+    }
+}

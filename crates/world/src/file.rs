@@ -1,0 +1,266 @@
+//! Save and load: one binary file, one checksummed section per component.
+//!
+//! ```text
+//! magic "QWORLD\r\n" (8 bytes) | format version u32 | section count u32
+//! per section: tag u8 | name length u16 | name | payload length u64 | crc32 u32 | payload
+//! ```
+//!
+//! Payloads are bincode 2 (serde). Tags: 1 mesh, 2 random generator, 3 dictionary, 4 layer.
+//! A layer's payload keeps its kind, type name and encoded values; it is decoded only when the
+//! layer is first asked for by type, so loading needs no registry of types. Every length is
+//! checked against what is left of the input before anything is allocated, every section
+//! against its checksum, and the mesh against all its invariants (`Mesh::check`).
+
+use crate::World;
+use crate::error::WorldError;
+use crate::slot::{Pending, Slot, State, bincode_config};
+use layers::{Dict, ElementKind, Sizes};
+use quadedge::{Change, Mesh};
+use rand_pcg::Pcg64;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+const MAGIC: &[u8; 8] = b"QWORLD\r\n";
+/// Version of the file format this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+const TAG_MESH: u8 = 1;
+const TAG_RANDOM: u8 = 2;
+const TAG_DICT: u8 = 3;
+const TAG_LAYER: u8 = 4;
+
+#[derive(Serialize, Deserialize)]
+struct LayerSection {
+    kind: ElementKind,
+    type_name: String,
+    version: u64,
+    values: Vec<u8>,
+    pending: Vec<(bool, Vec<Change>, Sizes)>,
+}
+
+fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(value, bincode_config()).expect("encoding to memory cannot fail")
+}
+
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], section: &str) -> Result<T, WorldError> {
+    let (v, used) = bincode::serde::decode_from_slice(bytes, bincode_config()).map_err(|e| {
+        WorldError::Corrupt {
+            section: section.into(),
+            reason: e.to_string(),
+        }
+    })?;
+    if used != bytes.len() {
+        return Err(WorldError::Corrupt {
+            section: section.into(),
+            reason: "trailing bytes".into(),
+        });
+    }
+    Ok(v)
+}
+
+fn push_section(out: &mut Vec<u8>, tag: u8, name: &str, payload: &[u8]) {
+    out.push(tag);
+    out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&checksum(tag, name.as_bytes(), payload).to_le_bytes());
+    out.extend_from_slice(payload);
+}
+
+/// CRC-32 over tag, name and payload: a flipped bit anywhere in a section is caught.
+fn checksum(tag: u8, name: &[u8], payload: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&[tag]);
+    h.update(name);
+    h.update(payload);
+    h.finalize()
+}
+
+/// A cursor that never reads past the end.
+struct Reader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], WorldError> {
+        if n > self.rest.len() {
+            return Err(WorldError::Truncated);
+        }
+        let (a, b) = self.rest.split_at(n);
+        self.rest = b;
+        Ok(a)
+    }
+    fn u8(&mut self) -> Result<u8, WorldError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, WorldError> {
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().expect("2 bytes"),
+        ))
+    }
+    fn u32(&mut self) -> Result<u32, WorldError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn u64(&mut self) -> Result<u64, WorldError> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+}
+
+impl World {
+    /// Encodes the whole world into one buffer (see the module docs for the layout).
+    pub fn save_to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.heap_bytes() + 1024);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let count = 2 + self.dicts.len() + self.layers.len();
+        out.extend_from_slice(&(count as u32).to_le_bytes());
+        push_section(&mut out, TAG_MESH, "mesh", &encode(&*self.mesh));
+        push_section(&mut out, TAG_RANDOM, "random", &encode(&*self.rng));
+        for (name, (dict, _)) in &self.dicts {
+            push_section(&mut out, TAG_DICT, name, &encode(&**dict));
+        }
+        for s in &self.layers {
+            let (values, pending) = s.encoded();
+            let section = LayerSection {
+                kind: s.kind,
+                type_name: s.type_name.clone(),
+                version: s.version,
+                values,
+                pending: pending
+                    .into_iter()
+                    .map(|(r, c, z)| (r, c.to_vec(), z))
+                    .collect(),
+            };
+            push_section(&mut out, TAG_LAYER, &s.name, &encode(&section));
+        }
+        out
+    }
+
+    /// Writes the world to a file.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), WorldError> {
+        std::fs::write(path, self.save_to_vec())?;
+        Ok(())
+    }
+
+    /// Reads a world from a file.
+    pub fn load(path: impl AsRef<Path>) -> Result<World, WorldError> {
+        World::load_from_slice(&std::fs::read(path)?)
+    }
+
+    /// Decodes a world from bytes. Any damage (truncation, flipped bits, wrong magic or
+    /// version, absurd lengths, an inconsistent mesh) is a typed error, never a panic.
+    pub fn load_from_slice(bytes: &[u8]) -> Result<World, WorldError> {
+        let mut r = Reader { rest: bytes };
+        if r.take(8).map_err(|_| WorldError::BadMagic)? != MAGIC {
+            return Err(WorldError::BadMagic);
+        }
+        let version = r.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(WorldError::UnsupportedVersion(version));
+        }
+        let count = r.u32()?;
+        let mut mesh: Option<Mesh> = None;
+        let mut rng: Option<Pcg64> = None;
+        let mut dicts = BTreeMap::new();
+        let mut layers: Vec<Slot> = Vec::new();
+        let mut clock = 1u64;
+        for _ in 0..count {
+            let tag = r.u8()?;
+            let name_len = r.u16()? as usize;
+            let raw_name = r.take(name_len)?;
+            let len = r.u64()?;
+            let crc = r.u32()?;
+            let payload = r.take(usize::try_from(len).map_err(|_| WorldError::Truncated)?)?;
+            let name = String::from_utf8_lossy(raw_name).into_owned();
+            if checksum(tag, raw_name, payload) != crc {
+                return Err(WorldError::Checksum { section: name });
+            }
+            let dup = || WorldError::Corrupt {
+                section: name.clone(),
+                reason: "duplicate section".into(),
+            };
+            match tag {
+                TAG_MESH => {
+                    if mesh.is_some() {
+                        return Err(dup());
+                    }
+                    let m: Mesh = decode(payload, &name)?;
+                    m.check().map_err(|e| WorldError::Corrupt {
+                        section: name.clone(),
+                        reason: e.to_string(),
+                    })?;
+                    mesh = Some(m);
+                }
+                TAG_RANDOM => {
+                    if rng.is_some() {
+                        return Err(dup());
+                    }
+                    rng = Some(decode(payload, &name)?);
+                }
+                TAG_DICT => {
+                    let d: Dict = decode(payload, &name)?;
+                    if dicts.insert(name.clone(), (Arc::new(d), 1)).is_some() {
+                        return Err(dup());
+                    }
+                }
+                TAG_LAYER => {
+                    if layers.iter().any(|s| s.name == name) {
+                        return Err(dup());
+                    }
+                    let s: LayerSection = decode(payload, &name)?;
+                    clock = clock.max(s.version);
+                    let pending: Pending = s
+                        .pending
+                        .into_iter()
+                        .map(|(r, c, z)| (r, Arc::from(c), z))
+                        .collect();
+                    layers.push(Slot {
+                        name,
+                        kind: s.kind,
+                        type_name: s.type_name,
+                        version: s.version,
+                        state: State::Encoded {
+                            bytes: Arc::from(s.values),
+                            pending: Arc::new(pending),
+                            decoded: Arc::new(OnceLock::new()),
+                        },
+                        error: None,
+                    });
+                }
+                _ => {
+                    return Err(WorldError::Corrupt {
+                        section: name,
+                        reason: format!("unknown section tag {tag}"),
+                    });
+                }
+            }
+        }
+        if !r.rest.is_empty() {
+            return Err(WorldError::Corrupt {
+                section: "file".into(),
+                reason: "trailing bytes".into(),
+            });
+        }
+        let missing = |s: &str| WorldError::Corrupt {
+            section: s.into(),
+            reason: "missing section".into(),
+        };
+        let mesh = mesh.ok_or_else(|| missing("mesh"))?;
+        let rng = rng.ok_or_else(|| missing("random"))?;
+        Ok(World {
+            mesh: Arc::new(mesh),
+            mesh_version: 1,
+            layers,
+            dicts,
+            rng: Arc::new(rng),
+            rng_version: 1,
+            clock: clock + 1,
+        })
+    }
+}

@@ -1,0 +1,49 @@
+//! `cargo xtask fuzz [--seconds N]`: runs the world-loader fuzz target for a bounded time
+//! with the nightly toolchain (`cargo +nightly fuzz`). Not part of CI.
+
+use crate::tasks::{root, run as sh};
+use std::process::Command;
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let seconds: u64 = crate::num(args, "--seconds", 60)?;
+    let have = Command::new("cargo")
+        .args(["+nightly", "fuzz", "--version"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !have {
+        sh("cargo", &["install", "cargo-fuzz", "--locked"], &[])?;
+    }
+    // Seed the corpus with a real saved world so the fuzzer starts from valid structure.
+    let corpus = root().join("fuzz/corpus/load_world");
+    std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+    let (mesh, pos) = sphere::fibonacci_sphere(40, 1.0, 0.3, 1).map_err(|e| e.to_string())?;
+    let mut w = world::World::new(mesh, 1);
+    {
+        let mut p = w
+            .lock_layer(&planet::demo::POSITION)
+            .map_err(|e| e.to_string())?;
+        for (i, x) in pos.iter().enumerate() {
+            p[quadedge::Vertex::new(i as u32)] = *x;
+        }
+    }
+    w.lock_dict("meta").set("name", "seed");
+    w.save(corpus.join("seed.world"))
+        .map_err(|e| e.to_string())?;
+    let max_time = format!("-max_total_time={seconds}");
+    let corpus_arg = corpus.to_string_lossy().into_owned();
+    sh(
+        "cargo",
+        &[
+            "+nightly",
+            "fuzz",
+            "run",
+            "load_world",
+            &corpus_arg,
+            "--",
+            &max_time,
+            "-rss_limit_mb=2048",
+        ],
+        &[],
+    )
+}

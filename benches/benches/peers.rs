@@ -107,9 +107,22 @@ fn traversal(c: &mut Criterion) {
         let (csr, csr_bytes) = retained(|| Csr::from_triangles(n, &tris));
         let (he, he_bytes) = retained(|| HalfEdges::new(n, tri));
         let spade_pts: Vec<Point2<f64>> = pts.iter().map(|&(x, y)| Point2::new(x, y)).collect();
+        let (sp_stable, _) = retained(|| {
+            DelaunayTriangulation::<Point2<f64>>::bulk_load_stable(spade_pts.clone())
+                .expect("valid points")
+        });
         let (sp, sp_bytes) = retained(|| {
             DelaunayTriangulation::<Point2<f64>>::bulk_load(spade_pts).expect("valid points")
         });
+        // spade's `bulk_load` renumbers the vertices in its insertion order (sorted around the
+        // centre), which gives its sweep memory locality the input order lacks. The same mesh
+        // with spade's numbering shows what that order is worth to the quad-edge arrays.
+        let spade_tris: Vec<[u32; 3]> = sp
+            .inner_faces()
+            .map(|f| f.vertices().map(|v| v.fix().index() as u32))
+            .collect();
+        let mesh_spade_order =
+            Mesh::from_triangles(n, &spade_tris).expect("spade output is a valid mesh");
         for (s, b) in [
             ("quadedge", qe_bytes),
             ("csr", csr_bytes),
@@ -122,6 +135,9 @@ fn traversal(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("quadedge", name), |b| {
             b.iter(|| benches::quadedge_sweep(black_box(&mesh)))
         });
+        g.bench_function(BenchmarkId::new("quadedge_spade_order", name), |b| {
+            b.iter(|| benches::quadedge_sweep(black_box(&mesh_spade_order)))
+        });
         g.bench_function(BenchmarkId::new("csr", name), |b| {
             b.iter(|| black_box(&csr).sweep())
         });
@@ -132,6 +148,17 @@ fn traversal(c: &mut Criterion) {
             b.iter(|| {
                 let mut sum = 0u64;
                 for v in black_box(&sp).vertices() {
+                    for e in v.out_edges() {
+                        sum += e.to().fix().index() as u64;
+                    }
+                }
+                sum
+            })
+        });
+        g.bench_function(BenchmarkId::new("spade_stable_order", name), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for v in black_box(&sp_stable).vertices() {
                     for e in v.out_edges() {
                         sum += e.to().fix().index() as u64;
                     }

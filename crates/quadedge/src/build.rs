@@ -367,6 +367,119 @@ impl Mesh {
             }
         }
 
+        drop(corners);
+        drop(offset);
+        Self::wire(vertices, triangles, &he, quads, false)
+    }
+
+    /// Builds a mesh from triangles and their half-edge twins, as half-edge triangulators
+    /// (delaunator, this workspace's sphere triangulator) produce them: much faster than
+    /// [`Mesh::from_triangles`] because the twins need not be searched.
+    ///
+    /// Half-edge `3t + k` runs from `triangles[t][k]` to `triangles[t][(k + 1) % 3]`;
+    /// `twins[h]` is the half-edge running the other way, or `u32::MAX` on the boundary.
+    /// Quad-edges are numbered in vertex order, as by [`Mesh::from_triangles`]. Everything is validated as in
+    /// [`Mesh::from_triangles`], plus the twins themselves ([`MeshError::BadTwin`]).
+    ///
+    /// ```
+    /// use quadedge::Mesh;
+    /// // A square of two triangles sharing the diagonal 0-2 (half-edges 2 and 3).
+    /// let tris = [[0, 1, 2], [0, 2, 3]];
+    /// let twins = [u32::MAX, u32::MAX, 3, 2, u32::MAX, u32::MAX];
+    /// let m = Mesh::from_half_edges(4, &tris, &twins).unwrap();
+    /// assert_eq!(m.edge_count(), 5);
+    /// m.check().unwrap();
+    /// ```
+    pub fn from_half_edges(
+        vertices: usize,
+        triangles: &[[u32; 3]],
+        twins: &[u32],
+    ) -> Result<Mesh, MeshError> {
+        let nf = triangles.len();
+        if vertices >= DEAD_VERTEX.raw() as usize || 3 * nf >= (1usize << 30) {
+            return Err(MeshError::TooManyElements);
+        }
+        if twins.len() != 3 * nf {
+            return Err(MeshError::BadTwin {
+                half_edge: twins.len().min(3 * nf),
+            });
+        }
+        for (t, tri) in triangles.iter().enumerate() {
+            if let Some(&i) = tri.iter().find(|&&i| i as usize >= vertices) {
+                return Err(MeshError::IndexOutOfRange {
+                    triangle: t,
+                    index: i,
+                });
+            }
+            if tri[0] == tri[1] || tri[0] == tri[2] {
+                return Err(MeshError::RepeatedVertex(Vertex::new(tri[0])));
+            }
+            if tri[1] == tri[2] {
+                return Err(MeshError::RepeatedVertex(Vertex::new(tri[1])));
+            }
+        }
+        const NONE: u32 = u32::MAX;
+        let from = |h: usize| triangles[h / 3][h % 3];
+        let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
+        // Validate the twins and count the quad-edges per lower endpoint: quad-edges are then
+        // numbered in vertex order as in `from_triangles` (a counting sort), which keeps the
+        // rings of nearby vertices close in memory.
+        let mut start = vec![0u32; vertices + 1];
+        for h in 0..3 * nf {
+            let t = twins[h];
+            if t != NONE {
+                let tu = t as usize;
+                if tu >= 3 * nf
+                    || tu == h
+                    || twins[tu] != h as u32
+                    || from(tu) != to(h)
+                    || to(tu) != from(h)
+                {
+                    return Err(MeshError::BadTwin { half_edge: h });
+                }
+                if tu < h {
+                    continue;
+                }
+            }
+            start[from(h).min(to(h)) as usize + 1] += 1;
+        }
+        for v in 0..vertices {
+            start[v + 1] += start[v];
+        }
+        let quads = start[vertices];
+        let mut he = vec![NONE; 3 * nf];
+        for h in 0..3 * nf {
+            let t = twins[h];
+            if t != NONE && (t as usize) < h {
+                continue;
+            }
+            let (a, b) = (from(h), to(h));
+            let slot = &mut start[a.min(b) as usize];
+            let e = 2 * *slot;
+            *slot += 1;
+            // The edge leaving the lower vertex gets the even id, as in `from_triangles`.
+            let (mine, theirs) = if a < b { (e, e + 1) } else { (e + 1, e) };
+            he[h] = mine;
+            if t != NONE {
+                he[t as usize] = theirs;
+            }
+        }
+        drop(start);
+        Self::wire(vertices, triangles, &he, quads, true)
+    }
+
+    /// Wires the rings of a mesh whose half-edge `3t + k` has primal edge id `he[3t + k]`
+    /// (twins share a quad-edge) and checks that every vertex ends up with one ring. With
+    /// `unique_neighbours`, also rejects two edges between the same two vertices (the caller
+    /// has not ruled them out).
+    fn wire(
+        vertices: usize,
+        triangles: &[[u32; 3]],
+        he: &[u32],
+        quads: u32,
+        unique_neighbours: bool,
+    ) -> Result<Mesh, MeshError> {
+        let nf = triangles.len();
         let ne = 2 * quads as usize;
         let mut m = Mesh {
             vertex_edge: vec![Edge::INVALID; vertices],
@@ -461,6 +574,24 @@ impl Mesh {
             }
             if n != edges_at[v] {
                 return Err(MeshError::NonManifoldVertex(Vertex(v as u32)));
+            }
+            if unique_neighbours {
+                let mut dests: SmallVec<[u32; 16]> = SmallVec::new();
+                let mut e = start;
+                loop {
+                    dests.push(m.primal_origin[e.index() ^ 1].0);
+                    e = m.primal_next[e.index()];
+                    if e == start {
+                        break;
+                    }
+                }
+                dests.sort_unstable();
+                if let Some(w) = dests.windows(2).find(|w| w[0] == w[1]) {
+                    return Err(MeshError::EdgeOccupied {
+                        from: Vertex(v as u32),
+                        to: Vertex(w[0]),
+                    });
+                }
             }
         }
         // Dual rings follow from the primal ones: onext(rot x) = inv_rot(oprev x).

@@ -41,6 +41,12 @@ pub enum MeshError {
         /// The offending vertex index.
         index: u32,
     },
+    /// In [`Mesh::from_half_edges`](crate::Mesh::from_half_edges): the twin of this half-edge
+    /// is out of range, not mutual, or does not run between the same two vertices reversed.
+    BadTwin {
+        /// The half-edge (`3 * triangle + corner`) whose twin entry is wrong.
+        half_edge: usize,
+    },
     /// The edge lies on the boundary, the operation needs faces on both sides.
     BoundaryEdge(Edge),
     /// A flip would connect two vertices that are already connected.
@@ -76,6 +82,10 @@ impl fmt::Display for MeshError {
                 "vertex {v:?} already joins several unconnected fans; the face must share an edge with one of them"
             ),
             TooManyElements => write!(f, "too many elements for 31-bit edge ids"),
+            BadTwin { half_edge } => write!(
+                f,
+                "half-edge {half_edge} has a twin that is out of range, not mutual, or not its reverse"
+            ),
             IndexOutOfRange { triangle, index } => {
                 write!(
                     f,

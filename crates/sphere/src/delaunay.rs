@@ -129,6 +129,13 @@ pub(crate) fn outside_v(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> f64 {
 /// assert!(sphere::triangulate(&p[..3]).is_err());
 /// ```
 pub fn triangulate(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
+    Ok(triangulate_with_twins(points)?.0)
+}
+
+/// [`triangulate`] with each half-edge's twin (see [`Mesh::from_half_edges`]).
+pub(crate) fn triangulate_with_twins(
+    points: &[DVec3],
+) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
     let n = points.len();
     if n < 4 {
         return Err(SphereError::TooFewPoints(n));
@@ -145,7 +152,7 @@ pub fn triangulate(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
     let pts: Vec<DVec3> = order.iter().map(|&i| points[i as usize]).collect();
     let mut t = Triangulator::new(&pts, Some(&order), Hint::Previous)?;
     t.run()?;
-    Ok(t.triangles())
+    Ok(t.into_parts())
 }
 
 /// [`triangulate`] for points in Fibonacci-lattice order, as [`crate::fibonacci_points`] makes
@@ -177,6 +184,13 @@ pub fn triangulate(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
 /// assert_eq!(a, b);
 /// ```
 pub fn triangulate_fibonacci(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
+    Ok(triangulate_fibonacci_with_twins(points)?.0)
+}
+
+/// [`triangulate_fibonacci`] with each half-edge's twin (see [`Mesh::from_half_edges`]).
+pub(crate) fn triangulate_fibonacci_with_twins(
+    points: &[DVec3],
+) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
     let n = points.len();
     if n < 4 {
         return Err(SphereError::TooFewPoints(n));
@@ -197,7 +211,7 @@ pub fn triangulate_fibonacci(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereEr
     }
     let mut t = Triangulator::new(points, None, Hint::Lattice { fib, k: 0 })?;
     t.run()?;
-    Ok(t.triangles())
+    Ok(t.into_parts())
 }
 
 /// Where each point-location walk starts.
@@ -577,6 +591,13 @@ impl<'a> Triangulator<'a> {
         self.stack.push(e0);
         self.stack.push(f0);
         Ok(())
+    }
+
+    /// The triangles in input indices and their twins: exactly what
+    /// [`Mesh::from_half_edges`] takes, so the mesh is built without searching twins again.
+    fn into_parts(mut self) -> (Vec<[u32; 3]>, Vec<u32>) {
+        let twin = core::mem::take(&mut self.twin);
+        (self.triangles(), twin)
     }
 
     /// The triangles in input indices.

@@ -52,8 +52,8 @@ pub const MAX_POINTS: usize = 300_000_000;
 /// assert_eq!(pos, p);
 /// ```
 pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> {
-    let tris = triangulate(points)?;
-    let mesh = Mesh::from_triangles(points.len(), &tris)?;
+    let (tris, twins) = delaunay::triangulate_with_twins(points)?;
+    let mesh = Mesh::from_half_edges(points.len(), &tris, &twins)?;
     Ok((mesh, points.to_vec()))
 }
 
@@ -78,12 +78,12 @@ pub fn fibonacci_sphere(
     let points = fibonacci_points(n, radius, perturbation, seed)?;
     // Perturbing the index by a fraction turns the point by up to 2.4 rad around the axis, so
     // only the unperturbed lattice keeps `i − F_k` as neighbours; perturbed points are sorted.
-    let tris = if perturbation == 0.0 {
-        triangulate_fibonacci(&points)?
+    let (tris, twins) = if perturbation == 0.0 {
+        delaunay::triangulate_fibonacci_with_twins(&points)?
     } else {
-        triangulate(&points)?
+        delaunay::triangulate_with_twins(&points)?
     };
-    let mesh = Mesh::from_triangles(n, &tris)?;
+    let mesh = Mesh::from_half_edges(n, &tris, &twins)?;
     Ok((mesh, points))
 }
 

@@ -40,6 +40,8 @@ mod ids;
 mod iter;
 pub mod journal;
 mod mesh;
+#[cfg(feature = "serde")]
+mod serde_bytes;
 pub mod shapes;
 
 pub use error::MeshError;

@@ -20,21 +20,30 @@ pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(u32::MAX - 1);
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mesh {
     /// Per vertex: one outgoing primal edge, `INVALID` if isolated, `DEAD_VERTEX` if removed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) vertex_edge: Vec<Edge>,
     /// Per face: one primal edge with the face on its left, `INVALID` if removed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) face_edge: Vec<Edge>,
     /// Per directed primal edge: origin vertex. `primal_origin[2q] == INVALID` marks a removed
     /// quad-edge.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) primal_origin: Vec<Vertex>,
     /// Per directed primal edge: next edge counter-clockwise around the origin.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) primal_next: Vec<Edge>,
     /// Per directed dual edge: origin face (`INVALID` for a hole).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) dual_origin: Vec<Face>,
     /// Per directed dual edge: next dual edge counter-clockwise around the origin face.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) dual_next: Vec<Edge>,
 
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) free_vertices: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) free_faces: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub(crate) free_quads: Vec<u32>,
 
     pub(crate) live_vertices: u32,

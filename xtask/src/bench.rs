@@ -15,6 +15,8 @@ struct Row {
     ns: f64,
     /// Elements per iteration, when the bench declared a throughput.
     elements: Option<f64>,
+    /// Bytes per iteration, when the bench declared a byte throughput.
+    bytes: Option<f64>,
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -75,6 +77,7 @@ fn collect(dir: &Path, out: &mut BTreeMap<String, Vec<Row>>) {
                 param: b["value_str"].as_str().unwrap_or("").to_string(),
                 ns: e["mean"]["point_estimate"].as_f64().unwrap_or(f64::NAN),
                 elements: b["throughput"]["Elements"].as_f64(),
+                bytes: b["throughput"]["Bytes"].as_f64(),
             };
             out.entry(group).or_default().push(row);
         } else {
@@ -151,7 +154,7 @@ pub fn render(criterion: &Path) -> Result<String, String> {
         let _ = writeln!(s, "## {group}\n");
         let _ = writeln!(
             s,
-            "| n | implementation | time | throughput (elem/s) | × fastest | against ours |"
+            "| n | implementation | time | throughput (elem/s or MB/s) | × fastest | against ours |"
         );
         let _ = writeln!(s, "|---|---|---|---|---|---|");
         // Rows compete within one size and one operation ("flip/quadedge" vs "flip/tri_mesh").
@@ -166,10 +169,11 @@ pub fn render(criterion: &Path) -> Result<String, String> {
             }
         }
         for r in &rows {
-            let thr = r
-                .elements
-                .map(|e| format!("{:.3e}", e / (r.ns * 1e-9)))
-                .unwrap_or_else(|| "–".into());
+            let thr = match (r.elements, r.bytes) {
+                (Some(e), _) => format!("{:.3e}", e / (r.ns * 1e-9)),
+                (None, Some(b)) => format!("{:.0} MB/s", b / 1e6 / (r.ns * 1e-9)),
+                (None, None) => "–".into(),
+            };
             let against = match ours.get(&cell(r)) {
                 Some(&o) if is_peer(&r.function) => {
                     if r.ns >= o {

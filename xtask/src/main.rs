@@ -31,6 +31,11 @@ fn main() -> ExitCode {
         Some((c, r)) => (c.as_str(), r),
         None => ("help", &[][..]),
     };
+    // `cargo xtask bench --help` must print help, not start a ten-minute run.
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
     let result = match cmd {
         "demo" => demo::run(rest),
         "bench" => bench::run(rest),

@@ -210,7 +210,14 @@ impl Slot {
     pub fn heap_bytes(&self) -> usize {
         match &self.state {
             State::Typed(t) => t.layer.heap_bytes(),
-            State::Encoded { bytes, .. } => bytes.len(),
+            // Once decoded through `&self`, both the bytes and the values are held.
+            State::Encoded { bytes, decoded, .. } => {
+                bytes.len()
+                    + match decoded.get() {
+                        Some(Ok(t)) => t.layer.heap_bytes(),
+                        _ => 0,
+                    }
+            }
         }
     }
 

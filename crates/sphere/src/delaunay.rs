@@ -136,16 +136,7 @@ pub fn triangulate(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
 pub(crate) fn triangulate_with_twins(
     points: &[DVec3],
 ) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
-    let n = points.len();
-    if n < 4 {
-        return Err(SphereError::TooFewPoints(n));
-    }
-    if n > crate::MAX_POINTS {
-        return Err(SphereError::TooManyPoints(n));
-    }
-    if let Some(index) = points.iter().position(|p| !p.is_finite()) {
-        return Err(SphereError::NonFinite { index });
-    }
+    check_input(points)?;
     let keyed = morton_order(points);
     check_duplicates(points, &keyed)?;
     let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
@@ -191,16 +182,7 @@ pub fn triangulate_fibonacci(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereEr
 pub(crate) fn triangulate_fibonacci_with_twins(
     points: &[DVec3],
 ) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
-    let n = points.len();
-    if n < 4 {
-        return Err(SphereError::TooFewPoints(n));
-    }
-    if n > crate::MAX_POINTS {
-        return Err(SphereError::TooManyPoints(n));
-    }
-    if let Some(index) = points.iter().position(|p| !p.is_finite()) {
-        return Err(SphereError::NonFinite { index });
-    }
+    let n = check_input(points)?;
     let mut fib = vec![1u32, 2];
     while let Some(&f) = fib.last() {
         let g = f as u64 + fib[fib.len() - 2] as u64;
@@ -212,6 +194,21 @@ pub(crate) fn triangulate_fibonacci_with_twins(
     let mut t = Triangulator::new(points, None, Hint::Lattice { fib, k: 0 })?;
     t.run()?;
     Ok(t.into_parts())
+}
+
+/// The checks every triangulation path makes first; returns the point count.
+fn check_input(points: &[DVec3]) -> Result<usize, SphereError> {
+    let n = points.len();
+    if n < 4 {
+        return Err(SphereError::TooFewPoints(n));
+    }
+    if n > crate::MAX_POINTS {
+        return Err(SphereError::TooManyPoints(n));
+    }
+    if let Some(index) = points.iter().position(|p| !p.is_finite()) {
+        return Err(SphereError::NonFinite { index });
+    }
+    Ok(n)
 }
 
 /// Where each point-location walk starts.

@@ -55,28 +55,8 @@ pub fn icosphere_triangles(
     .iter()
     .map(|&(x, y, z)| DVec3::new(x, y, z).normalize())
     .collect();
-    let mut tris: Vec<[u32; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
+    // Same corner numbering as quadedge's icosahedron, so its face list applies.
+    let (_, mut tris) = quadedge::shapes::icosahedron();
     for _ in 0..subdivisions {
         let mut mid: HashMap<(u32, u32), u32> = HashMap::with_capacity(tris.len() * 3 / 2);
         let mut midpoint = |a: u32, b: u32, pos: &mut Vec<DVec3>| -> u32 {

@@ -1,7 +1,7 @@
 //! Construction, edit throughput and memory against a peer, on one closed triangulation.
 //!
 //! The triangulation is the Fibonacci sphere (`sphere::fibonacci_sphere`, unit radius, no
-//! perturbation) at 10k and 100k vertices; its triangles are the index buffer every structure
+//! perturbation) at 10k, 100k and 1M vertices; its triangles are the index buffer every structure
 //! is built from, its points the positions the peer stores.
 //!
 //! Peer: `tri-mesh` 0.6 (half-edge mesh with `flip_edge`, `split_edge`, `collapse_edge`).
@@ -26,7 +26,7 @@ use three_d_asset::{Indices, Positions, TriMesh};
 static A: Counting = Counting;
 
 /// Vertex counts measured.
-const SIZES: [(&str, usize); 2] = [("10k", 10_000), ("100k", 100_000)];
+const SIZES: [(&str, usize); 3] = [("10k", 10_000), ("100k", 100_000), ("1M", 1_000_000)];
 /// Stride through the quad-edges when choosing the edit edges.
 const STRIDE: usize = 7;
 
@@ -128,10 +128,21 @@ fn edit_pairs(m: &Mesh) -> Vec<(Vertex, Vertex)> {
 }
 
 /// Times `op` over a fresh clone of `base` per sample, cloning untimed.
-fn timed<M: Clone>(base: &M, iters: u64, mut op: impl FnMut(&mut M)) -> Duration {
+fn timed<M: Clone>(base: &M, iters: u64, op: impl FnMut(&mut M)) -> Duration {
+    timed_after(base, iters, |_| {}, op)
+}
+
+/// [`timed`] with an untimed preparation of each clone.
+fn timed_after<M: Clone>(
+    base: &M,
+    iters: u64,
+    mut prep: impl FnMut(&mut M),
+    mut op: impl FnMut(&mut M),
+) -> Duration {
     let mut total = Duration::ZERO;
     for _ in 0..iters {
         let mut m = base.clone();
+        prep(&mut m);
         let t = Instant::now();
         op(&mut m);
         total += t.elapsed();
@@ -246,6 +257,22 @@ fn edit(c: &mut Criterion, sized: &[(&str, Input)]) {
                         black_box(m.split(x, 0.5).expect("split"));
                     }
                 })
+            })
+        });
+        // A clone has no spare capacity, so the first split reallocates every array (a copy
+        // of the whole mesh). A refinement pass would reserve first: both are shown.
+        g.bench_function(BenchmarkId::new("split/quadedge_reserved", name), |b| {
+            b.iter_custom(|iters| {
+                timed_after(
+                    &m,
+                    iters,
+                    |m| m.reserve(k),
+                    |m| {
+                        for &x in &e.ours {
+                            black_box(m.split(x, 0.5).expect("split"));
+                        }
+                    },
+                )
             })
         });
         g.bench_function(BenchmarkId::new("split/tri_mesh", name), |b| {

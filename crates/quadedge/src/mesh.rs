@@ -93,12 +93,7 @@ impl Mesh {
     /// An empty mesh with room for about `vertices` vertices of a closed triangle mesh.
     pub fn with_capacity(vertices: usize) -> Self {
         let mut m = Self::new();
-        m.vertex_edge.reserve(vertices);
-        m.face_edge.reserve(2 * vertices);
-        m.primal_origin.reserve(6 * vertices);
-        m.primal_next.reserve(6 * vertices);
-        m.dual_origin.reserve(6 * vertices);
-        m.dual_next.reserve(6 * vertices);
+        m.reserve(vertices);
         m
     }
 

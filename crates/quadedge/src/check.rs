@@ -243,7 +243,7 @@ impl Mesh {
             }
         }
         let mut comp = vec![u32::MAX; nv];
-        let mut stats: Vec<[i64; 4]> = Vec::new(); // V, directed E, faces (as 3 corners), unused
+        let mut stats: Vec<[i64; 3]> = Vec::new(); // V, directed E, faces (as 3 corners)
         for v in 0..nv {
             if !self.vertex_edge[v].is_valid() || self.vertex_edge[v] == DEAD_VERTEX {
                 continue;
@@ -251,7 +251,7 @@ impl Mesh {
             let r = find(&mut parent, v as u32) as usize;
             if comp[r] == u32::MAX {
                 comp[r] = stats.len() as u32;
-                stats.push([0; 4]);
+                stats.push([0; 3]);
             }
             comp[v] = comp[r];
             stats[comp[v] as usize][0] += 1;

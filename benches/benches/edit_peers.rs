@@ -108,7 +108,7 @@ fn peer_vertices(p: &tri_mesh::Mesh) -> Vec<tri_mesh::VertexID> {
 fn edit_pairs(m: &Mesh) -> Vec<(Vertex, Vertex)> {
     let mut marked = vec![false; m.vertex_slots()];
     let mut out = Vec::new();
-    for e in m.quad_edges().step_by(STRIDE) {
+    for e in m.undirected_edges().step_by(STRIDE) {
         let (a, b) = (m.origin(e), m.dest(e));
         let hood = || {
             [a, b]

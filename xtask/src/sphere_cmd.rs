@@ -20,7 +20,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "fibonacci sphere: {} vertices, {} faces, {} edges",
         mesh.vertex_count(),
         mesh.face_count(),
-        mesh.edge_count()
+        mesh.undirected_edge_count()
     );
     println!(
         "  built (points + Delaunay + mesh) in {:.1} ms",

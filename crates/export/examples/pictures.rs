@@ -1,6 +1,6 @@
 //! Renders a test planet (an icosphere coloured into a few regions) and exports it.
 //!
-//! `cargo run -p export --release --example pictures -- [OUT_DIR] [SUBDIVISIONS] [THREADS]`
+//! `cargo run -p quadworld-export --release --example pictures -- [OUT_DIR] [SUBDIVISIONS] [THREADS]`
 //!
 //! Subdivision 7 gives 163 842 vertices; THREADS 0 (default) uses every core.
 

@@ -726,7 +726,7 @@ pub fn render_mesh_closeup_with(
                 }
             })
             .collect();
-        for e in mesh.quad_edges() {
+        for e in mesh.undirected_edges() {
             let (l, r) = (mesh.left(e), mesh.right(e));
             if !(l.is_valid() && r.is_valid()) {
                 continue;
@@ -735,7 +735,7 @@ pub fn render_mesh_closeup_with(
                 draw.segment(a, b, lw, voronoi);
             }
         }
-        for e in mesh.quad_edges() {
+        for e in mesh.undirected_edges() {
             let (a, b) = (mesh.origin(e), mesh.dest(e));
             if let (Some(a), Some(b)) = (
                 project(sites.dirs[a.index()]),

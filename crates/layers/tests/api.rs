@@ -58,7 +58,7 @@ fn typed_indexing_and_iteration() {
     let mut border = Layer::with_sizes(BORDER, sizes);
     assert_eq!(dist.len(), 30);
     assert_eq!(flow.len(), 60);
-    for e in mesh.edges() {
+    for e in mesh.directed_edges() {
         dist[e] = e.quad() as f32;
         flow[e] = DVec2::new(e.index() as f64, 0.0);
         flow[e.sym()] = DVec2::new(e.sym().index() as f64, 1.0);
@@ -289,7 +289,7 @@ fn user_types() {
 #[test]
 fn follows_a_real_mesh_journal() {
     let mut mesh = Mesh::new();
-    mesh.record_changes();
+    let rec = mesh.record_changes().unwrap();
     let mut pos = Layer::new(
         LayerInfo::<Vec3, VertexKind>::new("position").initial(Vec3::Z),
         0,
@@ -310,7 +310,7 @@ fn follows_a_real_mesh_journal() {
     mesh.remove_vertex(extra).unwrap();
     let again = mesh.add_vertex();
     assert_eq!(again, extra);
-    let journal = mesh.take_changes().unwrap();
+    let journal = mesh.take_changes(&rec).unwrap();
     let sizes = Sizes::of(&mesh);
     assert_eq!(
         pos.apply_changes(&journal, sizes),
@@ -374,10 +374,10 @@ fn follows_real_edit_operations() {
     for (i, t) in plate.iter_mut().enumerate() {
         *t = i as u16 + 1;
     }
-    mesh.record_changes();
+    let rec = mesh.record_changes().unwrap();
     let (mut splits, mut flips, mut collapses) = (0, 0, 0);
     for round in 0..40u32 {
-        let edges: Vec<Edge> = mesh.edges().collect();
+        let edges: Vec<Edge> = mesh.directed_edges().collect();
         let e = edges[(round as usize * 37) % edges.len()];
         let e = if round % 2 == 0 { e } else { e.sym() };
         let t = (round % 5) as f32 / 4.0;
@@ -410,7 +410,7 @@ fn follows_real_edit_operations() {
         if round == 39 {
             let _ = mesh.compact();
         }
-        let journal = mesh.take_changes().unwrap();
+        let journal = mesh.take_changes(&rec).unwrap();
         let sizes = Sizes::of(&mesh);
         let _ = pos.apply_changes(&journal, sizes);
         let _ = height.apply_changes(&journal, sizes);

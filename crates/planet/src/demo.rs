@@ -237,7 +237,7 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
         let mut dist = world
             .lock_layer(&PLATE_DISTANCE)
             .map_err(|e| err("plate_distance")(&e))?;
-        for e in mesh.quad_edges() {
+        for e in mesh.undirected_edges() {
             let (a, b) = (mesh.origin(e), mesh.dest(e));
             if plate_ids[a.index()] == plate_ids[b.index()] {
                 dist[e] = sphere::geometry::great_circle_distance(
@@ -392,7 +392,7 @@ fn edit(
     let mut all: Vec<(f64, Edge)> = Vec::new();
     {
         let m = world.mesh();
-        for e in m.quad_edges() {
+        for e in m.undirected_edges() {
             let l = len(m, e);
             all.push((l, e));
             if plate_ids[m.origin(e).index()] == 0 && plate_ids[m.dest(e).index()] == 0 {

@@ -267,7 +267,7 @@ impl Mesh {
     /// use quadedge::{Mesh, Vertex};
     /// // A square of two triangles.
     /// let m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
-    /// assert_eq!(m.edge_count(), 5);
+    /// assert_eq!(m.undirected_edge_count(), 5);
     /// assert!(m.is_boundary_vertex(Vertex::new(1)));
     /// assert_eq!(m.degree(Vertex::new(0)), 3);
     /// ```
@@ -387,7 +387,7 @@ impl Mesh {
     /// let tris = [[0, 1, 2], [0, 2, 3]];
     /// let twins = [u32::MAX, u32::MAX, 3, 2, u32::MAX, u32::MAX];
     /// let m = Mesh::from_half_edges(4, &tris, &twins).unwrap();
-    /// assert_eq!(m.edge_count(), 5);
+    /// assert_eq!(m.undirected_edge_count(), 5);
     /// m.check().unwrap();
     /// ```
     pub fn from_half_edges(

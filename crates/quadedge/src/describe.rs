@@ -19,7 +19,7 @@ impl Mesh {
             s,
             "vertices {} edges {} faces {} (slots {}/{}/{})",
             self.vertex_count(),
-            self.edge_count(),
+            self.undirected_edge_count(),
             self.face_count(),
             self.vertex_slots(),
             self.quad_slots(),

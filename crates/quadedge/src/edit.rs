@@ -245,7 +245,7 @@ impl Mesh {
     /// assert_eq!((m.origin(r.edge), m.dest(r.edge)), (Vertex::new(0), r.vertex));
     /// assert_eq!((m.origin(r.new_edge), m.dest(r.new_edge)), (r.vertex, Vertex::new(2)));
     /// assert_eq!(m.degree(r.vertex), 4);
-    /// assert_eq!((m.vertex_count(), m.edge_count(), m.face_count()), (5, 8, 4));
+    /// assert_eq!((m.vertex_count(), m.undirected_edge_count(), m.face_count()), (5, 8, 4));
     /// m.check().unwrap();
     /// // A boundary edge: one new face only.
     /// let b = m.find_edge(Vertex::new(0), Vertex::new(1)).unwrap();
@@ -382,7 +382,7 @@ impl Mesh {
     /// let e = m.find_edge(Vertex::new(0), Vertex::new(2)).unwrap();
     /// let r = m.collapse(e, 0.5).unwrap();
     /// assert_eq!((r.survivor, r.removed), (Vertex::new(0), Vertex::new(2)));
-    /// assert_eq!((m.vertex_count(), m.edge_count(), m.face_count()), (5, 9, 6));
+    /// assert_eq!((m.vertex_count(), m.undirected_edge_count(), m.face_count()), (5, 9, 6));
     /// m.check().unwrap();
     ///
     /// let (n, t) = shapes::tetrahedron();
@@ -564,7 +564,7 @@ impl Mesh {
     /// use quadedge::{Face, Mesh, MeshError, Vertex};
     /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
     /// m.remove_face(Face::new(0)).unwrap();
-    /// assert_eq!((m.vertex_count(), m.edge_count(), m.face_count()), (4, 3, 1));
+    /// assert_eq!((m.vertex_count(), m.undirected_edge_count(), m.face_count()), (4, 3, 1));
     /// assert_eq!(m.degree(Vertex::new(1)), 0);
     /// assert_eq!(m.remove_face(Face::new(0)), Err(MeshError::DeadFace(Face::new(0))));
     /// m.check().unwrap();

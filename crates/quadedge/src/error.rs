@@ -58,6 +58,11 @@ pub enum MeshError {
     BadWeight,
     /// A vertex still has edges, so it cannot be removed on its own.
     VertexInUse(Vertex),
+    /// [`Mesh::record_changes`](crate::Mesh::record_changes) while a journal is recorded already.
+    AlreadyRecording,
+    /// The journal was not started by the [`Recording`](crate::journal::Recording) given, or
+    /// no journal is being recorded.
+    NotRecording,
     /// [`Mesh::check`](crate::Mesh::check) found a broken invariant.
     Corrupt(String),
 }
@@ -103,6 +108,8 @@ impl fmt::Display for MeshError {
             ),
             BadWeight => write!(f, "weight must lie within 0.0..=1.0"),
             VertexInUse(v) => write!(f, "vertex {v:?} still has edges"),
+            AlreadyRecording => write!(f, "a change journal is being recorded already"),
+            NotRecording => write!(f, "no change journal is being recorded for this recording"),
             Corrupt(s) => write!(f, "mesh invariant broken: {s}"),
         }
     }

@@ -227,7 +227,7 @@ impl Mesh {
 
     /// All live primal directed edges (each undirected edge twice), in id order.
     #[inline]
-    pub fn edges(&self) -> Edges<'_> {
+    pub fn directed_edges(&self) -> Edges<'_> {
         Edges {
             origins: &self.primal_origin,
             i: 0,
@@ -237,7 +237,7 @@ impl Mesh {
 
     /// The base edge of every live quad-edge (each undirected edge once), in id order.
     #[inline]
-    pub fn quad_edges(&self) -> Edges<'_> {
+    pub fn undirected_edges(&self) -> Edges<'_> {
         Edges {
             origins: &self.primal_origin,
             i: 0,

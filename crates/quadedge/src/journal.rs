@@ -17,6 +17,36 @@
 
 use crate::{Edge, Face, Vertex};
 
+/// Proof of having started a journal with [`Mesh::record_changes`](crate::Mesh::record_changes):
+/// the key to read it ([`Mesh::take_changes`](crate::Mesh::take_changes)) and to stop it
+/// ([`Mesh::stop_recording`](crate::Mesh::stop_recording)). Not `Clone`: one owner per journal.
+#[derive(Debug, PartialEq, Eq)]
+#[must_use = "without the Recording the journal can never be read or stopped"]
+pub struct Recording {
+    id: u64,
+}
+
+impl Recording {
+    pub(crate) fn new() -> Self {
+        use core::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self {
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// The changes being recorded and the recording that owns them.
+#[derive(Clone, Debug)]
+pub(crate) struct JournalBuffer {
+    pub(crate) owner: u64,
+    pub(crate) changes: Vec<Change>,
+}
+
 /// One journal entry.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

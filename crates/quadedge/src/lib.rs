@@ -18,7 +18,7 @@
 //!
 //! // A tetrahedron, counter-clockwise seen from outside.
 //! let mesh = Mesh::from_triangles(4, &[[0, 2, 1], [0, 3, 2], [0, 1, 3], [1, 2, 3]]).unwrap();
-//! assert_eq!((mesh.vertex_count(), mesh.edge_count(), mesh.face_count()), (4, 6, 4));
+//! assert_eq!((mesh.vertex_count(), mesh.undirected_edge_count(), mesh.face_count()), (4, 6, 4));
 //! assert_eq!(mesh.euler_characteristic(), 2);
 //! let mut around: Vec<Vertex> = mesh.neighbors(Vertex::new(0)).collect();
 //! around.sort();
@@ -47,5 +47,5 @@ pub mod shapes;
 pub use error::MeshError;
 pub use ids::{Edge, Face, Vertex};
 pub use iter::*;
-pub use journal::{Change, CollapseRecord, FlipRecord, Remap, SplitRecord};
+pub use journal::{Change, CollapseRecord, FlipRecord, Recording, Remap, SplitRecord};
 pub use mesh::Mesh;

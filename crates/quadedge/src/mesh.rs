@@ -1,6 +1,7 @@
 //! The mesh: flat arrays and the constant-time topology queries.
 
-use crate::journal::Change;
+use crate::MeshError;
+use crate::journal::{Change, JournalBuffer, Recording};
 use crate::{Edge, Face, Vertex};
 
 /// Marks a removed vertex in `vertex_edge` (an isolated live vertex holds `Edge::INVALID`).
@@ -51,7 +52,7 @@ pub struct Mesh {
     pub(crate) live_quads: u32,
 
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) journal: Option<Vec<Change>>,
+    pub(crate) journal: Option<JournalBuffer>,
 }
 
 /// Bit-identical topology, free lists included; the journal is not compared.
@@ -111,10 +112,18 @@ impl Mesh {
         self.live_faces as usize
     }
 
-    /// Number of live (undirected) edges, i.e. quad-edges.
+    /// Number of live undirected edges, i.e. quad-edges: what
+    /// [`undirected_edges`](Self::undirected_edges) yields.
     #[inline]
-    pub fn edge_count(&self) -> usize {
+    pub fn undirected_edge_count(&self) -> usize {
         self.live_quads as usize
+    }
+
+    /// Number of live directed primal edges (twice the undirected ones): what
+    /// [`directed_edges`](Self::directed_edges) yields.
+    #[inline]
+    pub fn directed_edge_count(&self) -> usize {
+        2 * self.live_quads as usize
     }
 
     /// Length of the vertex id space (live and removed): the size of a vertex data array.
@@ -262,7 +271,7 @@ impl Mesh {
 
     /// Does the mesh have any boundary edge?
     pub fn is_closed(&self) -> bool {
-        self.edges().all(|e| !self.is_boundary_edge(e))
+        self.directed_edges().all(|e| !self.is_boundary_edge(e))
     }
 
     // ---------------------------------------------------------------- dual queries
@@ -291,12 +300,6 @@ impl Mesh {
     #[inline]
     pub fn dual_right(&self, e: Edge) -> Vertex {
         self.origin(e.rot())
-    }
-
-    /// The dual edge crossing primal edge `e` from its right face to its left face.
-    #[inline]
-    pub fn dual(e: Edge) -> Edge {
-        e.rot()
     }
 
     // ---------------------------------------------------------------- ring navigation
@@ -389,31 +392,66 @@ impl Mesh {
 
     // ---------------------------------------------------------------- journal
 
-    /// Starts recording a [change journal](crate::journal) (clearing any unread one).
-    pub fn record_changes(&mut self) {
-        self.journal = Some(Vec::new());
+    /// Starts recording a [change journal](crate::journal) and returns the [`Recording`] that
+    /// owns it: only its holder can read or stop the journal, so code that is handed a
+    /// `&mut Mesh` to edit cannot drain or switch off a journal someone else relies on.
+    ///
+    /// # Errors
+    /// [`MeshError::AlreadyRecording`] when a journal is being recorded already.
+    pub fn record_changes(&mut self) -> Result<Recording, MeshError> {
+        if self.journal.is_some() {
+            return Err(MeshError::AlreadyRecording);
+        }
+        let recording = Recording::new();
+        self.journal = Some(JournalBuffer {
+            owner: recording.id(),
+            changes: Vec::new(),
+        });
+        Ok(recording)
     }
 
-    /// Is the journal being recorded?
+    /// Is a journal being recorded?
     pub fn is_recording(&self) -> bool {
         self.journal.is_some()
     }
 
     /// Takes the changes recorded so far; recording stays on.
-    /// Returns `None` when recording is off.
-    pub fn take_changes(&mut self) -> Option<Vec<Change>> {
-        self.journal.as_mut().map(core::mem::take)
+    ///
+    /// # Errors
+    /// [`MeshError::NotRecording`] when no journal is being recorded for `recording` (recording
+    /// was never started, or the mesh was replaced by another one).
+    pub fn take_changes(&mut self, recording: &Recording) -> Result<Vec<Change>, MeshError> {
+        match self.journal.as_mut() {
+            Some(j) if j.owner == recording.id() => Ok(core::mem::take(&mut j.changes)),
+            _ => Err(MeshError::NotRecording),
+        }
     }
 
     /// Stops recording and returns what was recorded.
-    pub fn stop_recording(&mut self) -> Option<Vec<Change>> {
-        self.journal.take()
+    ///
+    /// # Errors
+    /// [`MeshError::NotRecording`] as for [`take_changes`](Self::take_changes); a journal that
+    /// belongs to another recording is left running.
+    pub fn stop_recording(&mut self, recording: Recording) -> Result<Vec<Change>, MeshError> {
+        match self.journal.take() {
+            Some(j) if j.owner == recording.id() => Ok(j.changes),
+            other => {
+                self.journal = other;
+                Err(MeshError::NotRecording)
+            }
+        }
+    }
+
+    /// Drops any journal being recorded, whoever started it; its [`Recording`] then gets
+    /// [`MeshError::NotRecording`]. For a mesh taken over from code that left a journal on.
+    pub fn discard_journal(&mut self) {
+        self.journal = None;
     }
 
     #[inline]
     pub(crate) fn log(&mut self, change: impl FnOnce() -> Change) {
         if let Some(j) = self.journal.as_mut() {
-            j.push(change());
+            j.changes.push(change());
         }
     }
 

@@ -37,7 +37,7 @@ fn rings(m: &Mesh) -> Vec<Vec<u32>> {
 fn single_triangle() {
     let m = build((3, vec![[0, 1, 2]]));
     assert_eq!(
-        (m.vertex_count(), m.edge_count(), m.face_count()),
+        (m.vertex_count(), m.undirected_edge_count(), m.face_count()),
         (3, 3, 1)
     );
     assert_eq!(m.face_vertices(f(0)), [v(0), v(1), v(2)]);
@@ -56,7 +56,7 @@ fn single_triangle() {
         assert_eq!(m.degree(v(x)), 2);
     }
     assert_eq!(ring(&m, v(0)), [1, 2]);
-    assert!(m.edges().all(|e| m.is_boundary_edge(e)));
+    assert!(m.directed_edges().all(|e| m.is_boundary_edge(e)));
     assert_eq!(m.euler_characteristic(), 1);
     // The dual: one Voronoi corner, its dual edges lead into the hole.
     let d = e0.rot();
@@ -72,7 +72,7 @@ fn single_triangle() {
 fn two_triangle_square() {
     let m = build((4, vec![[0, 1, 2], [0, 2, 3]]));
     assert_eq!(
-        (m.vertex_count(), m.edge_count(), m.face_count()),
+        (m.vertex_count(), m.undirected_edge_count(), m.face_count()),
         (4, 5, 2)
     );
     assert_eq!(
@@ -97,7 +97,7 @@ fn two_triangle_square() {
     // Faces around the centre of the fan, in order.
     assert_eq!(m.vertex_faces(v(0)).collect::<Vec<_>>(), [f(0), f(1)]);
     // Navigation identities on every edge.
-    for e in m.edges() {
+    for e in m.directed_edges() {
         assert_eq!(m.origin_prev(m.origin_next(e)), e);
         assert_eq!(m.dest(m.dest_next(e)), m.dest(e));
         assert_eq!(m.dest_prev(m.dest_next(e)), e);
@@ -110,7 +110,7 @@ fn two_triangle_square() {
 fn tetrahedron() {
     let m = build(shapes::tetrahedron());
     assert_eq!(
-        (m.vertex_count(), m.edge_count(), m.face_count()),
+        (m.vertex_count(), m.undirected_edge_count(), m.face_count()),
         (4, 6, 4)
     );
     assert!(m.is_closed());
@@ -132,7 +132,7 @@ fn tetrahedron() {
 fn octahedron_and_icosahedron() {
     let o = build(shapes::octahedron());
     assert_eq!(
-        (o.vertex_count(), o.edge_count(), o.face_count()),
+        (o.vertex_count(), o.undirected_edge_count(), o.face_count()),
         (6, 12, 8)
     );
     assert!(o.vertices().all(|x| o.degree(x) == 4));
@@ -142,7 +142,7 @@ fn octahedron_and_icosahedron() {
 
     let i = build(shapes::icosahedron());
     assert_eq!(
-        (i.vertex_count(), i.edge_count(), i.face_count()),
+        (i.vertex_count(), i.undirected_edge_count(), i.face_count()),
         (12, 30, 20)
     );
     assert!(i.vertices().all(|x| i.degree(x) == 5));
@@ -172,7 +172,7 @@ fn disk_fan_and_strip() {
 
     let s = build(shapes::strip(4));
     assert_eq!(
-        (s.vertex_count(), s.edge_count(), s.face_count()),
+        (s.vertex_count(), s.undirected_edge_count(), s.face_count()),
         (6, 9, 4)
     );
     assert_eq!(
@@ -344,10 +344,10 @@ fn iterators_visit_every_live_element_once() {
     let m = Mesh::from_triangles(n, &t).unwrap();
     assert_eq!(m.vertices().count(), n);
     assert_eq!(m.faces().count(), t.len());
-    assert_eq!(m.quad_edges().count(), m.edge_count());
-    assert_eq!(m.edges().count(), 2 * m.edge_count());
+    assert_eq!(m.undirected_edges().count(), m.undirected_edge_count());
+    assert_eq!(m.directed_edges().count(), 2 * m.undirected_edge_count());
     let total_degree: usize = m.vertices().map(|x| m.degree(x)).sum();
-    assert_eq!(total_degree, 2 * m.edge_count());
+    assert_eq!(total_degree, 2 * m.undirected_edge_count());
     // Every face appears around each of its three corners.
     let corners: usize = m.vertices().map(|x| m.vertex_faces(x).count()).sum();
     assert_eq!(corners, 3 * m.face_count());
@@ -488,8 +488,8 @@ fn from_half_edges_matches_from_triangles() {
         b.check().unwrap();
         assert_eq!(rings(&a), rings(&b));
         assert_eq!(
-            (a.vertex_count(), a.edge_count(), a.face_count()),
-            (b.vertex_count(), b.edge_count(), b.face_count())
+            (a.vertex_count(), a.undirected_edge_count(), a.face_count()),
+            (b.vertex_count(), b.undirected_edge_count(), b.face_count())
         );
         for f in a.faces() {
             assert_eq!(a.face_vertices(f), b.face_vertices(f));

@@ -52,10 +52,11 @@ fn assert_rejected<T: core::fmt::Debug>(
     op: impl FnOnce(&mut Mesh) -> Result<T, MeshError>,
 ) {
     let mut c = m.clone();
-    c.record_changes();
+    c.discard_journal();
+    let rec = c.record_changes().unwrap();
     assert_eq!(op(&mut c).unwrap_err(), err);
     assert_eq!(&c, m);
-    assert_eq!(c.take_changes(), Some(vec![]));
+    assert_eq!(c.take_changes(&rec), Ok(vec![]));
 }
 
 // ---------------------------------------------------------------- flip
@@ -63,7 +64,7 @@ fn assert_rejected<T: core::fmt::Debug>(
 #[test]
 fn flip_square() {
     let mut m = square();
-    m.record_changes();
+    let rec = m.record_changes().unwrap();
     let e = edge(&m, 0, 2);
     let r = m.flip(e).unwrap();
     m.check().unwrap();
@@ -78,7 +79,7 @@ fn flip_square() {
     assert_eq!(ring(&m, v(2)), [1, 3]);
     assert_eq!(ring(&m, v(3)), [0, 1, 2]);
     assert_eq!(
-        m.take_changes().unwrap(),
+        m.take_changes(&rec).unwrap(),
         [Change::Flip(quadedge::FlipRecord {
             edge: e,
             old: [v(0), v(2)],
@@ -127,7 +128,7 @@ fn flip_rejections_change_nothing() {
     });
     // Every edge of a tetrahedron: the opposite corners are already connected.
     let t = build(shapes::tetrahedron());
-    for e in t.edges().collect::<Vec<_>>() {
+    for e in t.directed_edges().collect::<Vec<_>>() {
         assert_rejected(&t, MeshError::FlipWouldDuplicate(e), |m| m.flip(e));
     }
 }
@@ -152,7 +153,7 @@ fn flip_octahedron() {
 #[test]
 fn split_interior_edge() {
     let mut m = square();
-    m.record_changes();
+    let rec = m.record_changes().unwrap();
     let e = edge(&m, 0, 2);
     let r = m.split(e, 0.25).unwrap();
     m.check().unwrap();
@@ -174,10 +175,10 @@ fn split_interior_edge() {
     assert_eq!(ring(&m, x), [0, 1, 2, 3]);
     assert_eq!(ring(&m, v(0)), [1, 4, 3]);
     assert_eq!(
-        (m.vertex_count(), m.edge_count(), m.face_count()),
+        (m.vertex_count(), m.undirected_edge_count(), m.face_count()),
         (5, 8, 4)
     );
-    assert_eq!(m.take_changes().unwrap(), [Change::Split(r)]);
+    assert_eq!(m.take_changes(&rec).unwrap(), [Change::Split(r)]);
     insta::assert_snapshot!("split_interior", m.describe());
 }
 
@@ -188,7 +189,7 @@ fn split_boundary_edge_both_sides() {
     let r = m.split(edge(&m, 0, 1), 0.5).unwrap();
     m.check().unwrap();
     assert_eq!(
-        (m.vertex_count(), m.edge_count(), m.face_count()),
+        (m.vertex_count(), m.undirected_edge_count(), m.face_count()),
         (5, 7, 3)
     );
     assert_eq!(r.cross_edges[1], Edge::INVALID);
@@ -213,14 +214,14 @@ fn split_boundary_edge_both_sides() {
 fn split_single_triangle_and_closed_meshes() {
     let mut m = build((3, vec![[0, 1, 2]]));
     for _ in 0..5 {
-        let e = m.quad_edges().next().unwrap();
+        let e = m.undirected_edges().next().unwrap();
         m.split(e, 1.0).unwrap();
         m.check().unwrap();
     }
     assert_eq!(m.face_count(), 6);
     for shape in [shapes::tetrahedron(), shapes::icosahedron()] {
         let mut m = build(shape);
-        let es: Vec<Edge> = m.quad_edges().collect();
+        let es: Vec<Edge> = m.undirected_edges().collect();
         for e in es {
             m.split(e, 0.0).unwrap();
             m.check().unwrap();
@@ -248,7 +249,7 @@ fn split_rejections_change_nothing() {
 #[test]
 fn collapse_octahedron_edge() {
     let mut m = build(shapes::octahedron());
-    m.record_changes();
+    let rec = m.record_changes().unwrap();
     let e = edge(&m, 0, 2);
     let (fl, fr) = (m.left(e), m.right(e));
     let r = m.collapse(e, 0.5).unwrap();
@@ -265,11 +266,11 @@ fn collapse_octahedron_edge() {
     assert_eq!(ring(&m, v(4)), [0, 1, 3]);
     assert_eq!(ring(&m, v(5)), [0, 3, 1]);
     assert_eq!(
-        (m.vertex_count(), m.edge_count(), m.face_count()),
+        (m.vertex_count(), m.undirected_edge_count(), m.face_count()),
         (5, 9, 6)
     );
     assert_eq!(m.euler_characteristic(), 2);
-    assert_eq!(m.take_changes().unwrap(), [Change::Collapse(r)]);
+    assert_eq!(m.take_changes(&rec).unwrap(), [Change::Collapse(r)]);
     insta::assert_snapshot!("collapse_octahedron", m.describe());
     // The octahedron minus one vertex is a double pyramid over the triangle (v0, v1, v3) with
     // apexes v4 and v5. Equator edges have three common neighbours: rejected.
@@ -283,7 +284,7 @@ fn collapse_octahedron_edge() {
     m.collapse(edge(&m, 4, 0), 0.0).unwrap();
     m.check().unwrap();
     assert_eq!(m.vertex_count(), 4);
-    for e in m.edges().collect::<Vec<_>>() {
+    for e in m.directed_edges().collect::<Vec<_>>() {
         assert_rejected(&m, MeshError::CollapseNotManifold(e), |m| {
             m.collapse(e, 0.5)
         });
@@ -293,7 +294,7 @@ fn collapse_octahedron_edge() {
 #[test]
 fn collapse_every_edge_of_a_tetrahedron_is_rejected() {
     let m = build(shapes::tetrahedron());
-    for e in m.edges().collect::<Vec<_>>() {
+    for e in m.directed_edges().collect::<Vec<_>>() {
         assert_rejected(&m, MeshError::CollapseNotManifold(e), |m| {
             m.collapse(e, 0.5)
         });
@@ -328,7 +329,7 @@ fn collapse_on_a_disk() {
     assert_eq!(r.removed_edges[2], Edge::INVALID);
     assert_eq!(ring(&m, v(1)), [0, 6, 3]);
     assert_eq!(
-        (m.vertex_count(), m.edge_count(), m.face_count()),
+        (m.vertex_count(), m.undirected_edge_count(), m.face_count()),
         (6, 10, 5)
     );
     insta::assert_snapshot!("collapse_disk_rim", m.describe());
@@ -351,7 +352,7 @@ fn collapse_on_a_disk() {
 fn collapse_boundary_special_cases() {
     // A single triangle: every edge is an ear.
     let m = build((3, vec![[0, 1, 2]]));
-    for e in m.edges().collect::<Vec<_>>() {
+    for e in m.directed_edges().collect::<Vec<_>>() {
         assert_rejected(&m, MeshError::CollapseNotManifold(e), |m| {
             m.collapse(e, 0.5)
         });
@@ -366,12 +367,12 @@ fn collapse_boundary_special_cases() {
     c.collapse(edge(&m, 0, 1), 0.5).unwrap();
     c.check().unwrap();
     assert_eq!(
-        (c.vertex_count(), c.edge_count(), c.face_count()),
+        (c.vertex_count(), c.undirected_edge_count(), c.face_count()),
         (3, 3, 1)
     );
     insta::assert_snapshot!("collapse_square_rim", c.describe());
     // What is left is an ear everywhere.
-    for e in c.edges().collect::<Vec<_>>() {
+    for e in c.directed_edges().collect::<Vec<_>>() {
         assert_rejected(&c, MeshError::CollapseNotManifold(e), |m| {
             m.collapse(e, 0.5)
         });
@@ -414,14 +415,14 @@ fn collapse_next_to_a_triangular_hole_is_rejected() {
 #[test]
 fn remove_face_then_reuse_ids() {
     let mut m = square();
-    m.record_changes();
+    let rec = m.record_changes().unwrap();
     m.remove_face(f(0)).unwrap();
     m.check().unwrap();
     assert!(!m.is_face_alive(f(0)));
     assert_eq!(m.faces().collect::<Vec<_>>(), [f(1)]);
     assert_eq!(m.degree(v(1)), 0);
     assert_eq!(ring(&m, v(0)), [2, 3]);
-    let changes = m.take_changes().unwrap();
+    let changes = m.take_changes(&rec).unwrap();
     assert_eq!(changes[0], Change::FaceRemoved(f(0)));
     assert_eq!(changes.len(), 3);
     insta::assert_snapshot!("remove_face_square", m.describe());
@@ -430,7 +431,7 @@ fn remove_face_then_reuse_ids() {
     c.remove_face(f(1)).unwrap();
     c.check().unwrap();
     assert_eq!(
-        (c.vertex_count(), c.edge_count(), c.face_count()),
+        (c.vertex_count(), c.undirected_edge_count(), c.face_count()),
         (4, 0, 0)
     );
     assert!(c.vertices().all(|x| c.degree(x) == 0));
@@ -488,7 +489,7 @@ fn remove_face_can_leave_a_bowtie() {
 #[test]
 fn compact_renumbers_in_order() {
     let mut m = build(shapes::icosahedron());
-    m.record_changes();
+    let rec = m.record_changes().unwrap();
     m.collapse(edge(&m, 0, 5), 0.5).unwrap();
     m.remove_face(f(10)).unwrap();
     let before = m.clone();
@@ -497,12 +498,12 @@ fn compact_renumbers_in_order() {
     assert!(!m.has_holes());
     assert_eq!(m.vertex_slots(), m.vertex_count());
     assert_eq!(m.face_slots(), m.face_count());
-    assert_eq!(m.quad_slots(), m.edge_count());
+    assert_eq!(m.quad_slots(), m.undirected_edge_count());
     assert_eq!(r.vertex_count(), 11);
     assert_eq!(r.vertices[5], Remap::DEAD);
     assert_eq!(r.vertices[6], 5);
     assert_eq!(
-        m.take_changes().unwrap().last(),
+        m.take_changes(&rec).unwrap().last(),
         Some(&Change::Compact(r.clone()))
     );
     // Same topology under the remap.
@@ -521,7 +522,7 @@ fn compact_renumbers_in_order() {
             m.face_vertices(nx)
         );
     }
-    for e in before.edges() {
+    for e in before.directed_edges() {
         let ne = r.edge(e).unwrap();
         assert_eq!(r.vertex(before.origin(e)), Some(m.origin(ne)));
         assert_eq!(before.left(e).is_valid(), m.left(ne).is_valid());
@@ -562,10 +563,10 @@ fn iteration_after_thousands_of_edits_visits_every_live_element_once() {
     assert_eq!(fs.len(), m.face_count());
     assert!(fs.windows(2).all(|w| w[0] < w[1]));
     assert!(fs.iter().all(|&x| m.is_face_alive(x)));
-    let qs: Vec<Edge> = m.quad_edges().collect();
-    assert_eq!(qs.len(), m.edge_count());
+    let qs: Vec<Edge> = m.undirected_edges().collect();
+    assert_eq!(qs.len(), m.undirected_edge_count());
     assert!(qs.windows(2).all(|w| w[0] < w[1]));
-    assert_eq!(m.edges().count(), 2 * m.edge_count());
+    assert_eq!(m.directed_edges().count(), 2 * m.undirected_edge_count());
     // Every live edge appears in exactly one vertex ring, every face in three.
     let mut seen = vec![0u8; 2 * m.quad_slots()];
     let mut face_seen = vec![0u8; m.face_slots()];
@@ -577,12 +578,12 @@ fn iteration_after_thousands_of_edits_visits_every_live_element_once() {
             face_seen[g.index()] += 1;
         }
     }
-    for e in m.edges() {
+    for e in m.directed_edges() {
         assert_eq!(seen[e.index()], 1);
     }
     assert_eq!(
         seen.iter().map(|&c| c as usize).sum::<usize>(),
-        2 * m.edge_count()
+        2 * m.undirected_edge_count()
     );
     for &g in &fs {
         assert_eq!(face_seen[g.index()], 3);
@@ -626,7 +627,7 @@ impl Model {
         Self {
             vertices: m.vertices().map(|x| x.raw()).collect(),
             faces: m.faces().map(|x| x.raw()).collect(),
-            quads: m.quad_edges().map(|e| e.quad() as u32).collect(),
+            quads: m.undirected_edges().map(|e| e.quad() as u32).collect(),
         }
     }
 
@@ -773,7 +774,7 @@ fn run_model(start: Mesh, ops: &[Op], closed: bool) -> Result<(), TestCaseError>
     // `shadow` runs the same ops without a journal: recording must not change the result.
     let mut shadow = start.clone();
     let mut m = start;
-    m.record_changes();
+    let rec = m.record_changes().unwrap();
     let mut model = Model::of(&m);
     let mut euler_kept = true;
     // Successes per kind: flip, split, collapse, remove face, add face.
@@ -789,7 +790,7 @@ fn run_model(start: Mesh, ops: &[Op], closed: bool) -> Result<(), TestCaseError>
             step,
             o
         );
-        let changes = m.take_changes().unwrap();
+        let changes = m.take_changes(&rec).unwrap();
         if !ok {
             prop_assert!(m == before, "step {step}: rejected {o:?} changed the mesh");
             prop_assert!(changes.is_empty(), "step {step}: rejected {o:?} logged");
@@ -863,7 +864,7 @@ proptest! {
             (0u8..3, any::<u32>(), 0u8..4, 0.0f32..=1.0), 2000..3000)
     ) {
         let mut m = build(shapes::octahedron());
-        m.record_changes();
+        let rec = m.record_changes().unwrap();
         let mut model = Model::of(&m);
         for (k, i, r, t) in ops {
             let e = pick_edge(&m, i, r);
@@ -873,7 +874,7 @@ proptest! {
                 1 => m.split(e, t).is_ok(),
                 _ => m.collapse(e, t).is_ok(),
             };
-            let changes = m.take_changes().unwrap();
+            let changes = m.take_changes(&rec).unwrap();
             if ok {
                 m.check().map_err(|e| TestCaseError::fail(e.to_string()))?;
                 prop_assert_eq!(m.euler_characteristic(), 2);
@@ -894,7 +895,7 @@ proptest! {
 fn degenerate_pillow_is_handled_without_panics() {
     // Two triangles glued along all three edges: the opposite corners of every edge coincide.
     let m = build((3, vec![[0, 1, 2], [0, 2, 1]]));
-    for e in m.edges().collect::<Vec<_>>() {
+    for e in m.directed_edges().collect::<Vec<_>>() {
         assert_rejected(&m, MeshError::FlipWouldDuplicate(e), |m| m.flip(e));
         assert_rejected(&m, MeshError::CollapseNotManifold(e), |m| {
             m.collapse(e, 0.5)

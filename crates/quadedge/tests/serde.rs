@@ -8,7 +8,7 @@ use quadedge::{Mesh, shapes};
 fn json_round_trip_and_bad_byte_lengths() {
     let (n, t) = shapes::icosahedron_grid(3);
     let mut m = Mesh::from_triangles(n, &t).unwrap();
-    let e = m.quad_edges().nth(5).unwrap();
+    let e = m.undirected_edges().nth(5).unwrap();
     m.split(e, 0.5).unwrap();
     let f = m.faces().nth(2).unwrap();
     m.remove_face(f).unwrap();

@@ -2,7 +2,7 @@
 //! `/usr/bin/time -v` peak memory):
 //!
 //! ```text
-//! cargo run --release -p sphere --example timing -- N [PERTURBATION] [sphere|lattice|general|random]
+//! cargo run --release -p quadworld-sphere --example timing -- N [PERTURBATION] [sphere|lattice|general|random]
 //! ```
 //!
 //! `sphere`: the whole `fibonacci_sphere`; `lattice`: `triangulate_fibonacci` on Fibonacci points; `general`: `triangulate` on them;

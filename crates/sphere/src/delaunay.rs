@@ -681,7 +681,7 @@ pub fn find_non_delaunay_edge(mesh: &Mesh, positions: &[DVec3]) -> Option<Edge> 
         positions.len() >= mesh.vertex_slots(),
         "positions must cover every vertex slot"
     );
-    mesh.quad_edges()
+    mesh.undirected_edges()
         .find(|&e| edge_is_reflex(mesh, positions, e))
 }
 
@@ -747,11 +747,11 @@ pub fn make_delaunay(mesh: &mut Mesh, positions: &[DVec3]) -> Result<usize, Sphe
         "positions must cover every vertex slot"
     );
     let mut queued = vec![false; mesh.quad_slots()];
-    let mut stack: Vec<Edge> = mesh.quad_edges().collect();
+    let mut stack: Vec<Edge> = mesh.undirected_edges().collect();
     for e in &stack {
         queued[e.quad()] = true;
     }
-    let limit = 64 * mesh.edge_count() + 1000;
+    let limit = 64 * mesh.undirected_edge_count() + 1000;
     let mut flips = 0;
     while let Some(e) = stack.pop() {
         queued[e.quad()] = false;

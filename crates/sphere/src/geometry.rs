@@ -176,7 +176,7 @@ pub struct MeshQuality {
 pub fn mesh_quality(mesh: &Mesh, positions: &[DVec3]) -> Option<MeshQuality> {
     check_len(mesh, positions);
     let (mut lo, mut hi, mut sum, mut n) = (f64::INFINITY, 0.0f64, 0.0, 0usize);
-    for e in mesh.quad_edges() {
+    for e in mesh.undirected_edges() {
         let l = great_circle_distance(
             positions[mesh.origin(e).index()],
             positions[mesh.dest(e).index()],

@@ -48,7 +48,7 @@ pub const MAX_POINTS: usize = 300_000_000;
 /// use glam::DVec3;
 /// let p = vec![DVec3::X, DVec3::NEG_X, DVec3::Y, DVec3::NEG_Y, DVec3::Z, DVec3::NEG_Z];
 /// let (mesh, pos) = sphere::sphere_mesh(&p).unwrap();
-/// assert_eq!((mesh.vertex_count(), mesh.edge_count(), mesh.face_count()), (6, 12, 8));
+/// assert_eq!((mesh.vertex_count(), mesh.undirected_edge_count(), mesh.face_count()), (6, 12, 8));
 /// assert_eq!(pos, p);
 /// ```
 pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> {

@@ -26,7 +26,7 @@ fn restores_delaunay_after_flips() {
     // Same edges as before (no co-circular quads in a perturbed lattice).
     let edges = |m: &quadedge::Mesh| {
         let mut v: Vec<(Vertex, Vertex)> = m
-            .quad_edges()
+            .undirected_edges()
             .map(|e| {
                 let (a, b) = (m.origin(e), m.dest(e));
                 (a.min(b), a.max(b))
@@ -58,7 +58,7 @@ fn restores_delaunay_after_moving_points() {
     assert_eq!(is_delaunay(&mesh, &pos), Ok(()));
     mesh.check().unwrap();
     let fresh = sphere::sphere_mesh(&pos).unwrap().0;
-    assert_eq!(fresh.edge_count(), mesh.edge_count());
+    assert_eq!(fresh.undirected_edge_count(), mesh.undirected_edge_count());
 }
 
 #[test]

@@ -16,7 +16,7 @@ fn assert_valid(mesh: &Mesh, pos: &[DVec3], centred: bool) {
     mesh.check().unwrap();
     assert_eq!(mesh.vertex_count(), n);
     assert_eq!(mesh.face_count(), 2 * n - 4);
-    assert_eq!(mesh.edge_count(), 3 * n - 6);
+    assert_eq!(mesh.undirected_edge_count(), 3 * n - 6);
     assert_eq!(mesh.euler_characteristic(), 2);
     assert!(mesh.is_closed());
     assert_eq!(is_delaunay(mesh, pos), Ok(()));

@@ -49,7 +49,7 @@ pub use history::History;
 pub use layers::{Dict, Layer, LayerInfo};
 
 use layers::{Kind, LayerError, LayerValue, Sizes};
-use quadedge::{Change, Mesh};
+use quadedge::{Change, Mesh, Recording};
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
 use slot::Slot;
@@ -192,7 +192,7 @@ impl World {
     pub fn lock_mesh(&mut self) -> MeshGuard<'_> {
         MeshGuard {
             world: self,
-            touched: false,
+            recording: None,
         }
     }
 
@@ -294,13 +294,13 @@ impl World {
         }
     }
 
-    fn finish_mesh_edit(&mut self) {
+    fn finish_mesh_edit(&mut self, recording: Recording) {
         let version = self.tick();
         self.mesh_version = version;
         let mesh = Arc::make_mut(&mut self.mesh);
         let sizes = Sizes::of(mesh);
-        match mesh.stop_recording() {
-            Some(changes) => {
+        match mesh.stop_recording(recording) {
+            Ok(changes) => {
                 if changes.is_empty() {
                     return;
                 }
@@ -310,10 +310,12 @@ impl World {
             }
             // The mesh was replaced by one that was not recording: nothing maps old ids to
             // new ones, so every layer starts over from its initial values.
-            None => self
-                .layers
-                .iter_mut()
-                .for_each(|s| s.reset_to(sizes, version)),
+            Err(_) => {
+                mesh.discard_journal();
+                self.layers
+                    .iter_mut()
+                    .for_each(|s| s.reset_to(sizes, version))
+            }
         }
     }
 }
@@ -361,7 +363,8 @@ impl core::fmt::Debug for World {
 /// Write access to the mesh; see [`World::lock_mesh`].
 pub struct MeshGuard<'w> {
     world: &'w mut World,
-    touched: bool,
+    /// The journal this guard started on first write; only the guard can read or stop it.
+    recording: Option<Recording>,
 }
 
 impl Deref for MeshGuard<'_> {
@@ -374,9 +377,10 @@ impl Deref for MeshGuard<'_> {
 impl DerefMut for MeshGuard<'_> {
     fn deref_mut(&mut self) -> &mut Mesh {
         let mesh = Arc::make_mut(&mut self.world.mesh);
-        if !self.touched {
-            self.touched = true;
-            mesh.record_changes();
+        if self.recording.is_none() {
+            // A journal left on by whoever built this mesh is not ours to read: start afresh.
+            mesh.discard_journal();
+            self.recording = mesh.record_changes().ok();
         }
         mesh
     }
@@ -384,8 +388,8 @@ impl DerefMut for MeshGuard<'_> {
 
 impl Drop for MeshGuard<'_> {
     fn drop(&mut self) {
-        if self.touched {
-            self.world.finish_mesh_edit();
+        if let Some(recording) = self.recording.take() {
+            self.world.finish_mesh_edit(recording);
         }
     }
 }

@@ -60,6 +60,7 @@ impl<T: Copy> Chunked<T> {
             // `chunks.len()` and `i & MASK` below that chunk's length.
             // Measured: the two redundant bounds checks made 1M random reads 1.46x a `Vec`'s
             // time; without them 1.22x (benches/benches/layers.rs, random_read).
+            #[allow(unsafe_code)]
             unsafe {
                 Some(
                     self.chunks

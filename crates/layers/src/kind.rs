@@ -66,7 +66,11 @@ impl ElementKind {
     /// The element with this storage index, for messages (indexes past the u32 id space
     /// saturate).
     pub const fn element(self, index: usize) -> ElementId {
-        let i = if index > u32::MAX as usize { u32::MAX } else { index as u32 };
+        let i = if index > u32::MAX as usize {
+            u32::MAX
+        } else {
+            index as u32
+        };
         match self {
             ElementKind::Vertex => ElementId::Vertex(Vertex::new(i)),
             ElementKind::Face => ElementId::Face(Face::new(i)),
@@ -238,7 +242,10 @@ mod tests {
             quads: usize::MAX / 2 + 1,
         };
         assert_eq!(ElementKind::DirectedEdge.slots(absurd), usize::MAX);
-        assert_eq!(ElementKind::Vertex.element(1 << 40), ElementId::Vertex(Vertex::new(u32::MAX)));
+        assert_eq!(
+            ElementKind::Vertex.element(1 << 40),
+            ElementId::Vertex(Vertex::new(u32::MAX))
+        );
         assert_eq!(
             ElementKind::DirectedDualEdge.slots(Sizes {
                 vertices: 1,

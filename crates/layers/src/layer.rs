@@ -320,4 +320,3 @@ impl<'a, T: LayerValue, K: Kind> IntoIterator for &'a Layer<T, K> {
         self.iter()
     }
 }
-

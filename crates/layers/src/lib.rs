@@ -59,7 +59,7 @@ mod storage;
 mod value;
 
 pub use any::{AnyLayer, ApplyOutcome};
-pub use dict::{Dict, DictError, MAX_DEPTH, Value, ValueType};
+pub use dict::{Dict, DictError, MAX_DEPTH, Value, ValueType, journal_moves_ids};
 pub use error::LayerError;
 pub use info::{Interpolation, LayerInfo, OnChange};
 pub use kind::{

@@ -37,7 +37,11 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         let mut limit = self.len().max(target);
         for c in changes {
             if let Change::Compact(remap) = c {
-                limit = limit.max(remap_for::<K>(remap).len().saturating_mul(K::KIND.per_quad()));
+                limit = limit.max(
+                    remap_for::<K>(remap)
+                        .len()
+                        .saturating_mul(K::KIND.per_quad()),
+                );
             }
         }
         let mut run = Replay {

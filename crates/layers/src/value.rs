@@ -435,7 +435,10 @@ mod tests {
         let far = DVec3::new(-1.0, 1e-3, 0.0).normalize();
         let m = <DVec3 as Interpolate>::slerp(&DVec3::X, &far, 0.5);
         assert!((m.length() - 1.0).abs() < 1e-9 && m.y > 0.99, "{m}");
-        assert_eq!(<Vec3 as Interpolate>::slerp(&Vec3::X, &Vec3::Y, 0.0), Vec3::X);
+        assert_eq!(
+            <Vec3 as Interpolate>::slerp(&Vec3::X, &Vec3::Y, 0.0),
+            Vec3::X
+        );
         let end = <Vec3 as Interpolate>::slerp(&Vec3::X, &Vec3::Y, 1.0);
         assert!((end - Vec3::Y).length() < 1e-6);
     }

@@ -110,7 +110,9 @@ fn split_vertex_for_every_interpolation() {
         Interpolation::KeepDest | Interpolation::MaxValue | Interpolation::MinWeight => {
             Some(vec![1., 2., 4., 8., 4.])
         }
-        Interpolation::Lerp | Interpolation::Nlerp | Interpolation::Slerp => Some(vec![1., 2., 4., 8., 2.5]),
+        Interpolation::Lerp | Interpolation::Nlerp | Interpolation::Slerp => {
+            Some(vec![1., 2., 4., 8., 2.5])
+        }
     };
     for p in ALL_INTERP {
         for on in ALL_ON {

@@ -52,13 +52,10 @@ impl Dict {
     /// Cost: nothing when the journal neither deletes nor compacts; otherwise one walk of the
     /// dictionary plus O(1) per deletion and O(ids) per compaction.
     pub fn apply_changes(&mut self, changes: &[Change]) -> bool {
-        let mut scratch = Vec::new();
-        let relevant = |c: &Change, s: &mut Vec<Element>| {
-            matches!(c, Change::Compact(_)) || killed(c, s)
-        };
-        if !changes.iter().any(|c| relevant(c, &mut scratch)) {
+        if !journal_moves_ids(changes) {
             return false;
         }
+        let mut scratch = Vec::new();
         let mut ids = self.id_values();
         if ids.is_empty() {
             return false;
@@ -119,4 +116,42 @@ impl Dict {
         }
         ids
     }
+}
+
+impl Dict {
+    /// Does any value, at any depth, hold a mesh id?
+    pub fn has_ids(&self) -> bool {
+        let mut stack: Vec<&Value> = self.entries.values().collect();
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::List(l) => stack.extend(l),
+                Value::Dict(d) => stack.extend(d.entries.values()),
+                v if v.is_id() => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// The mesh was replaced wholesale: every stored id becomes [`Value::Null`], except
+    /// vertex ids when `keep_vertices` (the new mesh numbers vertices like the old one).
+    /// Returns whether anything changed.
+    pub fn forget_ids(&mut self, keep_vertices: bool) -> bool {
+        let mut changed = false;
+        for v in self.id_values() {
+            if !(keep_vertices && matches!(v, Value::Vertex(_))) {
+                *v = Value::Null;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// Does `changes` delete or renumber anything (so stored ids may need to follow)?
+pub fn journal_moves_ids(changes: &[Change]) -> bool {
+    let mut scratch = Vec::new();
+    changes
+        .iter()
+        .any(|c| matches!(c, Change::Compact(_)) || killed(c, &mut scratch))
 }

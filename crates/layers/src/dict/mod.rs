@@ -8,6 +8,7 @@ mod ids;
 mod serde_impl;
 mod value;
 
+pub use ids::journal_moves_ids;
 pub use value::{MAX_DEPTH, Value, ValueType};
 
 use core::fmt;

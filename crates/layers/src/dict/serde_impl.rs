@@ -5,8 +5,8 @@
 //! The encoding is what `#[derive]` would give (externally tagged enum, a dictionary as a
 //! map), so JSON reads `{"seed":{"Int":42}}`.
 
-use super::value::{MAX_DEPTH, Value};
 use super::Dict;
+use super::value::{MAX_DEPTH, Value};
 use core::fmt;
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 use serde::ser::Error as _;

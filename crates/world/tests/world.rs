@@ -97,20 +97,6 @@ fn versions_grow_on_every_write() {
 }
 
 #[test]
-fn replacing_the_mesh_resets_layers() {
-    let mut w = sample_world();
-    {
-        let mut m = w.lock_mesh();
-        let (n, t) = shapes::octahedron();
-        *m = Mesh::from_triangles(n, &t).unwrap();
-    }
-    let h = w.layer(&HEIGHT).unwrap();
-    assert_eq!(h.len(), 6);
-    assert!(h.iter().all(|&x| x == 0.0));
-    assert_eq!(w.layer(&DISTANCE).unwrap().len(), 12);
-}
-
-#[test]
 fn automatic_validation_reports_the_offending_element() {
     let mut w = sample_world();
     {

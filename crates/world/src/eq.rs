@@ -5,8 +5,9 @@ use crate::World;
 impl PartialEq for World {
     /// Same mesh, generator state, dictionaries and layer contents, floats compared bit for
     /// bit (a `NaN` equals itself), whatever the layers' encoding state: a layer still
-    /// encoded with pending journals is decoded with the type the other side knows. Two
-    /// layers that were never decoded on either side compare their stored bytes and journals.
+    /// encoded with pending journals is decoded for the comparison. Only a layer whose type
+    /// this process has never held (so it cannot be decoded) is compared by its stored bytes
+    /// and journals.
     /// Versions are not compared.
     fn eq(&self, other: &Self) -> bool {
         *self.mesh == *other.mesh

@@ -7,7 +7,7 @@ use layers::{
 };
 use quadedge::Change;
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 /// Encodes a typed layer; monomorphised when the layer is first seen with its type, so no
 /// global registry of types is needed.
@@ -25,6 +25,36 @@ pub(crate) fn bincode_config() -> impl bincode::config::Config {
 fn encode_typed<T: LayerValue, K: Kind>(l: &dyn AnyLayer) -> Vec<u8> {
     let layer = l.downcast_ref::<T, K>().expect("encoder matches its layer");
     bincode::serde::encode_to_vec(layer, bincode_config()).expect("encoding to memory cannot fail")
+}
+
+/// Decoders of every layer type this process has held, so two layers that were never decoded
+/// can still be compared by contents. Written once per type (when a layer of it is created or
+/// decoded); a handful of entries, so a list.
+fn decoders() -> &'static RwLock<Vec<(&'static str, ElementKind, DecodeFn)>> {
+    static DECODERS: OnceLock<RwLock<Vec<(&'static str, ElementKind, DecodeFn)>>> = OnceLock::new();
+    DECODERS.get_or_init(|| RwLock::new(Vec::new()))
+}
+
+fn register<T: LayerValue, K: Kind>() {
+    let known = |list: &[(&'static str, ElementKind, DecodeFn)]| {
+        list.iter()
+            .any(|(t, k, _)| *t == T::TYPE_KEY && *k == K::KIND)
+    };
+    if decoders().read().is_ok_and(|l| known(&l)) {
+        return;
+    }
+    if let Ok(mut l) = decoders().write()
+        && !known(&l)
+    {
+        l.push((T::TYPE_KEY, K::KIND, Slot::decode::<T, K>));
+    }
+}
+
+fn registered_decoder(type_key: &str, kind: ElementKind) -> Option<DecodeFn> {
+    let l = decoders().read().ok()?;
+    l.iter()
+        .find(|(t, k, _)| *t == type_key && *k == kind)
+        .map(|(_, _, d)| *d)
 }
 
 /// A decoded layer with the functions that encode and decode its type.
@@ -106,6 +136,7 @@ pub(crate) struct Slot {
 
 impl Slot {
     pub fn new<T: LayerValue, K: Kind>(layer: Layer<T, K>, version: u64) -> Self {
+        register::<T, K>();
         Slot {
             name: layer.name().to_string(),
             kind: K::KIND,
@@ -158,6 +189,7 @@ impl Slot {
         bytes: &[u8],
         pending: &[Batch],
     ) -> Result<Typed, DecodeError> {
+        register::<T, K>();
         let corrupt = |m: String| Err(DecodeError::Corrupt(m));
         let (mut layer, used): (Layer<T, K>, usize) =
             bincode::serde::decode_from_slice(bytes, bincode_config())
@@ -356,8 +388,9 @@ impl Slot {
         }
     }
 
-    /// Same contents: decoded values compared bit for bit when either side knows the type
-    /// (the other is decoded with it), otherwise the stored bytes and pending batches.
+    /// Same contents: decoded values compared bit for bit when the type is known (either
+    /// side is typed, or this process has held a layer of the type), otherwise the stored
+    /// bytes and pending batches.
     pub fn same_contents(&self, other: &Slot) -> bool {
         if self.name != other.name || self.kind != other.kind || self.type_key != other.type_key {
             return false;
@@ -365,7 +398,8 @@ impl Slot {
         let decoder = self
             .typed_if_known()
             .or_else(|| other.typed_if_known())
-            .map(|t| t.decode);
+            .map(|t| t.decode)
+            .or_else(|| registered_decoder(&self.type_key, self.kind));
         match decoder {
             Some(d) => match (self.typed_with(d), other.typed_with(d)) {
                 (Ok(a), Ok(b)) => a.layer.bits_eq(b.layer.as_ref().as_ref()),

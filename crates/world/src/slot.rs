@@ -30,8 +30,10 @@ fn encode_typed<T: LayerValue, K: Kind>(l: &dyn AnyLayer) -> Vec<u8> {
 /// Decoders of every layer type this process has held, so two layers that were never decoded
 /// can still be compared by contents. Written once per type (when a layer of it is created or
 /// decoded); a handful of entries, so a list.
-fn decoders() -> &'static RwLock<Vec<(&'static str, ElementKind, DecodeFn)>> {
-    static DECODERS: OnceLock<RwLock<Vec<(&'static str, ElementKind, DecodeFn)>>> = OnceLock::new();
+type Decoders = RwLock<Vec<(&'static str, ElementKind, DecodeFn)>>;
+
+fn decoders() -> &'static Decoders {
+    static DECODERS: OnceLock<Decoders> = OnceLock::new();
     DECODERS.get_or_init(|| RwLock::new(Vec::new()))
 }
 

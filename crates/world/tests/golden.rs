@@ -56,7 +56,7 @@ fn build() -> Vec<u8> {
     {
         let mut b = w.lock_layer(&BORDER).unwrap();
         for q in 0..12u32 {
-            b[Edge::of_quad(q).rot()] = q % 3 == 0;
+            b[Edge::of_quad(q).rot()] = q.is_multiple_of(3);
         }
     }
     {
@@ -144,13 +144,13 @@ fn the_golden_world_loads_value_for_value() {
         assert_eq!(p[Face::new(f)], 3 * f as u16);
     }
     for f in 8..10 {
-        assert!(p[Face::new(f)] % 3 == 0 && p[Face::new(f)] < 24);
+        assert!(p[Face::new(f)].is_multiple_of(3) && p[Face::new(f)] < 24);
     }
 
     let b = w.try_layer(&BORDER).unwrap().unwrap();
     assert_eq!(b.len(), 15);
     for q in 0..12u32 {
-        assert_eq!(b[Edge::of_quad(q).rot()], q % 3 == 0);
+        assert_eq!(b[Edge::of_quad(q).rot()], q.is_multiple_of(3));
     }
     let fl = w.try_layer(&FLOW).unwrap().unwrap();
     assert_eq!(fl.len(), 30);

@@ -402,19 +402,16 @@ impl Slot {
             .or_else(|| other.typed_if_known())
             .map(|t| t.decode)
             .or_else(|| registered_decoder(&self.type_key, self.kind));
-        match decoder {
-            Some(d) => match (self.typed_with(d), other.typed_with(d)) {
-                (Ok(a), Ok(b)) => a.layer.bits_eq(b.layer.as_ref().as_ref()),
-                _ => false,
-            },
-            None => {
-                let pending_bits = |s: &Slot| {
-                    let (b, len, p) = s.encoded();
-                    let p = bincode::serde::encode_to_vec(&p, bincode_config()).ok();
-                    (b, len, p)
-                };
-                self.policies() == other.policies() && pending_bits(self) == pending_bits(other)
-            }
+        let stored = |s: &Slot| {
+            let (b, len, p) = s.encoded();
+            let p = bincode::serde::encode_to_vec(&p, bincode_config()).ok();
+            (s.policies(), b, len, p)
+        };
+        match decoder.map(|d| (self.typed_with(d), other.typed_with(d))) {
+            Some((Ok(a), Ok(b))) => a.layer.bits_eq(b.layer.as_ref().as_ref()),
+            Some((Ok(_), Err(_)) | (Err(_), Ok(_))) => false,
+            // Undecodable (or of a type never held): the stored form is all there is.
+            Some((Err(_), Err(_))) | None => stored(self) == stored(other),
         }
     }
 

@@ -212,7 +212,7 @@ fn header_mutations(cases: usize, seed: u64, tally: &mut Tally) {
         let mut f = files[case % files.len()].clone();
         // Anywhere in the framing: magic, version, count, tags, name lengths, payload
         // lengths (checksums fixed afterwards when the framing still parses).
-        let at = rng.random_range(0..f.len().min(64).max(1));
+        let at = rng.random_range(0..f.len().clamp(1, 64));
         let v = INTERESTING[rng.random_range(0..INTERESTING.len())];
         for (i, b) in v.to_le_bytes()[..[1, 2, 4, 8][rng.random_range(0..4)]]
             .iter()

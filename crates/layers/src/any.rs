@@ -83,6 +83,9 @@ pub trait AnyLayer: Send + Sync + 'static {
     fn validate(&self) -> Result<(), LayerError>;
     /// See [`Layer::heap_bytes`].
     fn heap_bytes(&self) -> usize;
+    /// See [`Layer::unshared_bytes`]; all of [`AnyLayer::heap_bytes`] when `other` holds
+    /// another type.
+    fn unshared_bytes(&self, other: &dyn AnyLayer) -> usize;
     /// Same type, kind, description and values bit for bit ([`Layer::bits_eq`]).
     fn bits_eq(&self, other: &dyn AnyLayer) -> bool;
     /// `Debug` of the value at storage index `index` (for inspectors), `None` past the end.
@@ -140,6 +143,12 @@ impl<T: LayerValue, K: Kind> AnyLayer for Layer<T, K> {
     }
     fn heap_bytes(&self) -> usize {
         Layer::heap_bytes(self)
+    }
+    fn unshared_bytes(&self, other: &dyn AnyLayer) -> usize {
+        match other.as_any().downcast_ref::<Layer<T, K>>() {
+            Some(o) => Layer::unshared_bytes(self, o),
+            None => Layer::heap_bytes(self),
+        }
     }
     fn bits_eq(&self, other: &dyn AnyLayer) -> bool {
         other

@@ -241,6 +241,12 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.data.shared_chunks(&other.data)
     }
 
+    /// Heap bytes `self` holds that `other` does not share: what keeping `self` as an undo
+    /// snapshot of `other` costs (a write after a clone costs one chunk).
+    pub fn unshared_bytes(&self, other: &Self) -> usize {
+        self.data.unshared_bytes(&other.data)
+    }
+
     /// Heap bytes held (shared chunks counted in full).
     pub fn heap_bytes(&self) -> usize {
         self.data.heap_bytes() + self.info.name().len()

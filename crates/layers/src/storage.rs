@@ -202,6 +202,19 @@ impl<T: Copy> Chunked<T> {
             .count()
     }
 
+    /// Heap bytes of `self` not shared with `other` (chunks compared by allocation).
+    pub(crate) fn unshared_bytes(&self, other: &Self) -> usize {
+        let table = self.chunks.capacity() * size_of::<Arc<[T]>>();
+        let data: usize = self
+            .chunks
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| !other.chunks.get(*i).is_some_and(|o| Arc::ptr_eq(c, o)))
+            .map(|(_, c)| c.len() * size_of::<T>() + 2 * size_of::<usize>())
+            .sum();
+        table + data
+    }
+
     #[cfg(test)]
     pub(crate) fn chunk_count(&self) -> usize {
         self.chunks.len()

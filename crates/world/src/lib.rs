@@ -218,18 +218,19 @@ impl World {
         self.mesh.heap_bytes() + self.layers.iter().map(Slot::heap_bytes).sum::<usize>()
     }
 
-    /// Heap bytes `self` holds that `other` does not share (components compared by `Arc`
-    /// identity; a layer with any written chunk counts in full, so this over-estimates).
+    /// Heap bytes `self` holds that `other` does not share: the mesh when it is not the same
+    /// allocation, and each layer's chunks that are not the same allocations (what an undo
+    /// snapshot costs: one chunk after writing one value).
     pub fn unshared_bytes(&self, other: &World) -> usize {
         let mut b = 0;
         if !Arc::ptr_eq(&self.mesh, &other.mesh) {
             b += self.mesh.heap_bytes();
         }
         for s in &self.layers {
-            match other.layers.iter().find(|o| o.name == s.name) {
-                Some(o) if s.shares(o) => {}
-                _ => b += s.heap_bytes(),
-            }
+            b += match other.layers.iter().find(|o| o.name == s.name) {
+                Some(o) => s.unshared_bytes(o),
+                None => s.heap_bytes(),
+            };
         }
         b
     }

@@ -429,12 +429,22 @@ impl Slot {
         }
     }
 
-    /// Does this slot share its storage with `other` (same `Arc`)?
-    pub fn shares(&self, other: &Slot) -> bool {
+    /// Heap bytes `self` holds that `other` does not share (chunk by chunk for typed layers).
+    pub fn unshared_bytes(&self, other: &Slot) -> usize {
         match (&self.state, &other.state) {
-            (State::Typed(a), State::Typed(b)) => Arc::ptr_eq(&a.layer, &b.layer),
-            (State::Encoded { bytes: a, .. }, State::Encoded { bytes: b, .. }) => Arc::ptr_eq(a, b),
-            _ => false,
+            (State::Typed(a), State::Typed(b)) => {
+                if Arc::ptr_eq(&a.layer, &b.layer) {
+                    0
+                } else {
+                    a.layer.unshared_bytes(b.layer.as_ref().as_ref())
+                }
+            }
+            (State::Encoded { bytes: a, .. }, State::Encoded { bytes: b, .. })
+                if Arc::ptr_eq(a, b) =>
+            {
+                0
+            }
+            _ => self.heap_bytes(),
         }
     }
 

@@ -36,25 +36,25 @@ impl Mesh {
 
     /// Sets `onext(p) = n` for primal edges and keeps the dual ring consistent.
     #[inline(always)]
-    fn set_next(&mut self, p: Edge, n: Edge) {
+    pub(crate) fn set_next(&mut self, p: Edge, n: Edge) {
         self.primal_next[p.index()] = n;
         self.dual_next[n.index()] = Edge::dual((p.index() ^ 1) as u32);
     }
 
     /// `onext` of a primal edge.
     #[inline(always)]
-    fn onext(&self, e: Edge) -> Edge {
+    pub(crate) fn onext(&self, e: Edge) -> Edge {
         self.primal_next[e.index()]
     }
 
     /// `oprev` of a primal edge, in O(1) through the dual ring.
     #[inline(always)]
-    fn oprev(&self, e: Edge) -> Edge {
+    pub(crate) fn oprev(&self, e: Edge) -> Edge {
         self.dual_next[e.index()].rot()
     }
 
     /// Marks quad-edge `e` dead and pushes it on the free list.
-    fn free_quad(&mut self, e: Edge) {
+    pub(crate) fn free_quad(&mut self, e: Edge) {
         let i = e.index() & !1;
         self.primal_origin[i] = Vertex::INVALID;
         self.primal_origin[i + 1] = Vertex::INVALID;
@@ -69,14 +69,14 @@ impl Mesh {
     }
 
     /// Marks face `f` dead and pushes it on the free list.
-    fn free_face(&mut self, f: Face) {
+    pub(crate) fn free_face(&mut self, f: Face) {
         self.face_edge[f.index()] = Edge::INVALID;
         self.free_faces.push(f.raw());
         self.live_faces -= 1;
     }
 
     /// Marks vertex `v` dead and pushes it on the free list.
-    fn free_vertex(&mut self, v: Vertex) {
+    pub(crate) fn free_vertex(&mut self, v: Vertex) {
         self.vertex_edge[v.index()] = DEAD_VERTEX;
         self.free_vertices.push(v.raw());
         self.live_vertices -= 1;

@@ -54,8 +54,12 @@ pub enum MeshError {
     /// A collapse would break the link condition (the result would be non-manifold or
     /// degenerate, e.g. any edge of a tetrahedron).
     CollapseNotManifold(Edge),
-    /// The weight passed to split or collapse is not within `0.0..=1.0`.
+    /// A weight passed to split, collapse or split_face is not finite or not within
+    /// `0.0..=1.0`, or the weights of a face split do not sum to 1.
     BadWeight,
+    /// [`Mesh::dissolve_vertex`](crate::Mesh::dissolve_vertex): the vertex does not have
+    /// exactly three edges with a face between each two (degree other than 3, or boundary).
+    NotDissolvable(Vertex),
     /// A vertex still has edges, so it cannot be removed on its own.
     VertexInUse(Vertex),
     /// [`Mesh::record_changes`](crate::Mesh::record_changes) while a journal is recorded already.
@@ -106,7 +110,14 @@ impl fmt::Display for MeshError {
                 f,
                 "collapsing {e:?} would violate the link condition (non-manifold or degenerate result)"
             ),
-            BadWeight => write!(f, "weight must lie within 0.0..=1.0"),
+            BadWeight => write!(
+                f,
+                "weights must be finite, within 0.0..=1.0 (and sum to 1 for a face split)"
+            ),
+            NotDissolvable(v) => write!(
+                f,
+                "vertex {v:?} is not an interior vertex of degree 3, so it cannot be dissolved"
+            ),
             VertexInUse(v) => write!(f, "vertex {v:?} still has edges"),
             AlreadyRecording => write!(f, "a change journal is being recorded already"),
             NotRecording => write!(f, "no change journal is being recorded for this recording"),

@@ -35,6 +35,7 @@ mod check;
 mod compact;
 mod describe;
 mod edit;
+mod edit_star;
 mod error;
 mod ids;
 mod iter;
@@ -47,5 +48,8 @@ pub mod shapes;
 pub use error::MeshError;
 pub use ids::{Edge, Face, Vertex};
 pub use iter::*;
-pub use journal::{Change, CollapseRecord, FlipRecord, Recording, Remap, SplitRecord};
+pub use journal::{
+    Change, CollapseRecord, DissolveRecord, FaceSplitRecord, FlipRecord, Recording, Remap,
+    SplitRecord,
+};
 pub use mesh::Mesh;

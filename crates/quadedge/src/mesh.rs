@@ -537,6 +537,18 @@ impl Mesh {
         e
     }
 
+    /// Can `n` new vertices get ids (free ones first)? Ids stay below the dead-vertex marker.
+    pub(crate) fn can_alloc_vertices(&self, n: usize) -> bool {
+        let fresh = n.saturating_sub(self.free_vertices.len());
+        self.vertex_edge.len().saturating_add(fresh) < DEAD_VERTEX.raw() as usize
+    }
+
+    /// Can `n` new faces get ids (free ones first)? Ids stay below `Face::INVALID`.
+    pub(crate) fn can_alloc_faces(&self, n: usize) -> bool {
+        let fresh = n.saturating_sub(self.free_faces.len());
+        self.face_edge.len().saturating_add(fresh) < u32::MAX as usize
+    }
+
     /// How many quad-edges `n` new ones would need beyond the free list, checked against the
     /// 31-bit index space.
     pub(crate) fn can_alloc_quads(&self, n: usize) -> bool {

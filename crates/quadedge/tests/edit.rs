@@ -696,6 +696,27 @@ impl Model {
                     }
                 }
             }
+            Change::FaceSplit(r) => {
+                assert_eq!(r.faces[0], r.face);
+                assert!(self.faces.contains(&r.face.raw()));
+                assert!(self.vertices.insert(r.vertex.raw()));
+                for e in r.spokes {
+                    self.add_quad(e);
+                }
+                self.add_face(r.faces[1]);
+                self.add_face(r.faces[2]);
+            }
+            Change::VertexDissolved(r) => {
+                assert!(self.vertices.remove(&r.vertex.raw()));
+                assert!(self.faces.contains(&r.face.raw()));
+                for e in r.removed_edges {
+                    assert_eq!(e, e.base());
+                    assert!(self.quads.remove(&(e.quad() as u32)));
+                }
+                for x in r.removed_faces {
+                    assert!(self.faces.remove(&x.raw()));
+                }
+            }
             Change::Compact(r) => {
                 let map = |s: &BTreeSet<u32>, m: &[u32]| -> BTreeSet<u32> {
                     for (i, &n) in m.iter().enumerate() {
@@ -720,6 +741,8 @@ enum Op {
     AddVertex,
     RemoveVertex(u32),
     AddFace(u32, u32, u32),
+    SplitFace(u32, [f32; 3]),
+    Dissolve(u32),
     Compact,
 }
 
@@ -733,6 +756,9 @@ fn op() -> impl Strategy<Value = Op> {
         2 => Just(Op::AddVertex),
         2 => any::<u32>().prop_map(Op::RemoveVertex),
         8 => (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(a, b, c)| Op::AddFace(a, b, c)),
+        6 => (any::<u32>(), 0usize..4).prop_map(|(i, k)| Op::SplitFace(i, [
+            [0.2, 0.3, 0.5], [1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [f32::NAN, 0.5, 0.5]][k])),
+        6 => any::<u32>().prop_map(Op::Dissolve),
         1 => Just(Op::Compact),
     ]
 }
@@ -763,6 +789,8 @@ fn apply(m: &mut Mesh, op: Op) -> (bool, bool) {
         }
         Op::RemoveVertex(i) => (m.remove_vertex(v(i % vs)).is_ok(), false),
         Op::AddFace(a, b, c) => (m.add_face(v(a % vs), v(b % vs), v(c % vs)).is_ok(), false),
+        Op::SplitFace(i, w) => (m.split_face(f(i % fs), w).is_ok(), true),
+        Op::Dissolve(i) => (m.dissolve_vertex(v(i % vs)).is_ok(), true),
         Op::Compact => {
             m.compact();
             (true, true)

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use quadedge::{Change, Edge, Face, Mesh, MeshError, Remap, Vertex, shapes};
 use std::collections::BTreeSet;
+use testkit::{Rng, assert_rejected, build, corners, pick_edge, ring};
 
 fn v(i: u32) -> Vertex {
     Vertex::new(i)
@@ -13,12 +14,6 @@ fn f(i: u32) -> Face {
     Face::new(i)
 }
 
-fn build(shape: (usize, Vec<[u32; 3]>)) -> Mesh {
-    let m = Mesh::from_triangles(shape.0, &shape.1).unwrap();
-    m.check().unwrap();
-    m
-}
-
 fn square() -> Mesh {
     build((4, vec![[0, 1, 2], [0, 2, 3]]))
 }
@@ -26,37 +21,6 @@ fn square() -> Mesh {
 fn edge(m: &Mesh, a: u32, b: u32) -> Edge {
     m.find_edge(v(a), v(b))
         .unwrap_or_else(|| panic!("no edge v{a}->v{b}"))
-}
-
-/// Neighbours counter-clockwise, rotated to start at the smallest id.
-fn ring(m: &Mesh, x: Vertex) -> Vec<u32> {
-    let mut r: Vec<u32> = m.neighbors(x).map(|n| n.raw()).collect();
-    if let Some(k) = (0..r.len()).min_by_key(|&i| r[i]) {
-        r.rotate_left(k);
-    }
-    r
-}
-
-/// Corners of a face rotated to start at the smallest id.
-fn corners(m: &Mesh, x: Face) -> [u32; 3] {
-    let vs = m.face_vertices(x).map(|c| c.raw());
-    let k = (0..3).min_by_key(|&i| vs[i]).unwrap();
-    [vs[k], vs[(k + 1) % 3], vs[(k + 2) % 3]]
-}
-
-/// Runs `op` on a clone and asserts it fails with `err` and leaves the mesh bit-identical,
-/// journal included.
-fn assert_rejected<T: core::fmt::Debug>(
-    m: &Mesh,
-    err: MeshError,
-    op: impl FnOnce(&mut Mesh) -> Result<T, MeshError>,
-) {
-    let mut c = m.clone();
-    c.discard_journal();
-    let rec = c.record_changes().unwrap();
-    assert_eq!(op(&mut c).unwrap_err(), err);
-    assert_eq!(&c, m);
-    assert_eq!(c.take_changes(&rec), Ok(vec![]));
 }
 
 // ---------------------------------------------------------------- flip
@@ -541,10 +505,10 @@ fn compact_renumbers_in_order() {
 fn iteration_after_thousands_of_edits_visits_every_live_element_once() {
     let (n, t) = shapes::icosahedron_grid(32); // 10 242 vertices
     let mut m = build((n, t));
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     let mut done = 0;
     while done < 6000 {
-        let q = rng.below(m.quad_slots() as u32);
+        let q = rng.below(m.quad_slots()) as u32;
         let e = Edge::of_quad(q);
         let ok = match rng.below(3) {
             0 => m.flip(e).is_ok(),
@@ -589,27 +553,6 @@ fn iteration_after_thousands_of_edits_visits_every_live_element_once() {
         assert_eq!(face_seen[g.index()], 3);
     }
     assert_eq!(m.euler_characteristic(), 2);
-}
-
-/// Deterministic xorshift for tests.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as u32
-        }
-    }
 }
 
 // ---------------------------------------------------------------- model-based property test
@@ -761,16 +704,6 @@ fn op() -> impl Strategy<Value = Op> {
         6 => any::<u32>().prop_map(Op::Dissolve),
         1 => Just(Op::Compact),
     ]
-}
-
-fn pick_edge(m: &Mesh, i: u32, r: u8) -> Edge {
-    // Mostly live edges, sometimes a slot past the end.
-    let slots = m.quad_slots() as u32 + 1;
-    let mut e = Edge::of_quad(i % slots);
-    for _ in 0..r {
-        e = e.rot();
-    }
-    e
 }
 
 /// Applies one op; returns whether it succeeded, and whether it was a topological change that

@@ -18,18 +18,37 @@ impl Mesh {
     /// Reserves room for about `vertices` more vertices of a closed triangle mesh (2 faces and
     /// 3 quad-edges each), e.g. before many splits, so that the arrays grow once.
     ///
+    /// # Errors
+    /// Changing nothing visible (capacity may have grown for some arrays):
+    /// [`MeshError::TooManyElements`] when that many elements would not fit the id spaces,
+    /// [`MeshError::OutOfMemory`] when the memory cannot be reserved.
+    ///
     /// ```
-    /// let mut m = quadedge::Mesh::from_triangles(3, &[[0, 1, 2]]).unwrap();
-    /// m.reserve(1000);
+    /// use quadedge::{Mesh, MeshError};
+    /// let mut m = Mesh::from_triangles(3, &[[0, 1, 2]]).unwrap();
+    /// m.reserve(1000).unwrap();
     /// assert!(m.heap_bytes() >= 1000 * 108);
+    /// assert_eq!(m.reserve(usize::MAX), Err(MeshError::TooManyElements));
     /// ```
-    pub fn reserve(&mut self, vertices: usize) {
-        self.vertex_edge.reserve(vertices);
-        self.face_edge.reserve(2 * vertices);
-        self.primal_origin.reserve(6 * vertices);
-        self.primal_next.reserve(6 * vertices);
-        self.dual_origin.reserve(6 * vertices);
-        self.dual_next.reserve(6 * vertices);
+    pub fn reserve(&mut self, vertices: usize) -> Result<(), MeshError> {
+        let fits = |len: usize, extra: Option<usize>, limit: usize| {
+            matches!(extra.and_then(|x| x.checked_add(len)), Some(n) if n <= limit)
+        };
+        let max_edges = crate::ids::MAX_DIRECTED_EDGES;
+        if !fits(self.vertex_edge.len(), Some(vertices), DEAD_VERTEX.raw() as usize - 1)
+            || !fits(self.face_edge.len(), vertices.checked_mul(2), u32::MAX as usize - 1)
+            || !fits(self.primal_origin.len(), vertices.checked_mul(6), max_edges)
+        {
+            return Err(MeshError::TooManyElements);
+        }
+        let oom = |_| MeshError::OutOfMemory;
+        self.vertex_edge.try_reserve(vertices).map_err(oom)?;
+        self.face_edge.try_reserve(2 * vertices).map_err(oom)?;
+        self.primal_origin.try_reserve(6 * vertices).map_err(oom)?;
+        self.primal_next.try_reserve(6 * vertices).map_err(oom)?;
+        self.dual_origin.try_reserve(6 * vertices).map_err(oom)?;
+        self.dual_next.try_reserve(6 * vertices).map_err(oom)?;
+        Ok(())
     }
 
     // ---------------------------------------------------------------- primitives
@@ -233,8 +252,12 @@ impl Mesh {
     /// `new_edge`, left cross edge, right cross edge; the left face, then the right one.
     /// Returns the [`SplitRecord`] (also logged as [`Change::Split`]).
     ///
-    /// Rejected, changing nothing: dead or dual edges, `t` outside `0.0..=1.0`
-    /// ([`MeshError::BadWeight`]), and id space exhaustion.
+    /// # Errors
+    /// Changing nothing: [`MeshError::DeadEdge`] / [`MeshError::WrongEdgeKind`] for a dead or
+    /// dual edge; [`MeshError::BadWeight`] for `t` outside `0.0..=1.0` (or NaN);
+    /// [`MeshError::SplitWouldDuplicate`] for an edge of a pillow (both faces share their
+    /// third corner, which the new vertex would join twice); [`MeshError::TooManyElements`]
+    /// when the id spaces are full.
     ///
     /// ```
     /// use quadedge::{Face, Mesh, Vertex};
@@ -261,10 +284,9 @@ impl Mesh {
         let fl = self.left(e);
         let fr = self.right(e);
         let new_faces = fl.is_valid() as usize + fr.is_valid() as usize;
-        if (self.free_vertices.is_empty()
-            && self.vertex_edge.len() + 1 >= DEAD_VERTEX.raw() as usize)
+        if !self.can_alloc_vertices(1)
             || !self.can_alloc_quads(1 + new_faces)
-            || self.face_edge.len() + new_faces >= u32::MAX as usize
+            || !self.can_alloc_faces(new_faces)
         {
             return Err(MeshError::TooManyElements);
         }
@@ -278,6 +300,11 @@ impl Mesh {
         let (rn, rp) = (self.oprev(e), next_b.sym());
         let c = self.primal_origin[lp.index()];
         let d = self.primal_origin[rp.index()];
+        if fl.is_valid() && fr.is_valid() && c == d {
+            // The two faces share their third corner (a pillow): both cross edges would join
+            // the new vertex to it.
+            return Err(MeshError::SplitWouldDuplicate(e));
+        }
 
         let v = self.alloc_vertex();
         let n = self.alloc_quad(v, b);

@@ -46,7 +46,7 @@ mod serde_bytes;
 pub mod shapes;
 
 pub use error::MeshError;
-pub use ids::{Edge, Face, Vertex};
+pub use ids::{DUAL_BIT, Edge, Face, NONE, Vertex};
 pub use iter::*;
 pub use journal::{
     Change, CollapseRecord, DissolveRecord, FaceSplitRecord, FlipRecord, Recording, Remap,

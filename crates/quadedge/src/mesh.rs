@@ -5,7 +5,7 @@ use crate::journal::{Change, JournalBuffer, Recording};
 use crate::{Edge, Face, Vertex};
 
 /// Marks a removed vertex in `vertex_edge` (an isolated live vertex holds `Edge::INVALID`).
-pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(u32::MAX - 1);
+pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(crate::NONE - 1);
 
 /// An index-based quad-edge triangle mesh.
 ///
@@ -92,10 +92,19 @@ impl Mesh {
     }
 
     /// An empty mesh with room for about `vertices` vertices of a closed triangle mesh.
-    pub fn with_capacity(vertices: usize) -> Self {
+    ///
+    /// # Errors
+    /// As [`Mesh::reserve`]: [`MeshError::TooManyElements`] or [`MeshError::OutOfMemory`].
+    ///
+    /// ```
+    /// use quadedge::{Mesh, MeshError};
+    /// assert!(Mesh::with_capacity(100).unwrap().heap_bytes() >= 100 * 108);
+    /// assert_eq!(Mesh::with_capacity(usize::MAX).unwrap_err(), MeshError::TooManyElements);
+    /// ```
+    pub fn with_capacity(vertices: usize) -> Result<Self, MeshError> {
         let mut m = Self::new();
-        m.reserve(vertices);
-        m
+        m.reserve(vertices)?;
+        Ok(m)
     }
 
     // ---------------------------------------------------------------- counts
@@ -553,6 +562,7 @@ impl Mesh {
     /// 31-bit index space.
     pub(crate) fn can_alloc_quads(&self, n: usize) -> bool {
         let fresh = n.saturating_sub(self.free_quads.len());
-        self.primal_origin.len() + 2 * fresh < (1usize << 31) - 2
+        fresh <= crate::ids::MAX_DIRECTED_EDGES / 2
+            && self.primal_origin.len() + 2 * fresh <= crate::ids::MAX_DIRECTED_EDGES
     }
 }

@@ -31,13 +31,17 @@ impl Mesh {
     /// assert_eq!(m.reserve(usize::MAX), Err(MeshError::TooManyElements));
     /// ```
     pub fn reserve(&mut self, vertices: usize) -> Result<(), MeshError> {
-        let fits = |len: usize, extra: Option<usize>, limit: usize| {
-            matches!(extra.and_then(|x| x.checked_add(len)), Some(n) if n <= limit)
-        };
+        let fits = |len: usize, extra: Option<usize>, limit: usize| matches!(extra.and_then(|x| x.checked_add(len)), Some(n) if n <= limit);
         let max_edges = crate::ids::MAX_DIRECTED_EDGES;
-        if !fits(self.vertex_edge.len(), Some(vertices), DEAD_VERTEX.raw() as usize - 1)
-            || !fits(self.face_edge.len(), vertices.checked_mul(2), u32::MAX as usize - 1)
-            || !fits(self.primal_origin.len(), vertices.checked_mul(6), max_edges)
+        if !fits(
+            self.vertex_edge.len(),
+            Some(vertices),
+            DEAD_VERTEX.raw() as usize - 1,
+        ) || !fits(
+            self.face_edge.len(),
+            vertices.checked_mul(2),
+            u32::MAX as usize - 1,
+        ) || !fits(self.primal_origin.len(), vertices.checked_mul(6), max_edges)
         {
             return Err(MeshError::TooManyElements);
         }

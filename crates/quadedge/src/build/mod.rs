@@ -11,8 +11,7 @@ use crate::{MeshError, Vertex};
 /// the memory is not there (sizes come from callers and files).
 pub(crate) fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, MeshError> {
     let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| MeshError::OutOfMemory)?;
+    v.try_reserve_exact(n).map_err(|_| MeshError::OutOfMemory)?;
     v.resize(n, value);
     Ok(v)
 }

@@ -26,7 +26,7 @@ fn check_free_list(
     let dead_count = (0..slots).filter(|&i| dead(i)).count();
     ensure!(
         dead_count == free.len(),
-        "free {kind} list holds {} ids, {dead_count} {kind}s are dead",
+        "free {kind} list holds {} ids, but {dead_count} {kind} slots are dead",
         free.len()
     );
     Ok(())
@@ -62,18 +62,18 @@ impl Mesh {
     }
 
     pub(super) fn check_free_lists(&self) -> Result<(), MeshError> {
-        check_free_list(
-            "vertex",
-            &self.free_vertices,
-            self.vertex_edge.len(),
-            |i| self.vertex_edge[i] == DEAD_VERTEX,
-        )?;
+        check_free_list("vertex", &self.free_vertices, self.vertex_edge.len(), |i| {
+            self.vertex_edge[i] == DEAD_VERTEX
+        })?;
         check_free_list("face", &self.free_faces, self.face_edge.len(), |i| {
             !self.face_edge[i].is_valid()
         })?;
-        check_free_list("quad", &self.free_quads, self.primal_origin.len() / 2, |q| {
-            !self.primal_origin[2 * q].is_valid()
-        })
+        check_free_list(
+            "quad",
+            &self.free_quads,
+            self.primal_origin.len() / 2,
+            |q| !self.primal_origin[2 * q].is_valid(),
+        )
     }
 
     pub(super) fn check_live_counts(&self) -> Result<(), MeshError> {

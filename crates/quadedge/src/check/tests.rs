@@ -2,7 +2,6 @@
 
 use crate::{Edge, Face, Mesh, Vertex, shapes};
 
-
 /// Every single-entry corruption of every array is reported, never a panic (the world
 /// loader runs `check()` on untrusted files; the fuzzer found an unchecked `lnext`).
 #[test]
@@ -50,4 +49,110 @@ fn corrupt_entries_are_reported_not_panicked() {
         }
     }
     assert!(rejected > 300, "only {rejected} corruptions rejected");
+}
+
+fn holed_octahedron() -> Mesh {
+    let (n, t) = shapes::octahedron();
+    let mut m = Mesh::from_triangles(n, &t).unwrap();
+    let e = m.find_edge(Vertex::new(0), Vertex::new(2)).unwrap();
+    let s = m.split(e, 0.5).unwrap();
+    m.collapse(s.new_edge.sym(), 0.0).unwrap();
+    m.check().unwrap();
+    assert!(!m.free_vertices.is_empty() && !m.free_faces.is_empty());
+    m
+}
+
+fn corrupt_message(m: &Mesh) -> String {
+    match m.check() {
+        Err(crate::MeshError::Corrupt(s)) => s,
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+}
+
+/// A free list holding an id twice (possible in a loaded file) would hand the id out twice.
+#[test]
+fn free_lists_with_repeated_live_or_out_of_range_ids_are_rejected() {
+    let good = holed_octahedron();
+    let mut m = good.clone();
+    let dup = m.free_vertices[0];
+    m.free_vertices.push(dup);
+    // Keep the count consistent so that only the repetition is wrong.
+    m.vertex_edge.push(crate::mesh::DEAD_VERTEX);
+    assert_eq!(
+        corrupt_message(&m),
+        format!("free vertex list holds {dup} twice")
+    );
+
+    let mut m = good.clone();
+    let dup = m.free_faces[0];
+    m.free_faces.push(dup);
+    m.face_edge.push(Edge::INVALID);
+    assert_eq!(
+        corrupt_message(&m),
+        format!("free face list holds {dup} twice")
+    );
+
+    let mut m = good.clone();
+    let dup = m.free_quads[0];
+    m.free_quads.push(dup);
+    assert!(corrupt_message(&m).contains("twice"));
+
+    let mut m = good.clone();
+    m.free_faces[0] = 0;
+    assert_eq!(
+        corrupt_message(&m),
+        "free face list holds 0, which is alive"
+    );
+
+    let mut m = good.clone();
+    m.free_quads[0] = 1 << 20;
+    assert!(corrupt_message(&m).contains("past the"));
+
+    let mut m = good;
+    m.free_vertices.clear();
+    assert_eq!(
+        corrupt_message(&m),
+        "free vertex list holds 0 ids, but 1 vertex slots are dead"
+    );
+}
+
+/// Merges vertex `y` into `x` by relabelling, without any precondition: a way to build a
+/// multigraph that is otherwise a valid structure.
+fn merge_unchecked(m: &mut Mesh, x: Vertex, y: Vertex) {
+    let ys: Vec<Edge> = m.outgoing(y).collect();
+    let xs: Vec<Edge> = m.outgoing(x).collect();
+    for &e in &ys {
+        m.primal_origin[e.index()] = x;
+    }
+    // One ring: x's edges, then y's.
+    let all: Vec<Edge> = xs.iter().chain(&ys).copied().collect();
+    for k in 0..all.len() {
+        m.primal_next[all[k].index()] = all[(k + 1) % all.len()];
+    }
+    for i in 0..m.primal_next.len() {
+        let n = m.primal_next[i];
+        if n.is_valid() {
+            m.dual_next[n.index()] = Edge::dual((i ^ 1) as u32);
+        }
+    }
+    m.vertex_edge[y.index()] = crate::mesh::DEAD_VERTEX;
+    m.free_vertices.push(y.raw());
+    m.live_vertices -= 1;
+}
+
+#[test]
+fn parallel_edges_are_rejected_with_a_precise_message() {
+    // Two triangles 0-1-2 and 2-3-4; merging 4 into 0 gives two edges between 0 and 2.
+    let mut m = Mesh::from_triangles(5, &[[0, 1, 2], [2, 3, 4]]).unwrap();
+    merge_unchecked(&mut m, Vertex::new(0), Vertex::new(4));
+    let msg = corrupt_message(&m);
+    assert!(msg.starts_with("parallel edges "), "{msg}");
+    assert!(
+        msg.contains("join v0 and v2") || msg.contains("join v2 and v0"),
+        "{msg}"
+    );
+    // Without the shared neighbour the merge is a valid bowtie.
+    let mut ok = Mesh::from_triangles(6, &[[0, 1, 2], [3, 4, 5]]).unwrap();
+    merge_unchecked(&mut ok, Vertex::new(0), Vertex::new(5));
+    ok.check().unwrap();
 }

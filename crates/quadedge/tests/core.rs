@@ -370,7 +370,7 @@ fn shuffled(tris: &[[u32; 3]], seed: u64) -> Vec<[u32; 3]> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(testkit::proptest_config(48))]
 
     #[test]
     fn closed_meshes_build_in_any_order(k in 1u32..4, which in 0usize..3, seed in any::<u64>()) {
@@ -516,6 +516,8 @@ fn from_half_edges_rejects_bad_twins() {
 }
 
 proptest! {
+    #![proptest_config(testkit::proptest_config(256))]
+
     /// Arbitrary (mostly broken) buffers: never a panic, and whatever is accepted is valid.
     #[test]
     fn from_half_edges_never_accepts_garbage(

@@ -796,10 +796,8 @@ fn run_model(start: Mesh, ops: &[Op], closed: bool) -> Result<(), TestCaseError>
 }
 
 proptest! {
-    // EDIT_CASES=1000 for a longer hunt.
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("EDIT_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(16)
-    ))]
+    // PROPTEST_CASES=1000 for a longer hunt.
+    #![proptest_config(testkit::proptest_config(16))]
 
     #[test]
     fn random_edits_on_a_closed_mesh(

@@ -35,7 +35,6 @@ mod check;
 mod compact;
 mod describe;
 mod edit;
-mod edit_star;
 mod error;
 mod ids;
 mod iter;
@@ -44,6 +43,7 @@ mod mesh;
 #[cfg(feature = "serde")]
 mod serde_bytes;
 pub mod shapes;
+mod slots;
 
 pub use error::MeshError;
 pub use ids::{DUAL_BIT, Edge, Face, NONE, Vertex};

@@ -30,7 +30,8 @@ pub enum MeshError {
     /// The vertex would stop being a disk or half-disk (its fans cannot be ordered).
     NonManifoldVertex(Vertex),
     /// The vertex joins several unconnected fans of faces already: where the new face goes in
-    /// the ring is ambiguous without geometry (seed 002's restriction).
+    /// the ring is ambiguous without geometry (a face that shares no edge with any of them
+    /// could go between any two).
     AmbiguousFan(Vertex),
     /// More elements than the id spaces can address (`u32` vertex and face ids, 31-bit edge
     /// indices), or a count that overflows on the way.

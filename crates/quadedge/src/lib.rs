@@ -27,6 +27,8 @@
 //! ```
 
 #![warn(missing_docs)]
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
+#![forbid(unsafe_op_in_unsafe_fn)]
 // Index loops over parallel flat arrays are the point of this crate.
 #![allow(clippy::needless_range_loop)]
 

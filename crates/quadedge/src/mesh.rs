@@ -13,10 +13,15 @@ pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(crate::NONE - 1);
 /// counter-clockwise; edges without a face on one side form the boundary (holes have no id and
 /// show up as [`Face::INVALID`]).
 ///
-/// Queries take ids that are alive in this mesh; like slice indexing they panic on ids past the
-/// end, and on removed ids they return unspecified (but memory-safe) answers. Every operation that
-/// changes the mesh validates its input first and returns a [`MeshError`](crate::MeshError)
-/// without touching anything.
+/// Every operation that changes the mesh validates its input first and returns a
+/// [`MeshError`](crate::MeshError) without touching anything; every edit it accepts leaves a
+/// mesh that passes [`Mesh::check`].
+///
+/// # Panics
+/// Queries (`origin`, `left`, `face_vertices`, rings...) take ids that are alive in this mesh:
+/// like slice indexing they panic on ids past the end, and on removed ids they return
+/// unspecified (but memory-safe) answers. Check untrusted ids with [`Mesh::is_vertex_alive`],
+/// [`Mesh::is_face_alive`] and [`Mesh::is_edge_alive`] first.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mesh {

@@ -170,7 +170,7 @@ fn disk_fan_and_strip() {
 }
 
 #[test]
-fn add_face_covers_all_cases_of_seed_002() {
+fn add_face_covers_every_case_of_incremental_insertion() {
     let mut m = Mesh::new();
     let first = m.add_vertices(7).unwrap();
     assert_eq!(first, v(0));

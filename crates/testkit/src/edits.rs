@@ -323,6 +323,11 @@ pub fn apply_checked(
                     before.describe()
                 );
             }
+            // The iterators' exact lengths stay truthful.
+            assert_eq!(m.vertices().len(), m.vertices().count(), "after {op:?}");
+            assert_eq!(m.faces().len(), m.faces().count(), "after {op:?}");
+            assert_eq!(m.directed_edges().len(), m.directed_edges().count());
+            assert_eq!(m.undirected_edges().len(), m.undirected_edges().count());
             tally.accepted += 1;
         }
         Err(err) => {

@@ -10,9 +10,15 @@ impl Mesh {
     ///
     /// Face `i` is triangle `i`. Much faster than calling [`Mesh::add_face`] in a loop: rings are
     /// derived from a per-vertex corner table in linear time. Vertices used by no triangle stay
-    /// isolated. Rejected: indices out of range, repeated vertices, a directed edge used twice
-    /// (non-manifold edge or inconsistent winding), and vertices whose faces do not form one
-    /// disk or a set of half-disks.
+    /// isolated. Never builds a multigraph: each pair of vertices shares at most one edge.
+    ///
+    /// # Errors
+    /// [`MeshError::TooManyElements`] when `vertices` or the triangle count do not fit the id
+    /// spaces; [`MeshError::OutOfMemory`] when the arrays cannot be allocated;
+    /// [`MeshError::IndexOutOfRange`] and [`MeshError::RepeatedVertex`] for bad triangles;
+    /// [`MeshError::EdgeOccupied`] for a directed edge used twice (non-manifold edge or
+    /// inconsistent winding); [`MeshError::NonManifoldVertex`] for a vertex whose faces do not
+    /// form one disk or a set of half-disks.
     ///
     /// ```
     /// use quadedge::{Mesh, Vertex};
@@ -115,8 +121,12 @@ impl Mesh {
     ///
     /// Half-edge `3t + k` runs from `triangles[t][k]` to `triangles[t][(k + 1) % 3]`;
     /// `twins[h]` is the half-edge running the other way, or `u32::MAX` on the boundary.
-    /// Quad-edges are numbered in vertex order, as by [`Mesh::from_triangles`]. Everything is validated as in
-    /// [`Mesh::from_triangles`], plus the twins themselves ([`MeshError::BadTwin`]).
+    /// Quad-edges are numbered in vertex order, as by [`Mesh::from_triangles`].
+    ///
+    /// # Errors
+    /// As [`Mesh::from_triangles`], plus [`MeshError::BadTwin`] for a twin that is out of
+    /// range, not mutual or not the reverse half-edge (or a `twins` of the wrong length), and
+    /// [`MeshError::EdgeOccupied`] when two edges would join the same two vertices.
     ///
     /// ```
     /// use quadedge::Mesh;

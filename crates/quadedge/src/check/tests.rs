@@ -17,8 +17,8 @@ fn corrupt_entries_are_reported_not_panicked() {
         7,
         23,
         1 << 20,
-        (1 << 31) | 1,
-        (1 << 31) | 50,
+        crate::DUAL_BIT | 1,
+        crate::DUAL_BIT | 50,
         u32::MAX - 1,
         u32::MAX,
     ];

@@ -20,8 +20,13 @@ impl Mesh {
     /// other than the opposite corners of the edge's faces; both endpoints lie on the boundary
     /// but the edge does not; a face beside a boundary edge has its two other edges on the
     /// boundary too (an ear); or both opposite corners form triangles with both endpoints (the
-    /// edge of a tetrahedron, which would collapse to fewer than 4 vertices). Also rejected:
-    /// dead or dual edges and `t` outside `0.0..=1.0`.
+    /// edge of a tetrahedron, which would collapse to fewer than 4 vertices). These keep the
+    /// graph simple: no loops, no parallel edges, no face on fewer than 3 vertices.
+    ///
+    /// # Errors
+    /// Changing nothing: [`MeshError::CollapseNotManifold`] as above;
+    /// [`MeshError::DeadEdge`] / [`MeshError::WrongEdgeKind`] for a dead or dual edge;
+    /// [`MeshError::BadWeight`] for `t` outside `0.0..=1.0` (or NaN).
     ///
     /// ```
     /// use quadedge::{Mesh, MeshError, Vertex, shapes};

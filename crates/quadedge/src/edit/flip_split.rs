@@ -15,9 +15,11 @@ impl Mesh {
     /// old left face becomes `(d, c, a)`, left of the returned edge, the old right face becomes
     /// `(c, d, b)`, right of it. Logs [`Change::Flip`].
     ///
-    /// Rejected, changing nothing: a dead edge ([`MeshError::DeadEdge`]), a boundary edge
-    /// ([`MeshError::BoundaryEdge`]) and an edge whose opposite corners are already connected
-    /// ([`MeshError::FlipWouldDuplicate`]). Errors name the edge as passed.
+    /// # Errors
+    /// Changing nothing, naming the edge as passed: [`MeshError::DeadEdge`] for a dead edge,
+    /// [`MeshError::BoundaryEdge`] for a boundary edge, [`MeshError::FlipWouldDuplicate`] when
+    /// the opposite corners are already connected (or are the same vertex, on a pillow): the
+    /// flip would make parallel edges.
     ///
     /// ```
     /// use quadedge::{Mesh, MeshError, Vertex};

@@ -143,6 +143,9 @@ impl Mesh {
     ///
     /// The remaining faces may meet at a vertex in several fans afterwards.
     ///
+    /// # Errors
+    /// [`MeshError::DeadFace`] for a dead or out-of-range face, changing nothing.
+    ///
     /// ```
     /// use quadedge::{Face, Mesh, MeshError, Vertex};
     /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();

@@ -96,6 +96,42 @@ pub enum EditOp {
     Compact,
 }
 
+impl EditOp {
+    /// Names of the kinds, indexed by [`EditOp::kind`].
+    pub const KINDS: [&'static str; 12] = [
+        "flip",
+        "split",
+        "collapse",
+        "split_face",
+        "dissolve_vertex",
+        "remove_face",
+        "add_vertex",
+        "add_vertices",
+        "remove_vertex",
+        "add_face",
+        "reserve",
+        "compact",
+    ];
+
+    /// Index of this edit's kind in [`EditOp::KINDS`].
+    pub fn kind(&self) -> usize {
+        match self {
+            EditOp::Flip(_) => 0,
+            EditOp::Split(..) => 1,
+            EditOp::Collapse(..) => 2,
+            EditOp::SplitFace(..) => 3,
+            EditOp::Dissolve(_) => 4,
+            EditOp::RemoveFace(_) => 5,
+            EditOp::AddVertex => 6,
+            EditOp::AddVertices(_) => 7,
+            EditOp::RemoveVertex(_) => 8,
+            EditOp::AddFace(..) => 9,
+            EditOp::Reserve(_) => 10,
+            EditOp::Compact => 11,
+        }
+    }
+}
+
 /// Number of starting meshes [`start_mesh`] knows.
 pub const START_MESHES: usize = 10;
 
@@ -298,6 +334,30 @@ pub struct Tally {
     pub accepted: u64,
     /// Edits rejected (each leaving the mesh bit-identical).
     pub rejected: u64,
+    /// Per kind of edit ([`EditOp::KINDS`]): accepted, rejected.
+    pub by_kind: [[u64; 2]; 12],
+}
+
+impl Tally {
+    /// Adds another tally to this one.
+    pub fn add(&mut self, other: &Tally) {
+        self.accepted += other.accepted;
+        self.rejected += other.rejected;
+        for (a, b) in self.by_kind.iter_mut().zip(&other.by_kind) {
+            a[0] += b[0];
+            a[1] += b[1];
+        }
+    }
+}
+
+impl core::fmt::Display for Tally {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} accepted, {} rejected", self.accepted, self.rejected)?;
+        for (name, [a, r]) in EditOp::KINDS.iter().zip(&self.by_kind) {
+            write!(f, "; {name} {a}/{r}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Applies `op` to `m`, whose journal is recorded by `rec`, and asserts the contract: an
@@ -329,6 +389,7 @@ pub fn apply_checked(
             assert_eq!(m.directed_edges().len(), m.directed_edges().count());
             assert_eq!(m.undirected_edges().len(), m.undirected_edges().count());
             tally.accepted += 1;
+            tally.by_kind[op.kind()][0] += 1;
         }
         Err(err) => {
             assert!(
@@ -341,6 +402,7 @@ pub fn apply_checked(
                 "{op:?} was rejected ({err}) but logged {changes:?}"
             );
             tally.rejected += 1;
+            tally.by_kind[op.kind()][1] += 1;
         }
     }
     result

@@ -13,6 +13,8 @@
 mod collapse;
 mod flip_split;
 mod star;
+#[cfg(test)]
+mod tests;
 
 use crate::journal::Change;
 use crate::mesh::DEAD_VERTEX;

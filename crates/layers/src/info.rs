@@ -9,9 +9,10 @@ use std::borrow::Cow;
 /// What a layer does to elements the mesh deletes or rewires.
 ///
 /// Triggered by: removal of an element of the layer's kind (`VertexRemoved`, `FaceRemoved`,
-/// `EdgeRemoved`, and the vertex, edges and faces a collapse removes) and by a flip, which
-/// changes the flipped edge's endpoints (edge layers) and the corners of the two faces beside
-/// it (face layers).
+/// `EdgeRemoved`, the vertex, edges and faces a collapse or a vertex dissolve removes), by a
+/// flip, which changes the flipped edge's endpoints (edge layers) and the corners of the two
+/// faces beside it (face layers), and by a dissolve, which changes the corners of the merged
+/// face.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OnChange {
     /// Leave the values alone (a deleted slot keeps its stale value until the id is reused,

@@ -10,7 +10,9 @@ use crate::kind::{ElementKind, Kind, Sizes};
 use crate::layer::Layer;
 use crate::storage::Chunked;
 use crate::value::{LayerValue, heaviest_index, lightest_index};
-use quadedge::{Change, CollapseRecord, Edge, Face, Remap, SplitRecord, Vertex};
+use quadedge::{
+    Change, CollapseRecord, DissolveRecord, Edge, Face, FaceSplitRecord, Remap, SplitRecord, Vertex,
+};
 
 impl<T: LayerValue, K: Kind> Layer<T, K> {
     /// Replays mesh changes (in order) according to the layer's policies, then sets the length
@@ -94,7 +96,13 @@ fn removes(kind: ElementKind, oc: bool, ip: bool, c: &Change) -> bool {
         Change::FaceRemoved(f) => oc && face(f),
         Change::EdgeRemoved(e) => oc && edge(e),
         Change::Flip(r) => oc && (r.faces.iter().any(face) || edge(&r.edge)),
-        Change::Split(_) => ip,
+        Change::Split(_) | Change::FaceSplit(_) => ip,
+        Change::VertexDissolved(r) => {
+            oc && (vertex(&r.vertex)
+                || face(&r.face)
+                || r.removed_faces.iter().any(face)
+                || r.removed_edges.iter().any(edge))
+        }
         Change::Collapse(r) => {
             (ip && vertex(&r.survivor))
                 || oc
@@ -292,7 +300,9 @@ impl<T: LayerValue, K: Kind> Replay<'_, T, K> {
                 self.on_change(Self::edge_slots(r.edge));
             }
             Change::Split(r) => self.split(r),
+            Change::FaceSplit(r) => self.split_face(r),
             Change::Collapse(r) => self.collapse(r),
+            Change::VertexDissolved(r) => self.dissolve(r),
             Change::Compact(remap) => self.compact(remap),
             _ => {}
         }
@@ -330,7 +340,6 @@ impl<T: LayerValue, K: Kind> Replay<'_, T, K> {
     }
 
     /// [`Replay::blend`] for three weighted sources (a vertex inserted inside a face).
-    #[allow(dead_code)] // used by the face-split record
     fn blend3(policy: Interpolation, v: [&T; 3], w: [f32; 3]) -> Option<T> {
         Some(match policy {
             Interpolation::KeepSrc => *v[0],
@@ -380,6 +389,53 @@ impl<T: LayerValue, K: Kind> Replay<'_, T, K> {
                     self.reset_slots(Self::edge_slots(e));
                 }
             }
+        }
+    }
+
+    /// A vertex inserted inside a face: its value from the three corners by their weights;
+    /// the two faces cut from the split face follow it like faces cut by an edge split; the
+    /// spokes (no ancestor) start from the initial value.
+    fn split_face(&mut self, r: &FaceSplitRecord) {
+        let policy = self.layer.info.interpolation_policy();
+        if policy == Interpolation::ResetLayer {
+            self.reset_all();
+            return;
+        }
+        match K::KIND {
+            ElementKind::Vertex => {
+                if !r.vertex.is_valid() {
+                    return;
+                }
+                let [a, b, c] = r.corners.map(|v| self.read(v.index()));
+                match Self::blend3(policy, [&a, &b, &c], r.weights) {
+                    Some(v) if r.corners.iter().all(|c| c.is_valid()) => {
+                        self.write(r.vertex.index(), v)
+                    }
+                    _ => self.reset(r.vertex.index()),
+                }
+            }
+            ElementKind::Face => {
+                for new in &r.faces[1..] {
+                    self.new_face(policy, *new, r.face);
+                }
+            }
+            _ => {
+                for e in r.spokes {
+                    self.reset_slots(Self::edge_slots(e));
+                }
+            }
+        }
+    }
+
+    /// A vertex of degree 3 dissolved: it, two faces and three spokes are deleted, and the
+    /// merged face is rewired (all by the on-change policy).
+    fn dissolve(&mut self, r: &DissolveRecord) {
+        self.on_change(Self::vertex_slot(r.vertex));
+        for f in r.removed_faces.into_iter().chain([r.face]) {
+            self.on_change(Self::face_slot(f));
+        }
+        for e in r.removed_edges {
+            self.on_change(Self::edge_slots(e));
         }
     }
 

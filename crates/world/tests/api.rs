@@ -356,3 +356,29 @@ fn the_positions_guard_lends_a_vec_and_writes_it_back() {
     drop(w.lock_mesh_and_positions(&POS).unwrap());
     assert_eq!(w.layer_version("position"), v);
 }
+
+#[test]
+fn face_splits_and_dissolves_reach_layers_and_stored_ids() {
+    let mut w = octahedron_world();
+    {
+        let mut h = w.lock_layer(&HEIGHT).unwrap();
+        for i in 0..6 {
+            h[Vertex::new(i)] = i as f32;
+        }
+    }
+    let r = w
+        .lock_mesh()
+        .split_face(Face::new(0), [0.25, 0.25, 0.5])
+        .unwrap();
+    let h = w.layer(&HEIGHT).unwrap();
+    let [a, b, c] = r.corners.map(|v| h[v]);
+    assert_eq!(h[r.vertex], 0.25 * a + 0.25 * b + 0.5 * c);
+    w.lock_dict("d").set("inserted", r.vertex);
+    w.lock_dict("d").set("cut", r.faces[1]);
+    let d = w.lock_mesh().dissolve_vertex(r.vertex).unwrap();
+    assert_eq!(d.vertex, r.vertex);
+    let dict = w.dict("d").unwrap();
+    assert_eq!(dict.get("inserted"), Some(&Value::Null));
+    assert!(d.removed_faces.contains(&r.faces[1]) == (dict.get("cut") == Some(&Value::Null)));
+    assert_eq!(w.layer(&HEIGHT).unwrap().len(), w.mesh().vertex_slots());
+}

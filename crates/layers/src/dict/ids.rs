@@ -32,6 +32,11 @@ fn killed(c: &Change, out: &mut Vec<Element>) -> bool {
         Change::VertexRemoved(x) => out.extend(v(*x)),
         Change::FaceRemoved(x) => out.extend(f(*x)),
         Change::EdgeRemoved(x) => out.extend(e(*x)),
+        Change::VertexDissolved(r) => {
+            out.extend(v(r.vertex));
+            out.extend(r.removed_faces.iter().filter_map(|x| f(*x)));
+            out.extend(r.removed_edges.iter().filter_map(|x| e(*x)));
+        }
         Change::Collapse(r) => {
             out.extend(v(r.removed));
             out.extend(r.removed_faces.iter().filter_map(|x| f(*x)));
@@ -46,7 +51,7 @@ impl Dict {
     /// Makes the mesh ids stored in this dictionary ([`Value::Vertex`], [`Value::Face`],
     /// [`Value::Edge`], at any depth) follow a change journal: `Compact` renumbers them, and
     /// an id whose element the journal deletes (a removal, the vertex, faces and edges a
-    /// collapse removes) becomes [`Value::Null`] — even if the id is later reused by a new
+    /// collapse or a vertex dissolve removes) becomes [`Value::Null`] — even if the id is later reused by a new
     /// element. Returns whether anything changed.
     ///
     /// Cost: nothing when the journal neither deletes nor compacts; otherwise one walk of the

@@ -200,7 +200,11 @@ impl dyn AnyLayer {
         }
     }
 
-    /// The typed layer, or [`LayerError::WrongKind`] / [`LayerError::WrongType`].
+    /// The typed layer.
+    ///
+    /// # Errors
+    ///
+    /// [`LayerError::WrongKind`] or [`LayerError::WrongType`] when it holds something else.
     pub fn downcast_ref<T: LayerValue, K: Kind>(&self) -> Result<&Layer<T, K>, LayerError> {
         match self.as_any().downcast_ref::<Layer<T, K>>() {
             Some(l) => Ok(l),
@@ -208,7 +212,11 @@ impl dyn AnyLayer {
         }
     }
 
-    /// The typed layer for writing, or [`LayerError::WrongKind`] / [`LayerError::WrongType`].
+    /// The typed layer for writing.
+    ///
+    /// # Errors
+    ///
+    /// [`LayerError::WrongKind`] or [`LayerError::WrongType`] when it holds something else.
     pub fn downcast_mut<T: LayerValue, K: Kind>(&mut self) -> Result<&mut Layer<T, K>, LayerError> {
         if self.as_any().is::<Layer<T, K>>() {
             Ok(self

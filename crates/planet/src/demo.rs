@@ -210,7 +210,7 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
             .map(|p| {
                 let mut e = layers::Dict::default();
                 e.set("id", p as i64);
-                e.set("seed_vertex", seeds[p].raw() as i64);
+                e.set("seed_vertex", seeds[p]); // an id value: follows compaction
                 e.set("vertices", plate_count[p] as i64);
                 e.set("area_km2", plate_area[p]);
                 Value::from(e)

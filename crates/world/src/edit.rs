@@ -72,12 +72,12 @@ impl World {
         }
         let i = self.ensure_layer(a);
         let j = self.ensure_layer(b);
-        let stamp = self.tick();
+        let (stamp_a, stamp_b) = (self.tick(), self.tick());
         let [sa, sb] = self
             .layers
             .get_disjoint_mut([i, j])
             .expect("distinct names, distinct slots");
-        Ok((LayerGuard::new(sa, stamp), LayerGuard::new(sb, stamp)))
+        Ok((LayerGuard::new(sa, stamp_a), LayerGuard::new(sb, stamp_b)))
     }
 
     /// The index of the layer named like `info`, created if missing. The caller has checked

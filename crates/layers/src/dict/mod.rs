@@ -82,6 +82,11 @@ pub struct Dict {
 macro_rules! getter {
     ($(#[$doc:meta])* $name:ident, $t:ty, $vt:ident, $pat:pat => $out:expr) => {
         $(#[$doc])*
+        ///
+        /// # Errors
+        ///
+        /// [`DictError::Missing`] without an entry `key`, [`DictError::WrongType`] when it
+        /// holds another type.
         pub fn $name(&self, key: &str) -> Result<$t, DictError> {
             match self.require(key)? {
                 $pat => Ok($out),
@@ -163,6 +168,10 @@ impl Dict {
         get_i64, i64, Int, Value::Int(i) => *i
     );
     /// The number at `key`; integers are widened (so `1` written by hand reads as `1.0`).
+    ///
+    /// # Errors
+    ///
+    /// [`DictError::Missing`], or [`DictError::WrongType`] for a value that is no number.
     pub fn get_f64(&self, key: &str) -> Result<f64, DictError> {
         match self.require(key)? {
             Value::Float(f) => Ok(*f),
@@ -205,8 +214,11 @@ impl Dict {
         1 + self.entries.values().map(Value::depth).max().unwrap_or(0)
     }
 
-    /// The nested dictionary at `key` for writing, created empty if missing; an error if
-    /// `key` holds something else.
+    /// The nested dictionary at `key` for writing, created empty if missing.
+    ///
+    /// # Errors
+    ///
+    /// [`DictError::WrongType`] when `key` holds something else.
     pub fn dict_mut(&mut self, key: &str) -> Result<&mut Dict, DictError> {
         let v = self
             .entries
@@ -222,8 +234,11 @@ impl Dict {
         }
     }
 
-    /// The list at `key` for writing, created empty if missing; an error if `key` holds
-    /// something else.
+    /// The list at `key` for writing, created empty if missing.
+    ///
+    /// # Errors
+    ///
+    /// [`DictError::WrongType`] when `key` holds something else.
     pub fn list_mut(&mut self, key: &str) -> Result<&mut Vec<Value>, DictError> {
         let v = self
             .entries

@@ -102,8 +102,8 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
     let (mut accepted, mut rejected) = (0, 0);
     for step in 0..steps {
         let op = pick_op(typed.mesh(), &mut rng);
-        let a = apply(&mut typed.lock_mesh(), op.clone());
-        let b = apply(&mut encoded.lock_mesh(), op.clone());
+        let a = apply(&mut typed.lock_mesh(), op);
+        let b = apply(&mut encoded.lock_mesh(), op);
         assert_eq!(a.is_ok(), b.is_ok(), "seed {seed} step {step}: {op:?}");
         if a.is_ok() {
             accepted += 1;

@@ -54,6 +54,7 @@ mod info;
 mod kind;
 mod layer;
 mod layer_serde;
+mod removal;
 mod replay;
 mod storage;
 mod value;
@@ -67,6 +68,6 @@ pub use kind::{
     FaceKind, Kind, Sizes, VertexKind,
 };
 pub use layer::Layer;
-pub use replay::journal_removes_layer;
+pub use removal::journal_removes_layer;
 pub use storage::{CHUNK, CHUNK_SHIFT, ChunkSlices, Values};
 pub use value::{Interpolate, LayerValue};

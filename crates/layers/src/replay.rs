@@ -8,6 +8,7 @@ use crate::any::ApplyOutcome;
 use crate::info::{Interpolation, OnChange};
 use crate::kind::{ElementKind, Kind, Sizes};
 use crate::layer::Layer;
+use crate::removal::journal_removes_layer;
 use crate::storage::Chunked;
 use crate::value::{LayerValue, heaviest_index, lightest_index};
 use quadedge::{
@@ -67,50 +68,6 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         } else {
             ApplyOutcome::Unchanged
         }
-    }
-}
-
-/// Would replaying `changes` into a layer of `kind` with these policies trigger
-/// [`OnChange::RemoveLayer`] or [`Interpolation::DropLayer`]?
-///
-/// The type-free half of [`Layer::apply_changes`]: an owner holding a layer it has not decoded
-/// yet (a world loaded from a file) uses it to drop the layer exactly when a decoded one would
-/// be dropped.
-pub fn journal_removes_layer(
-    kind: ElementKind,
-    on_change: OnChange,
-    interpolation: Interpolation,
-    changes: &[Change],
-) -> bool {
-    let oc = on_change == OnChange::RemoveLayer;
-    let ip = interpolation == Interpolation::DropLayer;
-    (oc || ip) && changes.iter().any(|c| removes(kind, oc, ip, c))
-}
-
-fn removes(kind: ElementKind, oc: bool, ip: bool, c: &Change) -> bool {
-    let edge = |e: &Edge| kind.is_edge() && e.is_valid();
-    let face = |f: &Face| kind == ElementKind::Face && f.is_valid();
-    let vertex = |v: &Vertex| kind == ElementKind::Vertex && v.is_valid();
-    match c {
-        Change::VertexRemoved(v) => oc && vertex(v),
-        Change::FaceRemoved(f) => oc && face(f),
-        Change::EdgeRemoved(e) => oc && edge(e),
-        Change::Flip(r) => oc && (r.faces.iter().any(face) || edge(&r.edge)),
-        Change::Split(_) | Change::FaceSplit(_) => ip,
-        Change::VertexDissolved(r) => {
-            oc && (vertex(&r.vertex)
-                || face(&r.face)
-                || r.removed_faces.iter().any(face)
-                || r.removed_edges.iter().any(edge))
-        }
-        Change::Collapse(r) => {
-            (ip && vertex(&r.survivor))
-                || oc
-                    && (vertex(&r.removed)
-                        || r.removed_faces.iter().any(face)
-                        || r.removed_edges.iter().any(edge))
-        }
-        _ => false,
     }
 }
 

@@ -16,7 +16,10 @@ impl World {
     /// layer included (so its length and policies are right for new and removed vertices),
     /// and then the `Vec`'s values are written into the positions layer for every live vertex
     /// whose index is below the `Vec`'s length. Values that did not change are not written
-    /// (no chunk is copied for them).
+    /// (no chunk is copied for them). The `Vec` is the caller's: it is not resized for new
+    /// vertices (their slots past its end keep the interpolated value) nor permuted by a
+    /// `compact()` inside the guard (compact after the guard). If a policy of the positions
+    /// layer removes it during the edit, there is nothing to write back.
     ///
     /// ```
     /// use glam::DVec3;

@@ -112,7 +112,7 @@ impl<T: Copy> Chunked<T> {
         let used_in_tail = self.len - (self.chunks.len().saturating_sub(1) << CHUNK_SHIFT);
         if !self.chunks.is_empty() && used_in_tail < self.tail_capacity() {
             let cap = self.tail_capacity();
-            let end = cap.min(used_in_tail + (len - self.len));
+            let end = cap.min(used_in_tail.saturating_add(len - self.len));
             let tail = Arc::make_mut(self.chunks.last_mut().expect("non-empty"));
             tail[used_in_tail..end].fill(fill);
             self.len += end - used_in_tail;
@@ -122,7 +122,7 @@ impl<T: Copy> Chunked<T> {
             let used = self.len - base;
             if !self.chunks.is_empty() && used < CHUNK {
                 // The partial last chunk is full: reallocate it bigger (doubling).
-                let need = used + (len - self.len);
+                let need = used.saturating_add(len - self.len);
                 let cap = need.max(2 * used).next_power_of_two().min(CHUNK);
                 let old = self.chunks.pop().expect("non-empty");
                 let grown: Arc<[T]> = old[..used]

@@ -20,7 +20,9 @@
 //! *version*: a stamp from the world's clock that changes exactly when the component's data
 //! changes — a mutable access through a guard, a draw from the generator, a journal replay
 //! that changed values. Locking without writing changes nothing. Stamps never repeat, not
-//! even after an undo, so they make sound cache keys. (A [`Layer`]'s own
+//! even after an undo, so they make sound cache keys. (One approximation: a layer loaded from
+//! a file and not decoded yet cannot tell whether a mesh edit changes its values without
+//! decoding, so every mesh edit that records something stamps it.) (A [`Layer`]'s own
 //! [`write_count`](Layer::write_count) is a different thing: a count of its mutable
 //! accesses, which the world compares to decide whether to stamp.)
 //!

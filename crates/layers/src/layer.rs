@@ -292,6 +292,11 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
 impl<T: LayerValue, K: Kind> Index<K::Id> for Layer<T, K> {
     type Output = T;
 
+    /// The value of `id`.
+    ///
+    /// # Panics
+    ///
+    /// When `id` is past the end, like slice indexing ([`Layer::get`] returns `None`).
     #[inline]
     fn index(&self, id: K::Id) -> &T {
         match self.data.get(K::index(id)) {
@@ -302,6 +307,11 @@ impl<T: LayerValue, K: Kind> Index<K::Id> for Layer<T, K> {
 }
 
 impl<T: LayerValue, K: Kind> IndexMut<K::Id> for Layer<T, K> {
+    /// The value of `id` for writing (copies its chunk if shared).
+    ///
+    /// # Panics
+    ///
+    /// When `id` is past the end ([`Layer::get_mut`] returns `None`).
     #[inline]
     fn index_mut(&mut self, id: K::Id) -> &mut T {
         let len = self.len();

@@ -240,6 +240,13 @@ macro_rules! vector_value {
                     return Self::nlerp(a, b, t as f32);
                 };
                 let len = la + (lb - la) * t;
+                if t == 0.5 {
+                    // The midpoint of the arc is the normalised sum (exact, and the common case
+                    // of a split at the middle): skip the trigonometry.
+                    if let Some(mid) = (ua + ub).try_normalize() {
+                        return mid * len;
+                    }
+                }
                 // The angle from atan2 of |cross|-like and dot terms stays accurate near 0 and π.
                 let dot = ua.dot(ub).clamp(-1.0, 1.0);
                 let perp = ub - ua * dot;
@@ -249,9 +256,9 @@ macro_rules! vector_value {
                     // Parallel (same direction) or antipodal: no unique plane.
                     return Self::nlerp(a, b, t as f32);
                 }
-                let theta = angle * t;
+                let (s, c) = (angle * t).sin_cos();
                 // Renormalised: keeps unit inputs within an ulp or two of the sphere.
-                (ua * theta.cos() + perp / sin * theta.sin()).normalize() * len
+                (ua * c + perp * (s / sin)).normalize() * len
             }
             #[inline]
             fn lerp3(v: [&Self; 3], w: [f32; 3]) -> Self {

@@ -25,7 +25,7 @@ use crate::World;
 use crate::error::WorldError;
 use crate::pending::{self, Policies};
 use crate::slot::{Batch, Slot, State, bincode_config};
-use layers::{Dict, ElementKind, Interpolation, MAX_DEPTH, OnChange, Sizes};
+use layers::{Dict, ElementKind, Interpolation, MAX_DEPTH, OnChange, Sizes, Value};
 use quadedge::Mesh;
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
@@ -249,10 +249,15 @@ impl World {
             let len = r.u64()?;
             let crc = r.u32()?;
             let payload = r.take(usize::try_from(len).map_err(|_| WorldError::Truncated)?)?;
-            let name = String::from_utf8_lossy(raw_name).into_owned();
             if checksum(tag, raw_name, payload) != crc {
-                return Err(WorldError::Checksum { section: name });
+                return Err(WorldError::Checksum {
+                    section: String::from_utf8_lossy(raw_name).into_owned(),
+                });
             }
+            let name = String::from_utf8(raw_name.to_vec()).map_err(|_| WorldError::Corrupt {
+                section: String::from_utf8_lossy(raw_name).into_owned(),
+                reason: "the name is not UTF-8".into(),
+            })?;
             let dup = || WorldError::Corrupt {
                 section: name.clone(),
                 reason: "duplicate section".into(),
@@ -334,6 +339,22 @@ impl World {
         };
         let mesh = mesh.ok_or_else(|| missing("mesh"))?;
         let rng = rng.ok_or_else(|| missing("random"))?;
+        // Ids kept in dictionaries name live elements (the world keeps it so): a file that says
+        // otherwise is damaged.
+        for (name, (dict, _)) in &dicts {
+            let dead = dict.ids().into_iter().find(|v| match v {
+                Value::Vertex(x) => !mesh.is_vertex_alive(*x),
+                Value::Face(x) => !mesh.is_face_alive(*x),
+                Value::Edge(x) => !mesh.is_edge_alive(*x),
+                _ => false,
+            });
+            if let Some(v) = dead {
+                return Err(WorldError::Corrupt {
+                    section: name.clone(),
+                    reason: format!("{v:?} names no live element"),
+                });
+            }
+        }
         let sizes = Sizes::of(&mesh);
         let mut slots = Vec::with_capacity(layers.len());
         for (slot, section_bytes) in layers {

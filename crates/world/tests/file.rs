@@ -338,3 +338,30 @@ fn dict_ids_survive_the_file() {
     assert_eq!(back.dict("ids"), Some(&d));
     assert_eq!(back, w);
 }
+
+#[test]
+fn stored_ids_of_dead_elements_are_refused_on_load() {
+    let mut w = octahedron_world();
+    w.lock_dict("ids").set("v", Vertex::new(5));
+    let file = w.save_to_vec().unwrap();
+    let (header, mut sections) = parse(&file);
+    let i = sections
+        .iter()
+        .position(|s| s.tag == TAG_DICT && s.name == b"ids")
+        .unwrap();
+    for bad in [
+        Value::Vertex(Vertex::new(6)),
+        Value::Vertex(Vertex::INVALID),
+        Value::Face(Face::new(8)),
+        Value::Edge(Edge::primal(24).rot()),
+    ] {
+        let mut d = Dict::new();
+        d.set("nested", Value::List(vec![bad]));
+        sections[i].payload = encode(&d);
+        assert!(World::load_from_slice(&write(&header, &sections)).is_err());
+    }
+    // A non-UTF-8 name is refused too.
+    let mut named = sections.clone();
+    named[i].name = vec![0xFF, 0xFE];
+    assert!(World::load_from_slice(&write(&header, &named)).is_err());
+}

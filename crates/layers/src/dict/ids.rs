@@ -124,6 +124,21 @@ impl Dict {
 }
 
 impl Dict {
+    /// Every mesh id stored, at any depth, in no particular order (iterative walk).
+    pub fn ids(&self) -> Vec<&Value> {
+        let mut stack: Vec<&Value> = self.entries.values().collect();
+        let mut out = Vec::new();
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::List(l) => stack.extend(l),
+                Value::Dict(d) => stack.extend(d.entries.values()),
+                v if v.is_id() => out.push(v),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// Does any value, at any depth, hold a mesh id?
     pub fn has_ids(&self) -> bool {
         let mut stack: Vec<&Value> = self.entries.values().collect();

@@ -113,11 +113,12 @@ impl Transaction<'_> {
             .ok_or_else(|| WorldError::NoSuchLayer(name.to_owned()))
     }
 
-    /// Creates the layer (initial values, sized to the mesh) if missing.
+    /// Creates the layer (initial values, sized to the mesh) if missing; first replays the
+    /// mesh's edits so far into the other layers ([`Transaction::sync`]).
     ///
     /// # Errors
     ///
-    /// The errors of [`World::lock_layer`].
+    /// The errors of [`World::lock_layer`] and of [`Transaction::sync`].
     pub fn create<T: LayerValue, K: Kind>(
         &mut self,
         info: &LayerInfo<T, K>,
@@ -126,6 +127,9 @@ impl Transaction<'_> {
             self.slots[i].get_mut().get_mut::<T, K>()?;
             return Ok(());
         }
+        // A new layer is sized to the mesh as it is now: bring the journal up to date first,
+        // so the edits made so far are not replayed into it a second time.
+        self.sync()?;
         let stamp = self.world.tick();
         let layer = Layer::with_sizes(info.clone(), layers::Sizes::of(self.mesh.get_mut()));
         self.slots.push(RefCell::new(Slot::new(layer, stamp)));

@@ -382,3 +382,27 @@ fn face_splits_and_dissolves_reach_layers_and_stored_ids() {
     assert!(d.removed_faces.contains(&r.faces[1]) == (dict.get("cut") == Some(&Value::Null)));
     assert_eq!(w.layer(&HEIGHT).unwrap().len(), w.mesh().vertex_slots());
 }
+
+#[test]
+fn a_layer_created_mid_transaction_is_not_replayed_twice() {
+    const LATE: LayerInfo<f32, VertexKind> = LayerInfo::new("late").initial(2.0);
+    let mut w = grid_world(1);
+    let mut tx = w.transaction();
+    {
+        let mut m = tx.mesh_mut().unwrap();
+        let e = m.vertex_edge(Vertex::new(3));
+        m.collapse(e, 0.5).unwrap();
+        m.compact();
+    }
+    tx.create(&LATE).unwrap();
+    let n = tx.mesh().unwrap().vertex_slots();
+    tx.write(&LATE).unwrap()[Vertex::new(n as u32 - 1)] = 5.0;
+    tx.commit().unwrap();
+    let late = w.layer(&LATE).unwrap();
+    assert_eq!(late.len(), w.mesh().vertex_slots());
+    assert_eq!(
+        late[Vertex::new(n as u32 - 1)],
+        5.0,
+        "not permuted by a second compaction"
+    );
+}

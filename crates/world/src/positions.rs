@@ -18,7 +18,9 @@ impl World {
     /// whose index is below the `Vec`'s length. Values that did not change are not written
     /// (no chunk is copied for them). The `Vec` is the caller's: it is not resized for new
     /// vertices (their slots past its end keep the interpolated value) nor permuted by a
-    /// `compact()` inside the guard (compact after the guard). If a policy of the positions
+    /// `compact()` inside the guard: the `Vec` is read by the indices the mesh has when the
+    /// guard ends, so permute it with the `Remap` that `compact()` returns (or compact after
+    /// the guard). If a policy of the positions
     /// layer removes it during the edit, there is nothing to write back.
     ///
     /// ```

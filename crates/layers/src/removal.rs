@@ -7,7 +7,7 @@ use quadedge::{Change, Edge, Face, Vertex};
 /// Would replaying `changes` into a layer of `kind` with these policies trigger
 /// [`OnChange::RemoveLayer`] or [`Interpolation::DropLayer`]?
 ///
-/// The type-free half of [`Layer::apply_changes`]: an owner holding a layer it has not decoded
+/// The type-free half of [`Layer::apply_changes`](crate::Layer::apply_changes): an owner holding a layer it has not decoded
 /// yet (a world loaded from a file) uses it to drop the layer exactly when a decoded one would
 /// be dropped.
 pub fn journal_removes_layer(

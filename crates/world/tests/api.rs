@@ -406,3 +406,33 @@ fn a_layer_created_mid_transaction_is_not_replayed_twice() {
         "not permuted by a second compaction"
     );
 }
+
+#[test]
+fn replacements_through_the_positions_guard_or_a_transaction_are_reported() {
+    let mut w = octahedron_world();
+    w.lock_layer(&POS).unwrap().fill(DVec3::X);
+    let mut g = w.lock_mesh_and_positions(&POS).unwrap();
+    let (mesh, pos) = g.parts();
+    *mesh = Mesh::new();
+    pos.clear();
+    assert!(matches!(g.commit(), Err(WorldError::MeshReplacedInGuard)));
+    assert_eq!(w.layer(&POS).unwrap().len(), 0);
+
+    let mut w = octahedron_world();
+    let tx = w.transaction();
+    *tx.mesh_mut().unwrap() = Mesh::new();
+    drop(tx);
+    assert!(matches!(
+        w.take_errors()[..],
+        [WorldError::MeshReplacedInGuard]
+    ));
+    // A mesh handed over with a journal running: the world discards it and starts its own.
+    let (n, t) = shapes::octahedron();
+    let mut m = Mesh::from_triangles(n, &t).unwrap();
+    let _stale = m.record_changes().unwrap();
+    let mut w = World::new(m, 1);
+    w.lock_layer(&HEIGHT).unwrap();
+    w.lock_mesh().add_vertex();
+    assert!(w.take_errors().is_empty());
+    assert_eq!(w.layer(&HEIGHT).unwrap().len(), 7);
+}

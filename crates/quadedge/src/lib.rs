@@ -40,6 +40,7 @@ mod ids;
 mod iter;
 pub mod journal;
 mod mesh;
+mod reorder;
 #[cfg(feature = "serde")]
 mod serde_bytes;
 pub mod shapes;
@@ -49,3 +50,4 @@ pub use ids::{Edge, Face, Vertex};
 pub use iter::*;
 pub use journal::{Change, CollapseRecord, FlipRecord, Recording, Remap, SplitRecord};
 pub use mesh::Mesh;
+pub use reorder::ReorderError;

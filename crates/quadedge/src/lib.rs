@@ -36,6 +36,7 @@ mod compact;
 mod describe;
 mod edit;
 mod error;
+mod frozen;
 mod ids;
 mod iter;
 pub mod journal;
@@ -44,10 +45,13 @@ mod reorder;
 #[cfg(feature = "serde")]
 mod serde_bytes;
 pub mod shapes;
+mod topology;
 
 pub use error::MeshError;
+pub use frozen::{FrozenError, FrozenMesh, FrozenParts, MAX_FROZEN_VERTICES};
 pub use ids::{Edge, Face, Vertex};
 pub use iter::*;
 pub use journal::{Change, CollapseRecord, FlipRecord, Recording, Remap, SplitRecord};
 pub use mesh::Mesh;
 pub use reorder::ReorderError;
+pub use topology::Topology;

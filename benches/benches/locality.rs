@@ -72,9 +72,13 @@ fn locality(c: &mut Criterion) {
     let (random, _) = timed("random points → mesh (input order)", || {
         sphere::sphere_mesh(&points).unwrap()
     });
-    let order = timed("hilbert_order_sphere", || sphere::hilbert_order_sphere(&points));
+    let order = timed("hilbert_order_sphere", || {
+        sphere::hilbert_order_sphere(&points)
+    });
     let mut hilbert = random.clone();
-    timed("reorder_vertices", || hilbert.reorder_vertices(&order).unwrap());
+    timed("reorder_vertices", || {
+        hilbert.reorder_vertices(&order).unwrap()
+    });
     let sorted: Vec<DVec3> = order.iter().map(|&i| points[i as usize]).collect();
     let (sorted_build, _) = timed("Hilbert-sorted points → mesh", || {
         sphere::sphere_mesh(&sorted).unwrap()
@@ -112,9 +116,10 @@ fn locality(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("frozen", "hilbert_reordered"), |b| {
         b.iter(|| frozen_sweep(black_box(&frozen)))
     });
-    g.bench_function(BenchmarkId::new("frozen_via_trait", "hilbert_reordered"), |b| {
-        b.iter(|| topology_sweep(black_box(&frozen)))
-    });
+    g.bench_function(
+        BenchmarkId::new("frozen_via_trait", "hilbert_reordered"),
+        |b| b.iter(|| topology_sweep(black_box(&frozen))),
+    );
     g.bench_function(BenchmarkId::new("csr", "hilbert_reordered"), |b| {
         b.iter(|| black_box(&csr).sweep())
     });

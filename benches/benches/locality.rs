@@ -32,6 +32,19 @@ fn random_points(n: usize) -> Vec<DVec3> {
     out
 }
 
+/// A random permutation of `0..n` (Fisher–Yates on a fixed xorshift).
+fn permutation(n: usize) -> Vec<u32> {
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut p: Vec<u32> = (0..n as u32).collect();
+    for i in (1..n).rev() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        p.swap(i, (s % (i as u64 + 1)) as usize);
+    }
+    p
+}
+
 /// Sum over every vertex of its neighbours' ids, through the frozen rings.
 fn frozen_sweep(f: &FrozenMesh) -> u64 {
     let mut sum = 0u64;
@@ -83,7 +96,17 @@ fn locality(c: &mut Criterion) {
     let (sorted_build, _) = timed("Hilbert-sorted points → mesh", || {
         sphere::sphere_mesh(&sorted).unwrap()
     });
-    let (fibonacci, _) = sphere::fibonacci_sphere(N, 1.0, 0.0, 0).unwrap();
+    let (fibonacci, fib_points) = sphere::fibonacci_sphere(N, 1.0, 0.0, 0).unwrap();
+    // The same lattice with its ids shuffled, then put back in order by the Hilbert curve:
+    // the same degrees as the Fibonacci mesh, so only the order differs.
+    let shuffle = permutation(N);
+    let mut fib_shuffled = fibonacci.clone();
+    fib_shuffled.reorder_vertices(&shuffle).unwrap();
+    let mut fib_hilbert = fib_shuffled.clone();
+    let shuffled_points: Vec<DVec3> = shuffle.iter().map(|&i| fib_points[i as usize]).collect();
+    fib_hilbert
+        .reorder_vertices(&sphere::hilbert_order_sphere(&shuffled_points))
+        .unwrap();
     let frozen = timed("freeze", || FrozenMesh::freeze(&hilbert).unwrap());
     let csr = Csr::from_triangles(N, &triangles(&hilbert));
     let expected = csr.sweep();
@@ -108,6 +131,8 @@ fn locality(c: &mut Criterion) {
         ("hilbert_reordered", &hilbert),
         ("hilbert_sorted_points", &sorted_build),
         ("fibonacci_order", &fibonacci),
+        ("fibonacci_shuffled", &fib_shuffled),
+        ("fibonacci_shuffled_hilbert", &fib_hilbert),
     ] {
         g.bench_function(BenchmarkId::new("quadedge", name), |b| {
             b.iter(|| quadedge_sweep(black_box(m)))

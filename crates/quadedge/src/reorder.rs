@@ -100,35 +100,76 @@ impl Mesh {
                 _ => return Err(ReorderError::DeadVertex(v)),
             }
         }
-        let (quads, faces) = self.sweep_numbering(order)?;
+        let rebuilt = self.sweep(order)?;
         let remap = Remap {
             vertices,
-            faces,
-            quads,
+            faces: rebuilt.faces,
+            quads: rebuilt.quads,
         };
-        self.apply_permutation(order, &remap);
+        self.vertex_edge = rebuilt.vertex_edge;
+        self.primal_origin = rebuilt.primal_origin;
+        self.primal_next = rebuilt.primal_next;
+        self.dual_origin = rebuilt.dual_origin;
+        // Faces keep their entry edges; the dual rings follow from the primal ones:
+        // onext(rot x) = inv_rot(oprev x).
+        let mut face_edge = vec![Edge::INVALID; self.live_faces as usize];
+        for (old, &new) in remap.faces.iter().enumerate() {
+            if new != Remap::DEAD {
+                face_edge[new as usize] = remap.edge(self.face_edge[old]).unwrap_or(Edge::INVALID);
+            }
+        }
+        self.face_edge = face_edge;
+        let mut dual_next = vec![Edge::INVALID; self.primal_next.len()];
+        for (i, n) in self.primal_next.iter().enumerate() {
+            if let Some(d) = dual_next.get_mut(n.index()) {
+                *d = Edge::dual((i ^ 1) as u32);
+            }
+        }
+        self.dual_next = dual_next;
+        self.free_vertices.clear();
+        self.free_faces.clear();
+        self.free_quads.clear();
         self.log(|| Change::Compact(remap.clone()));
         Ok(remap)
     }
 
-    /// Numbers quad-edges and faces by first visit, sweeping the rings of `order`'s vertices.
-    fn sweep_numbering(&self, order: &[u32]) -> Result<(Vec<u32>, Vec<u32>), ReorderError> {
+    /// One sweep over the rings of `order`'s vertices (old ids): numbers quad-edges and faces
+    /// by first visit and writes the new primal arrays on the way, so the old arrays are read
+    /// once, in ring order, and the new ones are written where the sweep is. Nothing of `self`
+    /// changes, so a corrupt ring can still be reported with the mesh untouched.
+    fn sweep(&self, order: &[u32]) -> Result<Rebuilt, ReorderError> {
         let quad_slots = self.primal_origin.len() / 2;
-        let mut quads = vec![Remap::DEAD; quad_slots];
-        let mut faces = vec![Remap::DEAD; self.face_edge.len()];
+        let ne = 2 * self.live_quads as usize;
+        let mut out = Rebuilt {
+            quads: vec![Remap::DEAD; quad_slots],
+            faces: vec![Remap::DEAD; self.face_edge.len()],
+            vertex_edge: Vec::with_capacity(order.len()),
+            primal_origin: vec![Vertex::INVALID; ne],
+            primal_next: vec![Edge::INVALID; ne],
+            dual_origin: vec![Face::INVALID; ne],
+        };
         let (mut nq, mut nf) = (0u32, 0u32);
         // Every directed edge lies in exactly one ring: more steps means a corrupt ring.
-        let mut budget = self.primal_origin.len();
-        for &old in order {
+        let mut budget = ne;
+        for (new_v, &old) in order.iter().enumerate() {
             let start = self.vertex_edge[old as usize];
             if !start.is_valid() {
+                out.vertex_edge.push(Edge::INVALID);
                 continue;
             }
             let mut e = start;
+            let mut first = Edge::INVALID;
+            let mut prev = Edge::INVALID;
             loop {
-                let (q, left) = match (quads.get_mut(e.quad()), self.dual_origin.get(e.index() ^ 1))
-                {
-                    (Some(q), Some(&left)) if budget > 0 => (q, left),
+                let (q, &left) = match (
+                    out.quads.get_mut(e.quad()),
+                    self.dual_origin.get(e.index() ^ 1),
+                ) {
+                    (Some(q), Some(left))
+                        if budget > 0 && (*q != Remap::DEAD || nq < self.live_quads) =>
+                    {
+                        (q, left)
+                    }
                     _ => return Err(ReorderError::Corrupt),
                 };
                 budget -= 1;
@@ -136,73 +177,48 @@ impl Mesh {
                     *q = nq;
                     nq += 1;
                 }
-                if let Some(f) = faces.get_mut(left.index())
-                    && *f == Remap::DEAD
-                {
-                    *f = nf;
-                    nf += 1;
+                let new_e = Edge::primal(2 * *q + (e.raw() & 1));
+                let i = new_e.index();
+                out.primal_origin[i] = Vertex::new(new_v as u32);
+                if left.is_valid() {
+                    let f = out
+                        .faces
+                        .get_mut(left.index())
+                        .ok_or(ReorderError::Corrupt)?;
+                    if *f == Remap::DEAD {
+                        *f = nf;
+                        nf += 1;
+                    }
+                    out.dual_origin[i ^ 1] = Face::new(*f);
                 }
+                if prev.is_valid() {
+                    out.primal_next[prev.index()] = new_e;
+                } else {
+                    first = new_e;
+                }
+                prev = new_e;
                 e = self.primal_next[e.index()];
                 if e == start {
                     break;
                 }
             }
+            out.primal_next[prev.index()] = first;
+            out.vertex_edge.push(first);
         }
-        // A valid mesh reaches every live element; a bijection is kept whatever happens.
-        for q in 0..quad_slots {
-            if quads[q] == Remap::DEAD && self.primal_origin[2 * q].is_valid() {
-                return Err(ReorderError::Corrupt);
-            }
+        // A valid mesh reaches every live element exactly once per directed edge.
+        if budget != 0 || nq != self.live_quads || nf != self.live_faces {
+            return Err(ReorderError::Corrupt);
         }
-        for f in 0..faces.len() {
-            if faces[f] == Remap::DEAD && self.face_edge[f].is_valid() {
-                return Err(ReorderError::Corrupt);
-            }
-        }
-        Ok((quads, faces))
+        Ok(out)
     }
+}
 
-    /// Rewrites every array through `remap` (a bijection on live elements).
-    fn apply_permutation(&mut self, order: &[u32], remap: &Remap) {
-        let edge = |e: Edge| remap.edge(e).unwrap_or(Edge::INVALID);
-        let nq = self.live_quads as usize;
-        let nf = self.live_faces as usize;
-        let vertex_edge = order
-            .iter()
-            .map(|&old| edge(self.vertex_edge[old as usize]))
-            .collect();
-        let mut face_edge = vec![Edge::INVALID; nf];
-        for (old, &new) in remap.faces.iter().enumerate() {
-            if new != Remap::DEAD {
-                face_edge[new as usize] = edge(self.face_edge[old]);
-            }
-        }
-        let mut primal_origin = vec![Vertex::INVALID; 2 * nq];
-        let mut primal_next = vec![Edge::INVALID; 2 * nq];
-        let mut dual_origin = vec![Face::INVALID; 2 * nq];
-        let mut dual_next = vec![Edge::INVALID; 2 * nq];
-        for (q, &new) in remap.quads.iter().enumerate() {
-            if new == Remap::DEAD {
-                continue;
-            }
-            for s in 0..2 {
-                let (i, j) = (2 * q + s, 2 * new as usize + s);
-                primal_origin[j] = remap
-                    .vertex(self.primal_origin[i])
-                    .unwrap_or(Vertex::INVALID);
-                primal_next[j] = edge(self.primal_next[i]);
-                dual_origin[j] = remap.face(self.dual_origin[i]).unwrap_or(Face::INVALID);
-                dual_next[j] = edge(self.dual_next[i]);
-            }
-        }
-        self.vertex_edge = vertex_edge;
-        self.face_edge = face_edge;
-        self.primal_origin = primal_origin;
-        self.primal_next = primal_next;
-        self.dual_origin = dual_origin;
-        self.dual_next = dual_next;
-        self.free_vertices.clear();
-        self.free_faces.clear();
-        self.free_quads.clear();
-    }
+/// What [`Mesh::sweep`] builds: the maps and the new arrays.
+struct Rebuilt {
+    quads: Vec<u32>,
+    faces: Vec<u32>,
+    vertex_edge: Vec<Edge>,
+    primal_origin: Vec<Vertex>,
+    primal_next: Vec<Edge>,
+    dual_origin: Vec<Face>,
 }

@@ -319,3 +319,22 @@ fn serde_round_trip_and_hostile_files() {
     v["face_corner"].as_array_mut().unwrap().pop();
     assert!(serde_json::from_value::<FrozenMesh>(v).is_err());
 }
+
+/// Many more edited meshes than the quick test (`cargo xtask stress`).
+#[test]
+#[ignore]
+fn stress_frozen_matches_after_random_edits() {
+    for seed in 0..300 {
+        let base = match seed % 3 {
+            0 => build(shapes::icosahedron_grid(4 + seed as u32 % 5)),
+            1 => build(shapes::disk(20 + seed as u32 % 40)),
+            _ => build(shapes::strip(10 + seed as u32 % 30)),
+        };
+        let m = edited(base, 1000 + seed, 100 + 10 * (seed as usize % 50));
+        let m = in_sweep_order(&m, Some(&mut Rng::new(seed)));
+        let f = FrozenMesh::freeze(&m).unwrap();
+        assert_eq!(answers(&f), answers(&m), "seed {seed}");
+        assert_eq!(f.thaw().unwrap(), m, "seed {seed}");
+        assert_eq!(FrozenMesh::from_parts(f.clone().into_parts()), Ok(f));
+    }
+}

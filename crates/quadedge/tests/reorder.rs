@@ -266,3 +266,19 @@ fn random_edits_and_reorders_keep_the_mesh_valid() {
         assert_same_topology(&before, &m, &remap);
     }
 }
+
+/// Long random sequences of edits and reorders (`cargo xtask stress`).
+#[test]
+#[ignore]
+fn stress_random_edits_and_reorders() {
+    for seed in 0..40 {
+        let mut m = build(shapes::icosahedron_grid(3 + seed as u32 % 4));
+        let mut rng = Rng::new(seed);
+        for round in 0..25 {
+            m = edited(m, seed * 1000 + round, 40);
+            let before = m.clone();
+            let remap = m.reorder_vertices(&live_order(&before, &mut rng)).unwrap();
+            assert_same_topology(&before, &m, &remap);
+        }
+    }
+}

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 const N: usize = 1_000_000;
 
-/// `n` uniform random directions (deterministic xorshift, normalised Gaussian-free: rejection
-/// from the cube).
+/// `n` uniform random directions: points drawn in the cube by a fixed xorshift, kept inside
+/// the unit ball, projected onto the sphere.
 fn random_points(n: usize) -> Vec<DVec3> {
     let mut s = 0x2545_F491_4F6C_DD1Du64;
     let mut r = || {
@@ -92,9 +92,8 @@ fn locality(c: &mut Criterion) {
     timed("reorder_vertices", || {
         hilbert.reorder_vertices(&order).unwrap()
     });
-    let sorted: Vec<DVec3> = order.iter().map(|&i| points[i as usize]).collect();
-    let (sorted_build, _) = timed("Hilbert-sorted points → mesh", || {
-        sphere::sphere_mesh(&sorted).unwrap()
+    let (sorted_build, _, _) = timed("sphere_mesh_hilbert (sort, then points → mesh)", || {
+        sphere::sphere_mesh_hilbert(&points).unwrap()
     });
     let (fibonacci, fib_points) = sphere::fibonacci_sphere(N, 1.0, 0.0, 0).unwrap();
     // The same lattice with its ids shuffled, then put back in order by the Hilbert curve:
@@ -110,6 +109,13 @@ fn locality(c: &mut Criterion) {
     let frozen = timed("freeze", || FrozenMesh::freeze(&hilbert).unwrap());
     let csr = Csr::from_triangles(N, &triangles(&hilbert));
     let expected = csr.sweep();
+    // The lattice in sweep order (identity) to freeze it, and its CSR: the regular-degree floor.
+    let mut fib_sweep = fibonacci.clone();
+    let identity: Vec<u32> = (0..N as u32).collect();
+    fib_sweep.reorder_vertices(&identity).unwrap();
+    let fib_frozen = FrozenMesh::freeze(&fib_sweep).unwrap();
+    let fib_csr = Csr::from_triangles(N, &triangles(&fibonacci));
+    assert_eq!(frozen_sweep(&fib_frozen), fib_csr.sweep());
     assert_eq!(quadedge_sweep(&hilbert), expected);
     assert_eq!(frozen_sweep(&frozen), expected);
     assert_eq!(topology_sweep(&frozen), expected);
@@ -148,6 +154,12 @@ fn locality(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("csr", "hilbert_reordered"), |b| {
         b.iter(|| black_box(&csr).sweep())
     });
+    g.bench_function(BenchmarkId::new("frozen", "fibonacci_order"), |b| {
+        b.iter(|| frozen_sweep(black_box(&fib_frozen)))
+    });
+    g.bench_function(BenchmarkId::new("csr", "fibonacci_order"), |b| {
+        b.iter(|| black_box(&fib_csr).sweep())
+    });
     g.finish();
 
     let mut g = c.benchmark_group("locality_build_1M");
@@ -163,6 +175,9 @@ fn locality(c: &mut Criterion) {
             |mut m| m.reorder_vertices(&order).unwrap(),
             BatchSize::LargeInput,
         )
+    });
+    g.bench_function("mesh_check", |b| {
+        b.iter(|| black_box(&hilbert).check().unwrap())
     });
     g.bench_function("freeze", |b| {
         b.iter(|| FrozenMesh::freeze(black_box(&hilbert)).unwrap())

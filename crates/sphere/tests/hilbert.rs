@@ -1,7 +1,10 @@
 //! Hilbert orders: the curve itself, permutations, determinism, locality, hostile points.
 
 use glam::{DVec2, DVec3};
-use sphere::{hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh};
+use sphere::{
+    SphereError, hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh,
+    sphere_mesh_hilbert,
+};
 
 fn is_permutation(order: &[u32], n: usize) -> bool {
     let mut seen = vec![false; n];
@@ -142,4 +145,51 @@ fn hilbert_sort_mesh_keeps_positions_on_their_vertices() {
     let mut short = pos[..10].to_vec();
     assert!(hilbert_sort_mesh(&mut mesh, &mut short).is_err());
     assert_eq!((mesh, pos), snapshot);
+}
+
+#[test]
+fn sphere_mesh_hilbert_keeps_points_and_reports_original_indices() {
+    let p = sphere::fibonacci_points(5000, 2.0, 0.8, 17).unwrap();
+    let (mesh, pos, order) = sphere_mesh_hilbert(&p).unwrap();
+    mesh.check().unwrap();
+    assert!(is_permutation(&order, p.len()));
+    assert_eq!(order, hilbert_order_sphere(&p));
+    for (i, &o) in order.iter().enumerate() {
+        assert_eq!(pos[i], p[o as usize]);
+    }
+    sphere::is_delaunay(&mesh, &pos).unwrap();
+    // Same triangles as the mesh in input order, after mapping ids.
+    let (plain, _) = sphere::sphere_mesh(&p).unwrap();
+    let canon = |t: [u32; 3]| {
+        let k = (0..3).min_by_key(|&k| t[k]).unwrap();
+        [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]
+    };
+    let mut a: Vec<[u32; 3]> = mesh
+        .faces()
+        .map(|f| canon(mesh.face_vertices(f).map(|v| order[v.index()])))
+        .collect();
+    let mut b: Vec<[u32; 3]> = plain
+        .faces()
+        .map(|f| canon(plain.face_vertices(f).map(|v| v.raw())))
+        .collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    assert_eq!(a, b);
+
+    // Errors name indices of the caller's points.
+    let mut bad = p.clone();
+    bad[1234] = DVec3::new(f64::NAN, 0.0, 1.0);
+    assert_eq!(
+        sphere_mesh_hilbert(&bad).unwrap_err(),
+        SphereError::NonFinite { index: 1234 }
+    );
+    let mut dup = p.clone();
+    dup[4000] = dup[17];
+    assert_eq!(
+        sphere_mesh_hilbert(&dup).unwrap_err(),
+        SphereError::Duplicate {
+            first: 17,
+            second: 4000
+        }
+    );
 }

@@ -324,7 +324,7 @@ fn serde_round_trip_and_hostile_files() {
 #[test]
 #[ignore]
 fn stress_frozen_matches_after_random_edits() {
-    for seed in 0..300 {
+    for seed in 0..2000 {
         let base = match seed % 3 {
             0 => build(shapes::icosahedron_grid(4 + seed as u32 % 5)),
             1 => build(shapes::disk(20 + seed as u32 % 40)),

@@ -5,15 +5,15 @@ mod support;
 
 use quadedge::{Edge, Face, FrozenError, FrozenMesh, FrozenParts, Mesh, Topology, Vertex, shapes};
 use std::collections::VecDeque;
-use support::{Rng, build, edited, meshes};
+use support::{build, edited, meshes, permutation};
+use testkit::Rng;
 
 /// `m` renumbered in sweep order, keeping (`shuffle == None`) or shuffling vertex ids.
 fn in_sweep_order(m: &Mesh, shuffle: Option<&mut Rng>) -> Mesh {
     let mut m = m.clone();
     let live: Vec<u32> = m.vertices().map(Vertex::raw).collect();
     let order = match shuffle {
-        Some(rng) => rng
-            .permutation(live.len())
+        Some(rng) => permutation(rng, live.len())
             .into_iter()
             .map(|i| live[i as usize])
             .collect(),

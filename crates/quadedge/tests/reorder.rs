@@ -3,7 +3,8 @@
 mod support;
 
 use quadedge::{Change, Edge, Mesh, Remap, ReorderError, Vertex, shapes};
-use support::{Rng, build, edited, meshes, triangle_set};
+use support::{build, edited, meshes, permutation, triangle_set};
+use testkit::Rng;
 
 /// Moves a per-element array through one kind of a remap, as a layer does.
 fn follow<T: Copy + Default>(values: &[T], map: &[u32]) -> Vec<T> {
@@ -79,7 +80,7 @@ fn assert_same_topology(before: &Mesh, after: &Mesh, remap: &Remap) {
 /// The order that sorts live vertices by a key, as a space-filling curve would.
 fn live_order(m: &Mesh, rng: &mut Rng) -> Vec<u32> {
     let live: Vec<u32> = m.vertices().map(|v| v.raw()).collect();
-    rng.permutation(live.len())
+    permutation(rng, live.len())
         .into_iter()
         .map(|i| live[i as usize])
         .collect()

@@ -70,16 +70,12 @@ fn sphere_order_is_a_deterministic_local_permutation() {
 
 #[test]
 fn plane_order_is_a_deterministic_local_permutation() {
+    // Scattered points in a 100 × 30 rectangle: a perturbed Fibonacci sphere, flattened.
     let n = 10_000;
-    let mut s = 0x1234_5678_9abc_def1u64;
-    let mut r = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let p: Vec<DVec2> = (0..n)
-        .map(|_| DVec2::new(100.0 * r() - 50.0, 30.0 * r()))
+    let p: Vec<DVec2> = sphere::fibonacci_points(n, 1.0, 0.9, 5)
+        .unwrap()
+        .iter()
+        .map(|q| DVec2::new(50.0 * q.x, 15.0 + 15.0 * q.y))
         .collect();
     let order = hilbert_order_plane(&p);
     assert!(is_permutation(&order, n));

@@ -1,7 +1,9 @@
 //! Meshes and canonical forms shared by the reorder and frozen-mesh tests.
 #![allow(dead_code)]
 
-use quadedge::{Edge, Face, Mesh, Vertex, shapes};
+use quadedge::{Mesh, Vertex, shapes};
+use testkit::Rng;
+use testkit::edits::{START_MESHES, apply, pick_op, start_mesh};
 
 pub fn build(shape: (usize, Vec<[u32; 3]>)) -> Mesh {
     let (n, t) = shape;
@@ -10,75 +12,46 @@ pub fn build(shape: (usize, Vec<[u32; 3]>)) -> Mesh {
     m
 }
 
-/// A deterministic xorshift: the same edits on every run.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as usize % n.max(1)
-    }
-
-    /// A uniformly random permutation of `0..n` (Fisher–Yates).
-    pub fn permutation(&mut self, n: usize) -> Vec<u32> {
-        let mut p: Vec<u32> = (0..n as u32).collect();
-        for i in (1..n).rev() {
-            p.swap(i, self.below(i + 1));
-        }
-        p
-    }
+/// A uniformly random permutation of `0..n`.
+pub fn permutation(rng: &mut Rng, n: usize) -> Vec<u32> {
+    let mut p: Vec<u32> = (0..n as u32).collect();
+    rng.shuffle(&mut p);
+    p
 }
 
-/// `base` after `steps` random flips, splits, collapses and face removals: ids with holes,
-/// rings whose entry edges are no longer the bulk-build ones, boundaries opened by removals.
+/// `base` after `steps` edits from the shared adversarial generator (flips, splits, face
+/// splits, collapses, dissolves, face removals and additions, pillows, bad ids): ids with
+/// holes, entry edges that are no longer the bulk-build ones, boundaries opened by removals.
 pub fn edited(base: Mesh, seed: u64, steps: usize) -> Mesh {
     let mut m = base;
     let mut rng = Rng::new(seed);
     for _ in 0..steps {
-        let q = rng.below(m.quad_slots()) as u32;
-        let e = Edge::of_quad(q);
-        if !m.is_edge_alive(e) {
-            continue;
-        }
-        let e = if rng.below(2) == 0 { e } else { e.sym() };
-        let _ = match rng.below(10) {
-            0..=3 => m.flip(e).map(|_| ()),
-            4..=6 => m.split(e, 0.5).map(|_| ()),
-            7..=8 => m.collapse(e, 0.5).map(|_| ()),
-            _ => {
-                let f = Face::new(rng.below(m.face_slots()) as u32);
-                m.remove_face(f)
-            }
-        };
+        let op = pick_op(&m, &mut rng);
+        let _ = apply(&mut m, op);
     }
     m.check().unwrap();
     m
 }
 
-/// Named test meshes without holes: closed and open shapes, and edited ones compacted.
-pub fn meshes() -> Vec<(&'static str, Mesh)> {
-    let mut out = vec![
-        ("tetrahedron", build(shapes::tetrahedron())),
-        ("octahedron", build(shapes::octahedron())),
-        ("icosahedron", build(shapes::icosahedron())),
-        ("grid3", build(shapes::icosahedron_grid(3))),
-        ("disk", build(shapes::disk(7))),
-        ("strip", build(shapes::strip(9))),
+/// Named test meshes without holes: closed and open shapes, the shared start meshes (pillow,
+/// bowtie, bare vertices, ...), and edited ones compacted.
+pub fn meshes() -> Vec<(String, Mesh)> {
+    let mut out: Vec<(String, Mesh)> = vec![
+        ("grid3".into(), build(shapes::icosahedron_grid(3))),
+        ("disk".into(), build(shapes::disk(7))),
+        ("strip".into(), build(shapes::strip(9))),
     ];
+    for k in 0..START_MESHES {
+        out.push((format!("start mesh {k}"), start_mesh(k)));
+        let mut m = edited(start_mesh(k), 40 + k as u64, 200);
+        m.compact();
+        out.push((format!("edited start mesh {k}"), m));
+    }
     for seed in 1..=3 {
         let mut m = edited(build(shapes::icosahedron_grid(4)), seed, 300);
         m.compact();
-        out.push(("edited grid", m));
+        out.push((format!("edited grid {seed}"), m));
     }
-    let mut m = edited(build(shapes::disk(12)), 9, 40);
-    m.compact();
-    out.push(("edited disk", m));
     out
 }
 

@@ -182,6 +182,10 @@ fn locality(c: &mut Criterion) {
     g.bench_function("freeze", |b| {
         b.iter(|| FrozenMesh::freeze(black_box(&hilbert)).unwrap())
     });
+    g.bench_function("thaw", |b| b.iter(|| black_box(&frozen).thaw().unwrap()));
+    g.bench_function("frozen_check", |b| {
+        b.iter(|| black_box(&frozen).check().unwrap())
+    });
     g.finish();
 }
 

@@ -123,6 +123,8 @@ impl FrozenMesh {
             live_quads: (nh / 2) as u32,
             ..Mesh::default()
         };
+        // Faces are counted at their smallest corner, in ring order: no rank scans needed.
+        let mut face_slot = Vec::with_capacity(nf);
         for v in 0..nv as u32 {
             let ring = self.ring(v);
             if !ring.is_empty() {
@@ -132,24 +134,28 @@ impl FrozenMesh {
                 let e = slot_edge[j].index();
                 m.primal_origin[e] = Vertex::new(v);
                 m.primal_next[e] = slot_edge[Self::next_slot(&ring, j)];
-                m.dual_origin[e ^ 1] = self.left_face_at(v, j);
+                if self.is_face_corner(v, &ring, j) {
+                    face_slot.push(j);
+                }
             }
         }
-        for f in 0..nf as u32 {
-            let c = self.face_corner[f as usize];
-            let (first, rot) = (c & ID, c >> ROT_SHIFT);
-            let mut v = first;
-            let mut j = self.face_slot(first, f - self.face_start[first as usize]);
-            // Walk `rot` edges around the face: v → w, then the slot w → x.
-            for _ in 0..rot {
-                let w = self.dest[j] & ID;
-                let x = self.dest[Self::next_slot(&self.ring(v), j)] & ID;
-                j = self
-                    .slot_to(w, x)
-                    .ok_or_else(|| corrupt("open face corner"))?;
-                v = w;
+        if face_slot.len() != nf {
+            return Err(corrupt("face count"));
+        }
+        for (f, &j) in face_slot.iter().enumerate() {
+            let c = self.face_corner[f];
+            let first = c & ID;
+            let w = self.dest[j] & ID;
+            let x = self.dest[Self::next_slot(&self.ring(first), j)] & ID;
+            let (Some(j2), Some(j3)) = (self.slot_to(w, x), self.slot_to(x, first)) else {
+                return Err(corrupt("open face corner"));
+            };
+            let edges = [slot_edge[j], slot_edge[j2], slot_edge[j3]];
+            let face = Face::new(f as u32);
+            for e in edges {
+                m.dual_origin[e.index() ^ 1] = face;
             }
-            m.face_edge[f as usize] = slot_edge[j];
+            m.face_edge[f] = edges[(c >> ROT_SHIFT) as usize % 3];
         }
         // Dual rings follow from the primal ones: onext(rot x) = inv_rot(oprev x).
         for i in 0..nh {

@@ -151,59 +151,84 @@ impl Mesh {
         let (mut nq, mut nf) = (0u32, 0u32);
         // Every directed edge lies in exactly one ring: more steps means a corrupt ring.
         let mut budget = ne;
-        for (new_v, &old) in order.iter().enumerate() {
-            let start = self.vertex_edge[old as usize];
-            if !start.is_valid() {
-                out.vertex_edge.push(Edge::INVALID);
-                continue;
+        // Rings are walked `LANES` at a time, interleaved: each step of a ring waits for a
+        // (likely missed) load, so independent rings let the misses overlap. The numbering
+        // then runs over the gathered edges in sweep order.
+        let mut lanes: [Vec<Edge>; LANES] = Default::default();
+        for (chunk_index, chunk) in order.chunks(LANES).enumerate() {
+            let mut start = [Edge::INVALID; LANES];
+            let mut cur = [Edge::INVALID; LANES];
+            for (k, &old) in chunk.iter().enumerate() {
+                lanes[k].clear();
+                start[k] = self.vertex_edge[old as usize];
+                cur[k] = start[k];
             }
-            let mut e = start;
-            let mut first = Edge::INVALID;
-            let mut prev = Edge::INVALID;
-            loop {
-                let (q, &left) = match (
-                    out.quads.get_mut(e.quad()),
-                    self.dual_origin.get(e.index() ^ 1),
-                ) {
-                    (Some(q), Some(left))
-                        if budget > 0 && (*q != Remap::DEAD || nq < self.live_quads) =>
-                    {
-                        (q, left)
+            let mut walking = true;
+            while walking {
+                walking = false;
+                for k in 0..chunk.len() {
+                    let e = cur[k];
+                    if !e.is_valid() {
+                        continue;
                     }
-                    _ => return Err(ReorderError::Corrupt),
-                };
-                budget -= 1;
-                if *q == Remap::DEAD {
-                    *q = nq;
-                    nq += 1;
+                    let next = match self.primal_next.get(e.index()) {
+                        Some(&n) if budget > 0 && e.is_primal() => n,
+                        _ => return Err(ReorderError::Corrupt),
+                    };
+                    budget -= 1;
+                    lanes[k].push(e);
+                    cur[k] = if next == start[k] {
+                        Edge::INVALID
+                    } else {
+                        next
+                    };
+                    walking = true;
                 }
-                let new_e = Edge::primal(2 * *q + (e.raw() & 1));
-                let i = new_e.index();
-                out.primal_origin[i] = Vertex::new(new_v as u32);
-                if left.is_valid() {
-                    let f = out
-                        .faces
-                        .get_mut(left.index())
-                        .ok_or(ReorderError::Corrupt)?;
-                    if *f == Remap::DEAD {
-                        *f = nf;
-                        nf += 1;
+            }
+            for (k, ring) in lanes[..chunk.len()].iter().enumerate() {
+                let new_v = Vertex::new((chunk_index * LANES + k) as u32);
+                let mut prev = Edge::INVALID;
+                let mut first = Edge::INVALID;
+                for &e in ring {
+                    let (q, &left) = match (
+                        out.quads.get_mut(e.quad()),
+                        self.dual_origin.get(e.index() ^ 1),
+                    ) {
+                        (Some(q), Some(left)) if *q != Remap::DEAD || nq < self.live_quads => {
+                            (q, left)
+                        }
+                        _ => return Err(ReorderError::Corrupt),
+                    };
+                    if *q == Remap::DEAD {
+                        *q = nq;
+                        nq += 1;
                     }
-                    out.dual_origin[i ^ 1] = Face::new(*f);
+                    let new_e = Edge::primal(2 * *q + (e.raw() & 1));
+                    let i = new_e.index();
+                    out.primal_origin[i] = new_v;
+                    if left.is_valid() {
+                        let f = out
+                            .faces
+                            .get_mut(left.index())
+                            .ok_or(ReorderError::Corrupt)?;
+                        if *f == Remap::DEAD {
+                            *f = nf;
+                            nf += 1;
+                        }
+                        out.dual_origin[i ^ 1] = Face::new(*f);
+                    }
+                    if prev.is_valid() {
+                        out.primal_next[prev.index()] = new_e;
+                    } else {
+                        first = new_e;
+                    }
+                    prev = new_e;
                 }
                 if prev.is_valid() {
-                    out.primal_next[prev.index()] = new_e;
-                } else {
-                    first = new_e;
+                    out.primal_next[prev.index()] = first;
                 }
-                prev = new_e;
-                e = self.primal_next[e.index()];
-                if e == start {
-                    break;
-                }
+                out.vertex_edge.push(first);
             }
-            out.primal_next[prev.index()] = first;
-            out.vertex_edge.push(first);
         }
         // A valid mesh reaches every live element exactly once per directed edge.
         if budget != 0 || nq != self.live_quads || nf != self.live_faces {
@@ -213,6 +238,9 @@ impl Mesh {
     }
 }
 
+/// Rings walked at once by [`Mesh::sweep`].
+const LANES: usize = 8;
+
 /// What [`Mesh::sweep`] builds: the maps and the new arrays.
 struct Rebuilt {
     quads: Vec<u32>,
@@ -221,4 +249,33 @@ struct Rebuilt {
     primal_origin: Vec<Vertex>,
     primal_next: Vec<Edge>,
     dual_origin: Vec<Face>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shapes;
+
+    #[test]
+    fn corrupt_rings_are_reported_and_change_nothing() {
+        let (n, t) = shapes::octahedron();
+        let good = Mesh::from_triangles(n, &t).unwrap();
+        let order: Vec<u32> = (0..n as u32).rev().collect();
+        let corruptions: [fn(&mut Mesh); 4] = [
+            // A ring that never returns to its start.
+            |m| m.primal_next[0] = m.primal_next[m.primal_next[0].index()],
+            // An entry edge past the end, or a dual one.
+            |m| m.vertex_edge[2] = Edge::primal(1000),
+            |m| m.vertex_edge[2] = m.vertex_edge[2].rot(),
+            // A face id past the end.
+            |m| m.dual_origin[1] = Face::new(77),
+        ];
+        for corrupt in corruptions {
+            let mut m = good.clone();
+            corrupt(&mut m);
+            let before = m.clone();
+            assert_eq!(m.reorder_vertices(&order), Err(ReorderError::Corrupt));
+            assert_eq!(m, before);
+        }
+    }
 }

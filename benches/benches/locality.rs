@@ -67,6 +67,17 @@ fn topology_sweep(t: &impl Topology) -> u64 {
     sum
 }
 
+/// Sum over every vertex of the ids of the faces around it (the dual: Voronoi corners).
+fn faces_around_sweep(t: &impl Topology) -> u64 {
+    let mut sum = 0u64;
+    for v in t.vertices() {
+        for f in t.vertex_faces(v) {
+            sum += f.raw() as u64;
+        }
+    }
+    sum
+}
+
 fn triangles(m: &Mesh) -> Vec<[u32; 3]> {
     m.faces()
         .map(|f| m.face_vertices(f).map(Vertex::raw))
@@ -154,6 +165,15 @@ fn locality(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("csr", "hilbert_reordered"), |b| {
         b.iter(|| black_box(&csr).sweep())
     });
+    assert_eq!(faces_around_sweep(&frozen), faces_around_sweep(&hilbert));
+    g.bench_function(
+        BenchmarkId::new("faces_around_mesh", "hilbert_reordered"),
+        |b| b.iter(|| faces_around_sweep(black_box(&hilbert))),
+    );
+    g.bench_function(
+        BenchmarkId::new("faces_around_frozen", "hilbert_reordered"),
+        |b| b.iter(|| faces_around_sweep(black_box(&frozen))),
+    );
     g.bench_function(BenchmarkId::new("frozen", "fibonacci_order"), |b| {
         b.iter(|| frozen_sweep(black_box(&fib_frozen)))
     });

@@ -158,14 +158,35 @@ fn thaw_round_trips_exactly() {
 }
 
 #[test]
-fn a_closed_frozen_mesh_holds_44_bytes_per_vertex() {
+fn a_closed_frozen_mesh_holds_50_bytes_per_vertex() {
     let (n, t) = shapes::icosahedron_grid(20);
     let m = in_sweep_order(&Mesh::from_triangles(n, &t).unwrap(), None);
     let f = FrozenMesh::freeze(&m).unwrap();
-    // 6n − 12 half-edges, 3 (n + 1) prefix entries and 2n − 4 faces, 4 bytes each.
-    assert_eq!(f.heap_bytes(), 4 * (6 * n - 12 + 3 * (n + 1) + 2 * n - 4));
-    assert!(f.heap_bytes() < 44 * n);
+    // 6n − 12 half-edges of 4 + 1 bytes, 3 (n + 1) prefix entries and 2n − 4 faces of 4.
+    let half_edges = 6 * n - 12;
+    assert_eq!(
+        f.heap_bytes(),
+        5 * half_edges + 4 * (3 * (n + 1) + 2 * n - 4)
+    );
+    assert!(f.heap_bytes() < 50 * n);
     assert!(f.heap_bytes() <= 56 * n);
+}
+
+#[test]
+fn high_degree_vertices_find_their_faces_past_the_stored_ranks() {
+    // The centre of a 600-face fan counts all 600 faces: ranks past 254 are found by a scan.
+    for m in [
+        build(shapes::disk(600)),
+        edited(build(shapes::disk(400)), 6, 50),
+    ] {
+        let m = in_sweep_order(&m, None);
+        let f = FrozenMesh::freeze(&m).unwrap();
+        assert_eq!(answers(&f), answers(&m));
+        assert_eq!(f.thaw().unwrap(), m);
+        let parts = f.clone().into_parts();
+        assert!(parts.face_rank.contains(&255));
+        assert_eq!(FrozenMesh::from_parts(parts).unwrap(), f);
+    }
 }
 
 #[test]
@@ -268,6 +289,31 @@ fn every_corrupted_entry_is_a_typed_error() {
                 assert!(FrozenMesh::from_parts(p).is_err(), "array {a} resized");
             }
         }
+        // Face ranks: any other value names another face (255 means "scan", also wrong here).
+        for i in 0..good.face_rank.len() {
+            let x = good.face_rank[i];
+            for bad in [x.wrapping_add(1), x.wrapping_sub(1), 255] {
+                if bad == x {
+                    continue;
+                }
+                let mut p = good.clone();
+                p.face_rank[i] = bad;
+                assert!(
+                    FrozenMesh::from_parts(p).is_err(),
+                    "face_rank[{i}] = {bad} (was {x}) accepted"
+                );
+                tried += 1;
+            }
+        }
+        for grow in [false, true] {
+            let mut p = good.clone();
+            if grow {
+                p.face_rank.push(0);
+            } else {
+                p.face_rank.pop();
+            }
+            assert!(FrozenMesh::from_parts(p).is_err(), "face_rank resized");
+        }
     }
     assert!(tried > 1000, "{tried}");
     assert!(FrozenMesh::from_parts(FrozenParts::default()).is_err());
@@ -280,6 +326,10 @@ fn random_hostile_arrays_never_panic() {
     let mut rng = Rng::new(77);
     for _ in 0..2000 {
         let mut p = good.clone();
+        if rng.one_in(4) && !p.face_rank.is_empty() {
+            let i = rng.below(p.face_rank.len());
+            p.face_rank[i] = rng.below(256) as u8;
+        }
         for _ in 0..1 + rng.below(4) {
             let a = rng.below(5);
             let v = &mut arrays(&mut p)[a];

@@ -1,6 +1,8 @@
 //! Freezing a [`Mesh`] and thawing it back.
 
-use super::{EVEN, FrozenError, FrozenMesh, HOLE, ID, MAX_FROZEN_VERTICES, ROT_SHIFT};
+use super::{
+    EVEN, FrozenError, FrozenMesh, HOLE, ID, MAX_FROZEN_VERTICES, RANK_UNKNOWN, ROT_SHIFT,
+};
 use crate::{Edge, Face, Mesh, Vertex};
 
 impl FrozenMesh {
@@ -39,6 +41,7 @@ impl FrozenMesh {
             edge_start: Vec::with_capacity(nv + 1),
             face_start: Vec::with_capacity(nv + 1),
             face_corner: vec![0; mesh.face_slots()],
+            face_rank: Vec::with_capacity(mesh.directed_edge_count()),
         };
         let (mut nq, mut nf) = (0u32, 0u32);
         for v in 0..nv as u32 {
@@ -54,6 +57,7 @@ impl FrozenMesh {
                 let w = mesh.dest(e).raw();
                 let mut d = w | if e.is_even() { EVEN } else { 0 };
                 let f = mesh.left(e);
+                let mut rank = 0;
                 if !f.is_valid() {
                     d |= HOLE;
                 } else if f.raw() > nf {
@@ -73,7 +77,14 @@ impl FrozenMesh {
                     out.face_corner[nf as usize] = v | rot << ROT_SHIFT;
                     nf += 1;
                 }
+                if f.is_valid() {
+                    // Visited at its smallest corner already (or just now).
+                    let m = out.face_corner[f.index()] & ID;
+                    let r = f.raw() - out.face_start[m as usize];
+                    rank = r.min(u32::from(RANK_UNKNOWN)) as u8;
+                }
                 out.dest.push(d);
+                out.face_rank.push(rank);
             }
         }
         out.ring_start.push(out.dest.len() as u32);

@@ -1,7 +1,9 @@
 //! Validation of frozen arrays from untrusted sources: after [`FrozenMesh::check`] every query
 //! stays in range, every twin and face corner is found, and thawing gives a valid mesh.
 
-use super::{EVEN, FrozenError, FrozenMesh, HOLE, ID, MAX_FROZEN_VERTICES, ROT_SHIFT};
+use super::{
+    EVEN, FrozenError, FrozenMesh, HOLE, ID, MAX_FROZEN_VERTICES, RANK_UNKNOWN, ROT_SHIFT,
+};
 
 macro_rules! ensure {
     ($cond:expr, $($msg:tt)+) => {
@@ -33,6 +35,9 @@ pub struct FrozenParts {
     /// from it) the face starts at.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     pub face_corner: Vec<u32>,
+    /// Per half-edge (as `dest`): the rank of its left face among the faces counted at that
+    /// face's smallest corner, 255 for 255 and more, 0 for a hole.
+    pub face_rank: Vec<u8>,
 }
 
 impl FrozenMesh {
@@ -44,6 +49,7 @@ impl FrozenMesh {
             edge_start: self.edge_start,
             face_start: self.face_start,
             face_corner: self.face_corner,
+            face_rank: self.face_rank,
         }
     }
 
@@ -69,6 +75,7 @@ impl FrozenMesh {
             edge_start: parts.edge_start,
             face_start: parts.face_start,
             face_corner: parts.face_corner,
+            face_rank: parts.face_rank,
         };
         m.check()?;
         Ok(m)
@@ -91,6 +98,11 @@ impl FrozenMesh {
             return Err(FrozenError::TooLarge);
         }
         ensure!(nh.is_multiple_of(2), "odd number of half-edges");
+        ensure!(
+            self.face_rank.len() == nh,
+            "{} face ranks for {nh} half-edges",
+            self.face_rank.len()
+        );
         ensure!(
             self.edge_start.len() == nv + 1 && self.face_start.len() == nv + 1,
             "prefix arrays differ in length from ring_start"
@@ -139,6 +151,23 @@ impl FrozenMesh {
                 .map(|i| sorted[i] as usize)
         };
 
+        // Rank of every smallest face corner within its ring (where face ids are counted).
+        let mut corner_rank = vec![u32::MAX; nh];
+        for v in 0..nv as u32 {
+            let ring = self.ring(v);
+            let mut rank = 0;
+            for j in ring.clone() {
+                if self.is_face_corner(v, &ring, j) {
+                    corner_rank[j] = rank;
+                    rank += 1;
+                }
+            }
+        }
+        let stored_rank_ok = |j: usize, corner: usize| {
+            let expected = corner_rank[corner].min(u32::from(RANK_UNKNOWN));
+            u32::from(self.face_rank[j]) == expected
+        };
+
         let mut faces_at = vec![0u32; nv];
         let mut edges_at = vec![0u32; nv];
         for v in 0..nv as u32 {
@@ -159,22 +188,40 @@ impl FrozenMesh {
                 );
                 edges_at[v as usize] += u32::from(v < w);
                 if d & HOLE != 0 {
+                    ensure!(
+                        self.face_rank[j] == 0,
+                        "hole at half-edge {j} has a face rank"
+                    );
                     continue;
                 }
                 // Corner (v, w, x): the same face must show up at w as (w, x, v) and at x.
                 let x = self.dest[Self::next_slot(&ring, j)] & ID;
                 ensure!(x != w, "face at half-edge {j} repeats v{w}");
+                let mut corner = j;
                 for (a, b, c) in [(w, x, v), (x, v, w)] {
-                    let ok = slot(a, b).is_some_and(|k| {
+                    let found = slot(a, b).filter(|&k| {
                         self.dest[k] & HOLE == 0
                             && self.dest[Self::next_slot(&self.ring(a), k)] & ID == c
                     });
-                    ensure!(ok, "face (v{v}, v{w}, v{x}) is not closed at v{a}");
+                    let Some(k) = found else {
+                        return Err(FrozenError::Corrupt(format!(
+                            "face (v{v}, v{w}, v{x}) is not closed at v{a}"
+                        )));
+                    };
+                    if a < v.min(b).min(c) {
+                        corner = k;
+                    }
                 }
+                ensure!(
+                    stored_rank_ok(j, corner),
+                    "half-edge {j} stores face rank {}",
+                    self.face_rank[j]
+                );
                 faces_at[v as usize] += u32::from(v < w && v < x);
             }
         }
         drop(by_dest);
+        drop(corner_rank);
 
         for (name, start, count) in [
             ("edge_start", &self.edge_start, &edges_at),

@@ -21,6 +21,8 @@ const EVEN: u32 = 1 << 30;
 const ID: u32 = EVEN - 1;
 /// Shift of the rotation (0..=2) stored in the top bits of `face_corner`.
 const ROT_SHIFT: u32 = 30;
+/// A `face_rank` entry too large for a byte: the rank is found by scanning a ring.
+const RANK_UNKNOWN: u8 = u8::MAX;
 /// Vertex ids must fit below the flag bits.
 pub const MAX_FROZEN_VERTICES: usize = ID as usize;
 
@@ -59,7 +61,7 @@ impl fmt::Display for FrozenError {
 
 impl std::error::Error for FrozenError {}
 
-/// A compact, read-only triangle mesh: primal and dual traversal in about 44 bytes per
+/// A compact, read-only triangle mesh: primal and dual traversal in about 50 bytes per
 /// vertex, neighbour sweeps at the speed of a CSR adjacency, beside the editable mesh the way
 /// path-finding engines keep a static mesh beside their dynamic one.
 ///
@@ -76,8 +78,12 @@ impl std::error::Error for FrozenError {}
 ///   quad-edge's orientation in one flag bit;
 /// * the twin of `v → w` is found by scanning the short ring of `w`.
 ///
-/// Closed triangle mesh: 6 half-edges × 4 bytes + 3 per-vertex prefix arrays × 4 bytes + 2
-/// faces × 4 bytes = 44 bytes per vertex (the editable mesh holds 108).
+/// * the id of the face left of a half-edge is `face_start[m] + rank` with `m` its smallest
+///   corner and `rank` one byte stored beside the half-edge, so faces around a vertex cost
+///   no scan.
+///
+/// Closed triangle mesh: 6 half-edges × 5 bytes + 3 per-vertex prefix arrays × 4 bytes + 2
+/// faces × 4 bytes = 50 bytes per vertex (the editable mesh holds 108).
 ///
 /// Freezing needs a mesh in *sweep order* (the order
 /// [`Mesh::reorder_vertices`](crate::Mesh::reorder_vertices) produces: call
@@ -85,9 +91,9 @@ impl std::error::Error for FrozenError {}
 /// [`Face`] and [`Edge`] id is shared by both meshes and every layer serves both.
 ///
 /// Costs: [`neighbors`](Self::neighbors) and [`degree`](Self::degree) read one slice;
-/// [`face_vertices`](Self::face_vertices), [`find_edge`](Self::find_edge) and the face of one
-/// ring slot scan one or two rings (`O(degree)`), so [`vertex_faces`](Self::vertex_faces) is
-/// `O(degree²)` per vertex: fine for Delaunay meshes (mean degree 6), the price of 44 bytes.
+/// [`face_vertices`](Self::face_vertices), [`find_edge`](Self::find_edge) and every
+/// twin scan one ring (`O(degree)`); [`vertex_faces`](Self::vertex_faces) reads one slice and
+/// one prefix entry per face.
 ///
 /// Made by [`FrozenMesh::freeze`], turned back into an editable mesh by
 /// [`FrozenMesh::thaw`], loaded from untrusted arrays by [`FrozenMesh::from_parts`] (and by
@@ -115,6 +121,9 @@ pub struct FrozenMesh {
     /// Per face: its smallest corner | rotation of the mesh's face entry edge.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_bytes"))]
     face_corner: Vec<u32>,
+    /// Per half-edge: the rank of its left face among the faces counted at that face's
+    /// smallest corner ([`RANK_UNKNOWN`] past 254: found by a scan), 0 for a hole.
+    face_rank: Vec<u8>,
 }
 
 impl fmt::Debug for FrozenMesh {
@@ -155,6 +164,7 @@ impl FrozenMesh {
             + self.edge_start.capacity()
             + self.face_start.capacity()
             + self.face_corner.capacity())
+            + self.face_rank.capacity()
     }
 
     /// Slots of `v`'s ring in `dest`.
@@ -187,7 +197,9 @@ impl FrozenMesh {
         d & HOLE == 0 && d & ID > m && self.dest[Self::next_slot(ring, j)] & ID > m
     }
 
-    /// The face left of slot `j` of `v`'s ring.
+    /// The face left of slot `j` of `v`'s ring: counted at its smallest corner `m`, at the
+    /// rank stored beside the slot (a scan of `m`'s ring only past rank 254).
+    #[inline]
     fn left_face_at(&self, v: u32, j: usize) -> Face {
         let d = self.dest[j];
         if d & HOLE != 0 {
@@ -195,21 +207,30 @@ impl FrozenMesh {
         }
         let w = d & ID;
         let x = self.dest[Self::next_slot(&self.ring(v), j)] & ID;
-        let (m, slot) = if v < w && v < x {
-            (v, Some(j))
-        } else if w < x {
-            (w, self.slot_to(w, x))
+        let m = v.min(w).min(x);
+        let rank = self.face_rank[j];
+        if rank != RANK_UNKNOWN {
+            return Face::new(self.face_start[m as usize] + u32::from(rank));
+        }
+        let slot = if m == v {
+            Some(j)
+        } else if m == w {
+            self.slot_to(w, x)
         } else {
-            (x, self.slot_to(x, v))
+            self.slot_to(x, v)
         };
-        let Some(slot) = slot else {
-            return Face::INVALID;
-        };
+        match slot {
+            Some(slot) => Face::new(self.face_start[m as usize] + self.corner_rank(m, slot)),
+            None => Face::INVALID,
+        }
+    }
+
+    /// How many faces counted at `m` come before slot `slot` of its ring.
+    fn corner_rank(&self, m: u32, slot: usize) -> u32 {
         let ring = self.ring(m);
-        let rank = (ring.start..slot)
+        (ring.start..slot)
             .filter(|&k| self.is_face_corner(m, &ring, k))
-            .count();
-        Face::new(self.face_start[m as usize] + rank as u32)
+            .count() as u32
     }
 
     /// The primal edge id of slot `j` of `v`'s ring.

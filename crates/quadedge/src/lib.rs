@@ -38,16 +38,20 @@ mod compact;
 mod describe;
 mod edit;
 mod error;
+mod frozen;
 mod ids;
 mod iter;
 pub mod journal;
 mod mesh;
+mod reorder;
 #[cfg(feature = "serde")]
 mod serde_bytes;
 pub mod shapes;
 mod slots;
+mod topology;
 
 pub use error::MeshError;
+pub use frozen::{FrozenError, FrozenMesh, FrozenParts, MAX_FROZEN_VERTICES};
 pub use ids::{DUAL_BIT, Edge, Face, NONE, Vertex};
 pub use iter::*;
 pub use journal::{
@@ -55,3 +59,5 @@ pub use journal::{
     SplitRecord,
 };
 pub use mesh::Mesh;
+pub use reorder::ReorderError;
+pub use topology::Topology;

@@ -25,6 +25,7 @@
 mod delaunay;
 mod error;
 pub mod geometry;
+mod hilbert;
 mod icosphere;
 mod points;
 
@@ -32,6 +33,10 @@ pub use delaunay::{
     find_non_delaunay_edge, is_delaunay, make_delaunay, triangulate, triangulate_fibonacci,
 };
 pub use error::SphereError;
+pub use hilbert::{
+    hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh,
+    sphere_mesh_hilbert,
+};
 pub use icosphere::{icosphere, icosphere_triangles};
 pub use points::{fibonacci_points, fibonacci_points_f32};
 

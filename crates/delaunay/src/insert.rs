@@ -197,6 +197,9 @@ pub(crate) fn reduce_to_degree3<S: Surface>(
     while spokes.len() > 3 {
         let d = spokes.len();
         let u = |i: usize| positions[mesh.dest(spokes[i % d]).index()];
+        // Tiers: a Delaunay ear (convex, no other corner in its circumcircle); a true ear
+        // (convex, no other corner inside the triangle); a convex corner; any flippable one.
+        let mut true_ear = None;
         let mut convex_ear = None;
         let mut any_ear = None;
         let mut chosen = None;
@@ -211,18 +214,28 @@ pub(crate) fn reduce_to_degree3<S: Surface>(
                 continue;
             }
             convex_ear.get_or_insert(b);
-            if d > EAR_TEST_MAX_DEGREE {
+            if d > EAR_TEST_MAX_DEGREE && true_ear.is_none() {
+                true_ear = Some(b);
                 break;
             }
-            let empty = (0..d)
-                .filter(|&j| j != a && j != b && j != c)
-                .all(|j| surface.in_circle(u(a), u(b), u(c), u(j)) <= 0.0);
-            if empty {
+            let others = || (0..d).filter(|&j| j != a && j != b && j != c);
+            if true_ear.is_none() {
+                let inside = others().any(|j| {
+                    surface.orient(u(a), u(b), u(j)) >= 0.0
+                        && surface.orient(u(b), u(c), u(j)) >= 0.0
+                        && surface.orient(u(c), u(a), u(j)) >= 0.0
+                });
+                if inside {
+                    continue;
+                }
+                true_ear = Some(b);
+            }
+            if others().all(|j| surface.in_circle(u(a), u(b), u(c), u(j)) <= 0.0) {
                 chosen = Some(b);
                 break;
             }
         }
-        let Some(b) = chosen.or(convex_ear).or(any_ear) else {
+        let Some(b) = chosen.or(true_ear).or(convex_ear).or(any_ear) else {
             return Err(DelaunayError::FoldUnresolved(v));
         };
         mesh.flip(spokes[b])?;

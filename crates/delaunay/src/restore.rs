@@ -16,6 +16,7 @@ use crate::insert::{hop, reduce_to_degree3};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
+use std::collections::VecDeque;
 
 /// How [`restore`] treats collisions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,18 +97,25 @@ pub fn restore<S: Surface>(
     }
     queue.sort_unstable();
     queue.dedup();
-    queue.reverse();
+    // Moved vertices are relocated first; a neighbour folded by a relocation joins the back
+    // of the queue (first in, first out: a vertex cannot starve behind two that keep
+    // refolding each other), or the front when it moved.
+    let mut sorted_moved = candidates.clone();
+    sorted_moved.sort_unstable();
+    let mut queue: VecDeque<Vertex> = queue.into();
     let mut relocated: Vec<Vertex> = Vec::new();
+    // Vertices whose stars relocations changed: the final Lawson pass starts from them too.
+    let mut touched: Vec<Vertex> = Vec::new();
     let mut budget = 16 * queue.len() + 64;
     let mut deferred: Vec<Vertex> = Vec::new();
     let mut progress = false;
     loop {
-        let Some(v) = queue.pop() else {
+        let Some(v) = queue.pop_front() else {
             if deferred.is_empty() || !progress {
                 break;
             }
             progress = false;
-            queue.append(&mut deferred);
+            queue.extend(deferred.drain(..));
             continue;
         };
         if !mesh.is_vertex_alive(v) || folded_faces(surface, mesh, positions, v)? == 0 {
@@ -118,7 +126,16 @@ pub fn restore<S: Surface>(
         }
         budget -= 1;
         let link: Vec<Vertex> = mesh.neighbors(v).collect();
-        match relocate(surface, mesh, positions, v, options, &mut stats)? {
+        touched.extend_from_slice(&link);
+        match relocate(
+            surface,
+            mesh,
+            positions,
+            v,
+            options,
+            &mut stats,
+            &mut touched,
+        )? {
             Relocation::Done => {
                 progress = true;
                 stats.relocated += 1;
@@ -129,7 +146,11 @@ pub fn restore<S: Surface>(
                     .chain(mesh.neighbors(v).collect::<Vec<_>>())
                 {
                     if folded_faces(surface, mesh, positions, u)? > 0 {
-                        queue.push(u);
+                        if sorted_moved.binary_search(&u).is_ok() {
+                            queue.push_front(u);
+                        } else {
+                            queue.push_back(u);
+                        }
                     }
                 }
             }
@@ -142,7 +163,10 @@ pub fn restore<S: Surface>(
     }
     // Small moves: Lawson flips from every moved or relocated vertex.
     let mut stack = Vec::new();
-    for &v in candidates.iter().chain(&relocated) {
+    touched.extend_from_slice(&relocated);
+    touched.sort_unstable();
+    touched.dedup();
+    for &v in candidates.iter().chain(&touched) {
         if mesh.is_vertex_alive(v) {
             star_and_link(mesh, v, &mut stack);
         }
@@ -201,6 +225,7 @@ fn relocate<S: Surface>(
     v: Vertex,
     options: &RestoreOptions,
     stats: &mut RestoreStats,
+    touched: &mut Vec<Vertex>,
 ) -> Result<Relocation, DelaunayError> {
     if mesh.is_boundary_vertex(v) {
         return Err(DelaunayError::BoundaryVertex(v));
@@ -236,6 +261,11 @@ fn relocate<S: Surface>(
         }
         if let Some(e) = crossed {
             if mesh.right(e).is_valid() {
+                touched.extend([
+                    mesh.origin(e),
+                    mesh.dest(e),
+                    mesh.dest(mesh.left_next(e.sym())),
+                ]);
                 hop(mesh, v, e)?;
                 stats.relocation_flips += 2;
                 came = mesh
@@ -283,6 +313,12 @@ fn relocate<S: Surface>(
         let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
         let mut stuck = Vec::new();
         stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+        touched.extend(mesh.neighbors(v));
+        for e in stuck {
+            if mesh.is_edge_alive(e) {
+                touched.extend([mesh.origin(e), mesh.dest(e)]);
+            }
+        }
         return Ok(Relocation::Done);
     }
     Ok(Relocation::Deferred)

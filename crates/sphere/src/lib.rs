@@ -90,6 +90,21 @@ pub fn make_delaunay(mesh: &mut Mesh, positions: &[DVec3]) -> Result<usize, Sphe
     Ok(delaunay::make_delaunay(&delaunay::Sphere, mesh, positions)?)
 }
 
+/// Peak bytes per point of a mesh build (points, sort keys, triangles, twins, the mesh): asked
+/// for once up front, so that a size this machine cannot hold fails before any work.
+const PEAK_BYTES_PER_POINT: usize = 256;
+
+/// Refuses a point count whose peak memory the allocator will not grant.
+fn probe_memory(n: usize) -> Result<(), SphereError> {
+    if n > MAX_POINTS {
+        return Err(SphereError::TooManyPoints(n));
+    }
+    drop(order::try_vec::<u8>(
+        n.saturating_mul(PEAK_BYTES_PER_POINT),
+    )?);
+    Ok(())
+}
+
 /// Builds the mesh of a triangulation after checking that its memory can be had.
 fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, SphereError> {
     drop(order::try_vec::<u8>(
@@ -109,6 +124,7 @@ fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, Sphere
 /// assert_eq!(pos, p);
 /// ```
 pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> {
+    probe_memory(points.len())?;
     let (tris, twins) = triangulate::triangulate_with_twins(points)?;
     let mesh = build_mesh(points.len(), &tris, &twins)?;
     Ok((mesh, points.to_vec()))
@@ -126,12 +142,19 @@ pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> 
 /// // Same seed, same mesh.
 /// assert_eq!(sphere::fibonacci_sphere(100, 1.0, 0.5, 42).unwrap(), (mesh, pos));
 /// ```
+///
+/// # Errors
+/// Those of [`fibonacci_points`] and [`triangulate`]; [`SphereError::OutOfMemory`] before any
+/// work when the peak memory of the build (about 256 bytes per point) cannot be allocated.
 pub fn fibonacci_sphere(
     n: usize,
     radius: f64,
     perturbation: f64,
     seed: u64,
 ) -> Result<(Mesh, Vec<DVec3>), SphereError> {
+    if n >= 4 {
+        probe_memory(n)?;
+    }
     let points = fibonacci_points(n, radius, perturbation, seed)?;
     // Perturbing the index by a fraction turns the point by up to 2.4 rad around the axis, so
     // only the unperturbed lattice keeps `i − F_k` as neighbours; perturbed points are sorted.

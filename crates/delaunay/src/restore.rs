@@ -97,11 +97,16 @@ pub fn restore<S: Surface>(
     }
     queue.sort_unstable();
     queue.dedup();
-    // Moved vertices are relocated first; a neighbour folded by a relocation joins the back
-    // of the queue (first in, first out: a vertex cannot starve behind two that keep
-    // refolding each other), or the front when it moved.
-    let mut sorted_moved = candidates.clone();
-    sorted_moved.sort_unstable();
+    // First in, first out, each vertex at most once in the queue: a vertex cannot starve
+    // behind two that keep refolding each other. The marks are only allocated when a fold
+    // was found.
+    let mut queued: Vec<bool> = Vec::new();
+    if !queue.is_empty() {
+        queued.resize(mesh.vertex_slots(), false);
+        for v in &queue {
+            queued[v.index()] = true;
+        }
+    }
     let mut queue: VecDeque<Vertex> = queue.into();
     let mut relocated: Vec<Vertex> = Vec::new();
     // Vertices whose stars relocations changed: the final Lawson pass starts from them too.
@@ -115,9 +120,13 @@ pub fn restore<S: Surface>(
                 break;
             }
             progress = false;
-            queue.extend(deferred.drain(..));
+            for v in deferred.drain(..) {
+                queued[v.index()] = true;
+                queue.push_back(v);
+            }
             continue;
         };
+        queued[v.index()] = false;
         if !mesh.is_vertex_alive(v) || folded_faces(surface, mesh, positions, v)? == 0 {
             continue;
         }
@@ -145,12 +154,9 @@ pub fn restore<S: Surface>(
                     .into_iter()
                     .chain(mesh.neighbors(v).collect::<Vec<_>>())
                 {
-                    if folded_faces(surface, mesh, positions, u)? > 0 {
-                        if sorted_moved.binary_search(&u).is_ok() {
-                            queue.push_front(u);
-                        } else {
-                            queue.push_back(u);
-                        }
+                    if !queued[u.index()] && folded_faces(surface, mesh, positions, u)? > 0 {
+                        queued[u.index()] = true;
+                        queue.push_back(u);
                     }
                 }
             }

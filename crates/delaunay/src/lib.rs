@@ -52,3 +52,8 @@ pub use insert::{Inserted, Removed, insert, remove};
 pub use locate::{Location, locate, nearest_vertex};
 pub use predicates::{Plane, Sphere, Surface};
 pub use restore::{RestoreOptions, RestoreStats, restore};
+
+/// The README's example, compiled and run as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -87,9 +87,21 @@ pub fn restore<S: Surface>(
         pos(positions, v)?;
     }
     let mut stats = RestoreStats::default();
+    // When many vertices moved, a mask lets each face and edge be checked once instead of
+    // once per moved corner; for a few, the mask's O(n) clearing would dominate.
+    let mask: Option<Vec<bool>> = (candidates.len() * 8 > mesh.vertex_slots()).then(|| {
+        let mut m = vec![false; mesh.vertex_slots()];
+        for v in &candidates {
+            m[v.index()] = true;
+        }
+        m
+    });
     let mut queue: Vec<Vertex> = Vec::new();
     for &v in &candidates {
-        let folded = folded_faces(surface, mesh, positions, v)?;
+        let folded = match &mask {
+            Some(m) => owned_folds(surface, mesh, positions, v, m)?,
+            None => folded_faces(surface, mesh, positions, v)?,
+        };
         if folded > 0 {
             stats.folds += folded;
             queue.push(v);
@@ -172,7 +184,23 @@ pub fn restore<S: Surface>(
     touched.extend_from_slice(&relocated);
     touched.sort_unstable();
     touched.dedup();
-    for &v in candidates.iter().chain(&touched) {
+    match &mask {
+        Some(m) => {
+            for &v in &candidates {
+                if mesh.is_vertex_alive(v) {
+                    owned_edges(mesh, v, m, &mut stack);
+                }
+            }
+        }
+        None => {
+            for &v in &candidates {
+                if mesh.is_vertex_alive(v) {
+                    star_and_link(mesh, v, &mut stack);
+                }
+            }
+        }
+    }
+    for &v in &touched {
         if mesh.is_vertex_alive(v) {
             star_and_link(mesh, v, &mut stack);
         }
@@ -214,6 +242,50 @@ fn folded_faces<S: Surface>(
         }
     }
     Ok(n)
+}
+
+/// The folded faces around `v` that `v` owns: `v` is their smallest moved corner (each face is
+/// counted once over all moved vertices).
+fn owned_folds<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    moved: &[bool],
+) -> Result<usize, DelaunayError> {
+    let mut n = 0;
+    let pv = positions[v.index()];
+    for e in mesh.outgoing(v) {
+        if !mesh.left(e).is_valid() {
+            continue;
+        }
+        let (a, b) = (mesh.dest(e), mesh.dest(mesh.left_next(e)));
+        if (moved[a.index()] && a < v) || (moved[b.index()] && b < v) {
+            continue;
+        }
+        if surface.orient(pv, pos(positions, a)?, pos(positions, b)?) <= 0.0 {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The edges whose circumcircle test `v`'s move can change, each pushed by one moved vertex:
+/// star edges to a neighbour that did not move or has a larger id, and far edges of `v`'s
+/// faces whose ends both stayed.
+fn owned_edges(mesh: &Mesh, v: Vertex, moved: &[bool], out: &mut Vec<Edge>) {
+    for e in mesh.outgoing(v) {
+        let d = mesh.dest(e);
+        if !moved[d.index()] || v < d {
+            out.push(e);
+        }
+        if mesh.left(e).is_valid() {
+            let far = mesh.left_next(e);
+            if !moved[d.index()] && !moved[mesh.dest(far).index()] {
+                out.push(far);
+            }
+        }
+    }
 }
 
 enum Relocation {

@@ -386,3 +386,25 @@ fn stress_restore_and_random_sequences() {
         assert_same_as_scratch(&mesh, &pos);
     }
 }
+
+#[test]
+#[ignore = "stress: run with --release -- --ignored stress_"]
+fn stress_locate_walk_lengths() {
+    let (mesh, pos) = sphere::fibonacci_sphere(200_000, 1.0, 0.0, 0).unwrap();
+    let mut rng = Rng(3);
+    let f0 = mesh.faces().nth(1000).unwrap();
+    let mut pairs = Vec::new();
+    for _ in 0..2000 {
+        let p = rng.unit();
+        let q = (p + rng.unit() * 0.05).normalize();
+        let Some(f) = locate(&Sphere, &mesh, &pos, q, Some(f0)).unwrap().face(&mesh) else {
+            panic!()
+        };
+        pairs.push((p, f));
+    }
+    let t = std::time::Instant::now();
+    for &(p, f) in &pairs {
+        locate(&Sphere, &mesh, &pos, p, Some(f)).unwrap();
+    }
+    eprintln!("2000 short walks in {:?}", t.elapsed());
+}

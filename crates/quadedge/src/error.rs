@@ -30,10 +30,14 @@ pub enum MeshError {
     /// The vertex would stop being a disk or half-disk (its fans cannot be ordered).
     NonManifoldVertex(Vertex),
     /// The vertex joins several unconnected fans of faces already: where the new face goes in
-    /// the ring is ambiguous without geometry (seed 002's restriction).
+    /// the ring is ambiguous without geometry (a face that shares no edge with any of them
+    /// could go between any two).
     AmbiguousFan(Vertex),
-    /// More elements than the 31-bit edge index space can address.
+    /// More elements than the id spaces can address (`u32` vertex and face ids, 31-bit edge
+    /// indices), or a count that overflows on the way.
     TooManyElements,
+    /// The memory for the requested elements could not be reserved.
+    OutOfMemory,
     /// A triangle index in a bulk build refers past the vertex count.
     IndexOutOfRange {
         /// Position of the triangle in the buffer.
@@ -51,6 +55,9 @@ pub enum MeshError {
     BoundaryEdge(Edge),
     /// A flip would connect two vertices that are already connected.
     FlipWouldDuplicate(Edge),
+    /// A split of this edge would join the new vertex twice to the same vertex: the faces on
+    /// both sides share their third corner (the edge of a two-face pillow).
+    SplitWouldDuplicate(Edge),
     /// A collapse would break the link condition (the result would be non-manifold or
     /// degenerate, e.g. any edge of a tetrahedron).
     CollapseNotManifold(Edge),
@@ -90,7 +97,11 @@ impl fmt::Display for MeshError {
                 f,
                 "vertex {v:?} already joins several unconnected fans; the face must share an edge with one of them"
             ),
-            TooManyElements => write!(f, "too many elements for 31-bit edge ids"),
+            TooManyElements => write!(
+                f,
+                "too many elements for the id spaces (u32 vertex and face ids, 31-bit edge ids)"
+            ),
+            OutOfMemory => write!(f, "not enough memory for the requested elements"),
             BadTwin { half_edge } => write!(
                 f,
                 "half-edge {half_edge} has a twin that is out of range, not mutual, or not its reverse"
@@ -105,6 +116,10 @@ impl fmt::Display for MeshError {
             FlipWouldDuplicate(e) => write!(
                 f,
                 "flipping {e:?} would connect two vertices that are already connected"
+            ),
+            SplitWouldDuplicate(e) => write!(
+                f,
+                "splitting {e:?} would create parallel edges (its two faces share their third corner)"
             ),
             CollapseNotManifold(e) => write!(
                 f,

@@ -15,6 +15,7 @@
 //! [`Mesh::record_changes`]: crate::Mesh::record_changes
 //! [`Mesh::take_changes`]: crate::Mesh::take_changes
 
+use crate::ids::{DUAL_BIT, NONE};
 use crate::{Edge, Face, Vertex};
 
 /// Proof of having started a journal with [`Mesh::record_changes`](crate::Mesh::record_changes):
@@ -192,7 +193,7 @@ pub struct DissolveRecord {
 
 /// Old index → new index, per element kind, as produced by [`Mesh::compact`](crate::Mesh::compact).
 ///
-/// Dead elements map to `u32::MAX`. Survivors keep their relative order, so `new <= old`.
+/// Dead elements map to [`Remap::DEAD`] (which is [`NONE`]). Survivors keep their relative order, so `new <= old`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Remap {
@@ -206,7 +207,7 @@ pub struct Remap {
 
 impl Remap {
     /// Marker for an element that did not survive.
-    pub const DEAD: u32 = u32::MAX;
+    pub const DEAD: u32 = NONE;
 
     /// The new id of a vertex, `None` if it was dead.
     pub fn vertex(&self, v: Vertex) -> Option<Vertex> {
@@ -228,7 +229,7 @@ impl Remap {
     pub fn edge(&self, e: Edge) -> Option<Edge> {
         match self.quads.get(e.quad()) {
             Some(&n) if n != Self::DEAD => {
-                let raw = (e.raw() & (1 << 31)) | (n << 1) | (e.raw() & 1);
+                let raw = (e.raw() & DUAL_BIT) | (n << 1) | (e.raw() & 1);
                 Some(Edge::from_raw(raw))
             }
             _ => None,

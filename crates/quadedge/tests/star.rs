@@ -1,9 +1,8 @@
 //! Star edits: `split_face` (1-to-3) and `dissolve_vertex` (3-to-1). Exact topology on small
 //! meshes, rejections that change nothing, journal records, and split/dissolve round trips.
 
-use quadedge::{
-    Change, DissolveRecord, Edge, Face, FaceSplitRecord, Mesh, MeshError, Vertex, shapes,
-};
+use quadedge::{Change, DissolveRecord, Edge, Face, FaceSplitRecord, MeshError, Vertex, shapes};
+use testkit::{assert_rejected, build, ring};
 
 fn v(i: u32) -> Vertex {
     Vertex::new(i)
@@ -11,36 +10,6 @@ fn v(i: u32) -> Vertex {
 
 fn f(i: u32) -> Face {
     Face::new(i)
-}
-
-fn build(shape: (usize, Vec<[u32; 3]>)) -> Mesh {
-    let m = Mesh::from_triangles(shape.0, &shape.1).unwrap();
-    m.check().unwrap();
-    m
-}
-
-/// Neighbours counter-clockwise, rotated to start at the smallest id.
-fn ring(m: &Mesh, x: Vertex) -> Vec<u32> {
-    let mut r: Vec<u32> = m.neighbors(x).map(|n| n.raw()).collect();
-    if let Some(k) = (0..r.len()).min_by_key(|&i| r[i]) {
-        r.rotate_left(k);
-    }
-    r
-}
-
-/// Runs `op` on a clone and asserts it fails with `err` and leaves the mesh bit-identical,
-/// journal included.
-fn assert_rejected<T: core::fmt::Debug>(
-    m: &Mesh,
-    err: MeshError,
-    op: impl FnOnce(&mut Mesh) -> Result<T, MeshError>,
-) {
-    let mut c = m.clone();
-    c.discard_journal();
-    let rec = c.record_changes().unwrap();
-    assert_eq!(op(&mut c).unwrap_err(), err);
-    assert_eq!(&c, m);
-    assert_eq!(c.take_changes(&rec), Ok(vec![]));
 }
 
 #[test]

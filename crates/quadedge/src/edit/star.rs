@@ -2,7 +2,7 @@
 //! of degree 3 (3-to-1). Incremental Delaunay insertion starts with the first; removing a
 //! point from a triangulation ends with the second.
 //!
-//! Both follow the rules of the other local edits (see [`edit`](crate::Mesh::flip)): validate
+//! Both follow the rules of the other local edits: validate
 //! everything first, then write; new ids come from the free lists, dead ids go back to them;
 //! the journal gets one record.
 

@@ -397,7 +397,10 @@ fn stress_locate_walk_lengths() {
     for _ in 0..2000 {
         let p = rng.unit();
         let q = (p + rng.unit() * 0.05).normalize();
-        let Some(f) = locate(&Sphere, &mesh, &pos, q, Some(f0)).unwrap().face(&mesh) else {
+        let Some(f) = locate(&Sphere, &mesh, &pos, q, Some(f0))
+            .unwrap()
+            .face(&mesh)
+        else {
             panic!()
         };
         pairs.push((p, f));

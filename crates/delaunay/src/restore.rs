@@ -308,7 +308,8 @@ fn relocate<S: Surface>(
     if mesh.is_boundary_vertex(v) {
         return Err(DelaunayError::BoundaryVertex(v));
     }
-    stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v)?;
+    let mut created = Vec::new();
+    stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
     let p = positions[v.index()];
     let limit = 2 * mesh.face_count() + 64;
     let mut came = Edge::INVALID;

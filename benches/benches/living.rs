@@ -103,12 +103,16 @@ impl HintGrid {
             let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
             g[Self::cell(a + b + c)] = f;
         }
-        let any = mesh.faces().next().unwrap();
-        Self(
-            g.into_iter()
-                .map(|f| if f.is_valid() { f } else { any })
-                .collect(),
-        )
+        // Cells no face centre fell in (near the poles) take the previous cell's face.
+        let mut last = mesh.faces().next().unwrap();
+        for f in &mut g {
+            if f.is_valid() {
+                last = *f;
+            } else {
+                *f = last;
+            }
+        }
+        Self(g)
     }
     fn hint(&self, p: DVec3) -> Face {
         self.0[Self::cell(p)]

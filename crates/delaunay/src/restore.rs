@@ -55,7 +55,9 @@ pub struct RestoreStats {
 }
 
 /// Restores the exact Delaunay triangulation after any displacement of any set of vertices,
-/// keeping every vertex id (see the module notes above for how folds are repaired).
+/// keeping every vertex id and its data: small moves are repaired by Lawson flips; a vertex
+/// whose faces folded is relocated by flips only (its star emptied to three edges as for a
+/// removal, then walked, two flips per step, to the triangle holding its new position).
 ///
 /// `moved` names the vertices whose positions changed; the work is then proportional to the
 /// region around them. `None` checks every vertex (the cost of a full scan, still no rebuild).

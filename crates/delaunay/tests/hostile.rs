@@ -103,3 +103,40 @@ fn folds_are_refused_by_flips_and_repaired_by_restore() {
     assert_eq!(delaunay::is_delaunay(&Sphere, &mesh, &pos), Ok(()));
     mesh.check().unwrap();
 }
+
+/// Random flips (many of them fold the mesh), then `make_delaunay`: either a Delaunay mesh or
+/// an error, never `Ok` with a mesh that is not Delaunay.
+#[test]
+fn make_delaunay_is_never_ok_when_not_delaunay() {
+    let mut s = 99u64;
+    let mut next = move |n: usize| {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) as usize % n
+    };
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..60 {
+        let (mut mesh, pos) = sphere::fibonacci_sphere(200, 1.0, 0.4, case).unwrap();
+        for _ in 0..1 + next(40) {
+            let q = next(mesh.quad_slots()) as u32;
+            let _ = mesh.flip(Edge::of_quad(q));
+        }
+        match make_delaunay(&Sphere, &mut mesh, &pos) {
+            Ok(_) => {
+                assert_eq!(delaunay::is_delaunay(&Sphere, &mesh, &pos), Ok(()));
+                ok += 1;
+            }
+            Err(_) => {
+                refused += 1;
+                // restore repairs what flips cannot: the folds random flips made.
+                let mut p = pos.clone();
+                restore(&Sphere, &mut mesh, &mut p, None, &Default::default()).unwrap();
+                assert_eq!(delaunay::is_delaunay(&Sphere, &mesh, &pos), Ok(()));
+                assert_eq!(mesh.vertex_count(), 200);
+            }
+        }
+        mesh.check().unwrap();
+    }
+    assert!(ok > 0 && refused > 0, "{ok} {refused}");
+}

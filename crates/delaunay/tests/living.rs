@@ -435,3 +435,27 @@ fn stress_remove_timing_probe() {
         t.elapsed()
     );
 }
+
+#[test]
+#[ignore = "stress: run with --release -- --ignored stress_"]
+fn stress_insert_timing_probe() {
+    let (mut mesh, mut pos) = sphere::fibonacci_sphere(200_000, 1.0, 0.0, 0).unwrap();
+    let mut rng = Rng(4);
+    let mut pts: Vec<DVec3> = (0..200_000).map(|_| rng.unit()).collect();
+    let key = |p: &DVec3| {
+        let q = ((*p + DVec3::ONE) * 511.5).as_uvec3();
+        (0..10).fold(0u64, |k, b| {
+            k | (((q.x >> b) & 1) as u64) << (3 * b)
+                | (((q.y >> b) & 1) as u64) << (3 * b + 1)
+                | (((q.z >> b) & 1) as u64) << (3 * b + 2)
+        })
+    };
+    pts.sort_by_key(key);
+    let t = std::time::Instant::now();
+    let mut hint = None;
+    for &p in &pts {
+        let ins = insert(&Sphere, &mut mesh, &mut pos, p, hint).unwrap();
+        hint = mesh.vertex_faces(ins.vertex).next();
+    }
+    eprintln!("200k insertions in {:?}", t.elapsed());
+}

@@ -1,8 +1,8 @@
 //! Traversal and memory against peers, on one planar Delaunay triangulation of random points.
 //!
-//! Every structure holds the same triangulation: delaunator's half-edge arrays (the
-//! representation seed 003 uses), spade's DCEL, our quad-edge mesh built from delaunator's
-//! triangles, and a CSR adjacency (the floor). Memory is measured with a counting global
+//! Every structure holds the same triangulation: delaunator's half-edge arrays (the compact
+//! triangle-and-twin layout many planet generators use), spade's DCEL, our quad-edge mesh built
+//! from delaunator's triangles, and a CSR adjacency (the floor). Memory is measured with a counting global
 //! allocator: bytes still allocated after construction, inputs excluded.
 
 use benches::Csr;

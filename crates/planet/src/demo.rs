@@ -16,7 +16,8 @@ pub const POSITION: LayerInfo<DVec3, VertexKind> =
 /// Plate id per vertex; a vertex made by a split joins the plate of the heavier side.
 pub const PLATE: LayerInfo<u32, VertexKind> =
     LayerInfo::new("plate").interpolation(Interpolation::MaxWeight);
-/// Great-circle length of edges inside a plate, −1 across plate borders (seed 000's example).
+/// Great-circle length of edges inside a plate, −1 across plate borders: an edge layer whose
+/// values only make sense while both ends stay in one plate, so edits reset what they touch.
 pub const PLATE_DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance")
     .initial(-1.0)
     .on_change(OnChange::ResetAffected);
@@ -42,6 +43,59 @@ pub struct DemoConfig {
     /// Width of `planet.png` (its height is half).
     pub image_width: u32,
 }
+
+impl DemoConfig {
+    /// Checks the settings before any work, so an impossible request fails at once with a
+    /// message that names the setting (and `out` is not touched).
+    ///
+    /// # Errors
+    /// A [`DemoError`] naming the first setting out of range.
+    pub fn validate(&self) -> Result<(), DemoError> {
+        let bad = |what: String| Err(DemoError(what));
+        if self.vertices < 4 {
+            return bad(format!(
+                "--vertices {}: a closed planet needs at least 4 vertices",
+                self.vertices
+            ));
+        }
+        if self.vertices > MAX_VERTICES {
+            return bad(format!(
+                "--vertices {}: at most {MAX_VERTICES} are supported",
+                self.vertices
+            ));
+        }
+        if self.plates == 0 || self.plates > self.vertices {
+            return bad(format!(
+                "--plates {}: need between 1 and the number of vertices ({})",
+                self.plates, self.vertices
+            ));
+        }
+        if !(self.radius.is_finite() && self.radius > 0.0) {
+            return bad(format!(
+                "--radius {}: must be finite and positive",
+                self.radius
+            ));
+        }
+        if !(0.0..1.0).contains(&self.perturbation) {
+            return bad(format!(
+                "--perturbation {}: must lie in 0 ≤ P < 1",
+                self.perturbation
+            ));
+        }
+        if !(2..=MAX_IMAGE_WIDTH).contains(&self.image_width) {
+            return bad(format!(
+                "--width {}: must lie in 2..={MAX_IMAGE_WIDTH} (the height is half the width)",
+                self.image_width
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Largest planet the demo builds (about 6 GB of world and pictures at this size).
+pub const MAX_VERTICES: usize = 50_000_000;
+/// Widest `planet.png` the demo renders.
+pub const MAX_IMAGE_WIDTH: u32 = 16_384;
 
 impl Default for DemoConfig {
     fn default() -> Self {
@@ -145,6 +199,7 @@ fn palette(p: u32) -> [u8; 3] {
 
 /// Runs the demo; `progress` hears the name of each step as it starts.
 pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, DemoError> {
+    cfg.validate()?;
     let mut report = Report {
         plates: cfg.plates,
         ..Report::default()

@@ -134,8 +134,8 @@ fn closeup_shows_delaunay_and_voronoi_lines() {
 
 #[test]
 fn png_file_round_trip_and_bad_paths() {
-    let dir = std::env::temp_dir().join(format!("export-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let img = Image::new(7, 3, [1, 2, 3]);
     let path = dir.join("tiny.png");
     img.save_png(&path).unwrap();
@@ -156,7 +156,6 @@ fn png_file_round_trip_and_bad_paths() {
         broken.to_png_bytes(),
         Err(ExportError::LengthMismatch { what: "rgb", .. })
     ));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -56,7 +56,6 @@ const LONG_FILES: &[&str] = &[
     "crates/quadedge/src/mesh.rs",
     "crates/quadedge/tests/core.rs",
     "crates/quadedge/tests/edit.rs",
-    "crates/export/src/render.rs",
     "crates/sphere/src/delaunay.rs",
 ];
 

@@ -156,7 +156,7 @@ fn split(c: &mut Criterion, base: &Mesh) {
             b.iter_batched(
                 || {
                     let mut m = base.clone();
-                    m.reserve(BATCH);
+                    m.reserve(BATCH).expect("reserve");
                     if journal {
                         let _rec = m.record_changes().unwrap();
                     }

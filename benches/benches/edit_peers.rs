@@ -266,7 +266,7 @@ fn edit(c: &mut Criterion, sized: &[(&str, Input)]) {
                 timed_after(
                     &m,
                     iters,
-                    |m| m.reserve(k),
+                    |m| m.reserve(k).expect("reserve"),
                     |m| {
                         for &x in &e.ours {
                             black_box(m.split(x, 0.5).expect("split"));

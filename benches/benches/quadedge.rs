@@ -19,7 +19,7 @@ fn build(c: &mut Criterion) {
         });
         g.bench_with_input(BenchmarkId::new("add_face", name), &tris, |b, t| {
             b.iter(|| {
-                let mut m = Mesh::with_capacity(n);
+                let mut m = Mesh::with_capacity(n).expect("capacity");
                 m.add_vertices(n).unwrap();
                 for tri in t {
                     m.add_face(

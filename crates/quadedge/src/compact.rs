@@ -1,5 +1,6 @@
 //! `compact()`: squeezes removed elements out of the id spaces.
 
+use crate::ids::DUAL_BIT;
 use crate::journal::{Change, Remap};
 use crate::mesh::DEAD_VERTEX;
 use crate::{Edge, Face, Mesh, Vertex};
@@ -26,7 +27,7 @@ fn map_edge(quads: &[u32], e: Edge) -> Edge {
         return e;
     }
     let raw = e.raw();
-    Edge::from_raw((raw & (1 << 31)) | (quads[e.quad()] << 1) | (raw & 1))
+    Edge::from_raw((raw & DUAL_BIT) | (quads[e.quad()] << 1) | (raw & 1))
 }
 
 impl Mesh {

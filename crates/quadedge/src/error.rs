@@ -30,10 +30,14 @@ pub enum MeshError {
     /// The vertex would stop being a disk or half-disk (its fans cannot be ordered).
     NonManifoldVertex(Vertex),
     /// The vertex joins several unconnected fans of faces already: where the new face goes in
-    /// the ring is ambiguous without geometry (seed 002's restriction).
+    /// the ring is ambiguous without geometry (a face that shares no edge with any of them
+    /// could go between any two).
     AmbiguousFan(Vertex),
-    /// More elements than the 31-bit edge index space can address.
+    /// More elements than the id spaces can address (`u32` vertex and face ids, 31-bit edge
+    /// indices), or a count that overflows on the way.
     TooManyElements,
+    /// The memory for the requested elements could not be reserved.
+    OutOfMemory,
     /// A triangle index in a bulk build refers past the vertex count.
     IndexOutOfRange {
         /// Position of the triangle in the buffer.
@@ -51,11 +55,18 @@ pub enum MeshError {
     BoundaryEdge(Edge),
     /// A flip would connect two vertices that are already connected.
     FlipWouldDuplicate(Edge),
+    /// A split of this edge would join the new vertex twice to the same vertex: the faces on
+    /// both sides share their third corner (the edge of a two-face pillow).
+    SplitWouldDuplicate(Edge),
     /// A collapse would break the link condition (the result would be non-manifold or
     /// degenerate, e.g. any edge of a tetrahedron).
     CollapseNotManifold(Edge),
-    /// The weight passed to split or collapse is not within `0.0..=1.0`.
+    /// A weight passed to split, collapse or split_face is not finite or not within
+    /// `0.0..=1.0`, or the weights of a face split do not sum to 1.
     BadWeight,
+    /// [`Mesh::dissolve_vertex`](crate::Mesh::dissolve_vertex): the vertex does not have
+    /// exactly three edges with a face between each two (degree other than 3, or boundary).
+    NotDissolvable(Vertex),
     /// A vertex still has edges, so it cannot be removed on its own.
     VertexInUse(Vertex),
     /// [`Mesh::record_changes`](crate::Mesh::record_changes) while a journal is recorded already.
@@ -86,7 +97,11 @@ impl fmt::Display for MeshError {
                 f,
                 "vertex {v:?} already joins several unconnected fans; the face must share an edge with one of them"
             ),
-            TooManyElements => write!(f, "too many elements for 31-bit edge ids"),
+            TooManyElements => write!(
+                f,
+                "too many elements for the id spaces (u32 vertex and face ids, 31-bit edge ids)"
+            ),
+            OutOfMemory => write!(f, "not enough memory for the requested elements"),
             BadTwin { half_edge } => write!(
                 f,
                 "half-edge {half_edge} has a twin that is out of range, not mutual, or not its reverse"
@@ -102,11 +117,22 @@ impl fmt::Display for MeshError {
                 f,
                 "flipping {e:?} would connect two vertices that are already connected"
             ),
+            SplitWouldDuplicate(e) => write!(
+                f,
+                "splitting {e:?} would create parallel edges (its two faces share their third corner)"
+            ),
             CollapseNotManifold(e) => write!(
                 f,
                 "collapsing {e:?} would violate the link condition (non-manifold or degenerate result)"
             ),
-            BadWeight => write!(f, "weight must lie within 0.0..=1.0"),
+            BadWeight => write!(
+                f,
+                "weights must be finite, within 0.0..=1.0 (and sum to 1 for a face split)"
+            ),
+            NotDissolvable(v) => write!(
+                f,
+                "vertex {v:?} is not an interior vertex of degree 3, so it cannot be dissolved"
+            ),
             VertexInUse(v) => write!(f, "vertex {v:?} still has edges"),
             AlreadyRecording => write!(f, "a change journal is being recorded already"),
             NotRecording => write!(f, "no change journal is being recorded for this recording"),

@@ -14,8 +14,18 @@
 
 use core::fmt;
 
-const NONE: u32 = u32::MAX;
-const DUAL_BIT: u32 = 1 << 31;
+/// The raw id that names no element, of any kind (all bits set): the raw value of
+/// [`Vertex::INVALID`], [`Face::INVALID`] and [`Edge::INVALID`], "no twin" in the half-edge
+/// buffers of [`Mesh::from_half_edges`](crate::Mesh::from_half_edges), and the marker of a
+/// dead element in a [`Remap`](crate::Remap).
+pub const NONE: u32 = u32::MAX;
+
+/// Bit 31 of an edge id: set on dual edges.
+pub const DUAL_BIT: u32 = 1 << 31;
+
+/// Most directed primal edges a mesh may hold: edge indices stay below `2^31 - 2`, so that
+/// neither a dual edge id nor the `DEAD_VERTEX` marker can collide with [`NONE`].
+pub(crate) const MAX_DIRECTED_EDGES: usize = (1 << 31) - 4;
 
 macro_rules! element_id {
     ($(#[$doc:meta])* $name:ident, $prefix:literal) => {

@@ -101,44 +101,81 @@ impl Iterator for VertexFaces<'_> {
     }
 }
 
-/// All live vertices in id order.
+/// All live vertices in id order. Its length is known (the live count), holes or not.
 #[derive(Clone)]
 pub struct Vertices<'m> {
     slots: core::iter::Enumerate<core::slice::Iter<'m, Edge>>,
+    /// Live vertices not yet yielded.
+    remaining: usize,
 }
 
 impl Iterator for Vertices<'_> {
     type Item = Vertex;
     #[inline]
     fn next(&mut self) -> Option<Vertex> {
-        self.slots
+        let v = self
+            .slots
             .find(|(_, e)| **e != DEAD_VERTEX)
-            .map(|(i, _)| Vertex::new(i as u32))
+            .map(|(i, _)| Vertex::new(i as u32));
+        self.remaining = if v.is_some() {
+            self.remaining.saturating_sub(1)
+        } else {
+            0
+        };
+        v
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
     }
 }
 
-/// All live faces in id order.
+impl ExactSizeIterator for Vertices<'_> {}
+impl core::iter::FusedIterator for Vertices<'_> {}
+
+/// All live faces in id order. Its length is known (the live count), holes or not.
 #[derive(Clone)]
 pub struct Faces<'m> {
     slots: core::iter::Enumerate<core::slice::Iter<'m, Edge>>,
+    /// Live faces not yet yielded.
+    remaining: usize,
 }
 
 impl Iterator for Faces<'_> {
     type Item = Face;
     #[inline]
     fn next(&mut self) -> Option<Face> {
-        self.slots
+        let f = self
+            .slots
             .find(|(_, e)| e.is_valid())
-            .map(|(i, _)| Face::new(i as u32))
+            .map(|(i, _)| Face::new(i as u32));
+        self.remaining = if f.is_some() {
+            self.remaining.saturating_sub(1)
+        } else {
+            0
+        };
+        f
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
     }
 }
 
-/// All live primal directed edges (both directions), in id order.
+impl ExactSizeIterator for Faces<'_> {}
+impl core::iter::FusedIterator for Faces<'_> {}
+
+/// All live primal directed edges (both directions), or the base edge of each live
+/// quad-edge, in id order. Its length is known (from the live count), holes or not.
 #[derive(Clone)]
 pub struct Edges<'m> {
     origins: &'m [Vertex],
     i: usize,
     step: usize,
+    /// Edges not yet yielded.
+    remaining: usize,
 }
 
 impl Iterator for Edges<'_> {
@@ -149,12 +186,22 @@ impl Iterator for Edges<'_> {
             let i = self.i;
             self.i += self.step;
             if self.origins[i & !1].is_valid() {
+                self.remaining = self.remaining.saturating_sub(1);
                 return Some(Edge::primal(i as u32));
             }
         }
+        self.remaining = 0;
         None
     }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
 }
+
+impl ExactSizeIterator for Edges<'_> {}
+impl core::iter::FusedIterator for Edges<'_> {}
 
 impl Mesh {
     /// Outgoing primal edges of `v`, counter-clockwise. Empty for an isolated vertex.
@@ -210,10 +257,23 @@ impl Mesh {
     }
 
     /// All live vertices, in id order.
+    ///
+    /// ```
+    /// use quadedge::{Face, Mesh, Vertex};
+    /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    /// m.remove_face(Face::new(0)).unwrap();
+    /// m.remove_vertex(Vertex::new(1)).unwrap();
+    /// // Exact lengths, holes or not.
+    /// assert_eq!(m.vertices().len(), 3);
+    /// assert_eq!(m.faces().len(), 1);
+    /// assert_eq!(m.undirected_edges().len(), 3);
+    /// assert_eq!(m.directed_edges().len(), 6);
+    /// ```
     #[inline]
     pub fn vertices(&self) -> Vertices<'_> {
         Vertices {
             slots: self.vertex_edge.iter().enumerate(),
+            remaining: self.vertex_count(),
         }
     }
 
@@ -222,6 +282,7 @@ impl Mesh {
     pub fn faces(&self) -> Faces<'_> {
         Faces {
             slots: self.face_edge.iter().enumerate(),
+            remaining: self.face_count(),
         }
     }
 
@@ -232,6 +293,7 @@ impl Mesh {
             origins: &self.primal_origin,
             i: 0,
             step: 1,
+            remaining: self.directed_edge_count(),
         }
     }
 
@@ -242,6 +304,7 @@ impl Mesh {
             origins: &self.primal_origin,
             i: 0,
             step: 2,
+            remaining: self.undirected_edge_count(),
         }
     }
 }

@@ -15,6 +15,7 @@
 //! [`Mesh::record_changes`]: crate::Mesh::record_changes
 //! [`Mesh::take_changes`]: crate::Mesh::take_changes
 
+use crate::ids::{DUAL_BIT, NONE};
 use crate::{Edge, Face, Vertex};
 
 /// Proof of having started a journal with [`Mesh::record_changes`](crate::Mesh::record_changes):
@@ -76,6 +77,10 @@ pub enum Change {
     Collapse(CollapseRecord),
     /// Holes were removed from the id spaces; every id changed by `remap`.
     Compact(Remap),
+    /// A face was split into three by a new vertex.
+    FaceSplit(FaceSplitRecord),
+    /// A vertex of degree 3 was removed and its three faces merged into one.
+    VertexDissolved(DissolveRecord),
 }
 
 /// What [`Mesh::flip`](crate::Mesh::flip) did.
@@ -144,9 +149,51 @@ pub struct CollapseRecord {
     pub removed_faces: [Face; 2],
 }
 
+/// What [`Mesh::split_face`](crate::Mesh::split_face) did.
+///
+/// The new vertex's data is the weighted sum of the corners' data; the spokes have no ancestor
+/// (initial data); `faces[1]` and `faces[2]` were cut from `face` (which is `faces[0]` and
+/// keeps its id, with a smaller triangle).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FaceSplitRecord {
+    /// The split face; its id is kept for `faces[0]`.
+    pub face: Face,
+    /// The corners of `face` before the split, counter-clockwise as
+    /// [`Mesh::face_vertices`](crate::Mesh::face_vertices) gave them.
+    pub corners: [Vertex; 3],
+    /// Barycentric weights of `corners` for the new vertex (each in `0..=1`, summing to 1).
+    pub weights: [f32; 3],
+    /// The new vertex.
+    pub vertex: Vertex,
+    /// New primal edges `vertex → corners[i]`.
+    pub spokes: [Edge; 3],
+    /// `faces[i]` is `(vertex, corners[i], corners[(i + 1) % 3])`; `faces[0] == face`.
+    pub faces: [Face; 3],
+}
+
+/// What [`Mesh::dissolve_vertex`](crate::Mesh::dissolve_vertex) did.
+///
+/// `face` keeps its id and now spans `corners`; its data follows the on-change policy, as do
+/// the removed elements'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DissolveRecord {
+    /// The removed vertex.
+    pub vertex: Vertex,
+    /// Its three neighbours, counter-clockwise: the corners of the merged face.
+    pub corners: [Vertex; 3],
+    /// The merged face (one of the three former faces around `vertex`).
+    pub face: Face,
+    /// The two other former faces, removed.
+    pub removed_faces: [Face; 2],
+    /// Base ids of the three removed spokes.
+    pub removed_edges: [Edge; 3],
+}
+
 /// Old index → new index, per element kind, as produced by [`Mesh::compact`](crate::Mesh::compact).
 ///
-/// Dead elements map to `u32::MAX`. Survivors keep their relative order, so `new <= old`.
+/// Dead elements map to [`Remap::DEAD`] (which is [`NONE`]). Survivors keep their relative order, so `new <= old`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Remap {
@@ -160,7 +207,7 @@ pub struct Remap {
 
 impl Remap {
     /// Marker for an element that did not survive.
-    pub const DEAD: u32 = u32::MAX;
+    pub const DEAD: u32 = NONE;
 
     /// The new id of a vertex, `None` if it was dead.
     pub fn vertex(&self, v: Vertex) -> Option<Vertex> {
@@ -182,7 +229,7 @@ impl Remap {
     pub fn edge(&self, e: Edge) -> Option<Edge> {
         match self.quads.get(e.quad()) {
             Some(&n) if n != Self::DEAD => {
-                let raw = (e.raw() & (1 << 31)) | (n << 1) | (e.raw() & 1);
+                let raw = (e.raw() & DUAL_BIT) | (n << 1) | (e.raw() & 1);
                 Some(Edge::from_raw(raw))
             }
             _ => None,

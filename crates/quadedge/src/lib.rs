@@ -27,6 +27,8 @@
 //! ```
 
 #![warn(missing_docs)]
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
+#![forbid(unsafe_op_in_unsafe_fn)]
 // Index loops over parallel flat arrays are the point of this crate.
 #![allow(clippy::needless_range_loop)]
 
@@ -43,9 +45,13 @@ mod mesh;
 #[cfg(feature = "serde")]
 mod serde_bytes;
 pub mod shapes;
+mod slots;
 
 pub use error::MeshError;
-pub use ids::{Edge, Face, Vertex};
+pub use ids::{DUAL_BIT, Edge, Face, NONE, Vertex};
 pub use iter::*;
-pub use journal::{Change, CollapseRecord, FlipRecord, Recording, Remap, SplitRecord};
+pub use journal::{
+    Change, CollapseRecord, DissolveRecord, FaceSplitRecord, FlipRecord, Recording, Remap,
+    SplitRecord,
+};
 pub use mesh::Mesh;

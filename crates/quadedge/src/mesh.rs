@@ -5,7 +5,7 @@ use crate::journal::{Change, JournalBuffer, Recording};
 use crate::{Edge, Face, Vertex};
 
 /// Marks a removed vertex in `vertex_edge` (an isolated live vertex holds `Edge::INVALID`).
-pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(u32::MAX - 1);
+pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(crate::NONE - 1);
 
 /// An index-based quad-edge triangle mesh.
 ///
@@ -13,10 +13,15 @@ pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(u32::MAX - 1);
 /// counter-clockwise; edges without a face on one side form the boundary (holes have no id and
 /// show up as [`Face::INVALID`]).
 ///
-/// Queries take ids that are alive in this mesh; like slice indexing they panic on ids past the
-/// end, and on removed ids they return unspecified (but memory-safe) answers. Every operation that
-/// changes the mesh validates its input first and returns a [`MeshError`](crate::MeshError)
-/// without touching anything.
+/// Every operation that changes the mesh validates its input first and returns a
+/// [`MeshError`](crate::MeshError) without touching anything; every edit it accepts leaves a
+/// mesh that passes [`Mesh::check`].
+///
+/// # Panics
+/// Queries (`origin`, `left`, `face_vertices`, rings...) take ids that are alive in this mesh:
+/// like slice indexing they panic on ids past the end, and on removed ids they return
+/// unspecified (but memory-safe) answers. Check untrusted ids with [`Mesh::is_vertex_alive`],
+/// [`Mesh::is_face_alive`] and [`Mesh::is_edge_alive`] first.
 #[derive(Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mesh {
@@ -92,10 +97,19 @@ impl Mesh {
     }
 
     /// An empty mesh with room for about `vertices` vertices of a closed triangle mesh.
-    pub fn with_capacity(vertices: usize) -> Self {
+    ///
+    /// # Errors
+    /// As [`Mesh::reserve`]: [`MeshError::TooManyElements`] or [`MeshError::OutOfMemory`].
+    ///
+    /// ```
+    /// use quadedge::{Mesh, MeshError};
+    /// assert!(Mesh::with_capacity(100).unwrap().heap_bytes() >= 100 * 108);
+    /// assert_eq!(Mesh::with_capacity(usize::MAX).unwrap_err(), MeshError::TooManyElements);
+    /// ```
+    pub fn with_capacity(vertices: usize) -> Result<Self, MeshError> {
         let mut m = Self::new();
-        m.reserve(vertices);
-        m
+        m.reserve(vertices)?;
+        Ok(m)
     }
 
     // ---------------------------------------------------------------- counts
@@ -453,94 +467,5 @@ impl Mesh {
         if let Some(j) = self.journal.as_mut() {
             j.changes.push(change());
         }
-    }
-
-    // ---------------------------------------------------------------- internal helpers
-
-    /// Clockwise predecessor of primal edge `e` in its origin ring, found by walking the ring
-    /// (valid even while the dual rings are being rebuilt).
-    #[inline]
-    pub(crate) fn ring_prev(&self, e: Edge) -> Edge {
-        let mut p = e;
-        loop {
-            let n = self.primal_next[p.index()];
-            if n == e {
-                return p;
-            }
-            p = n;
-        }
-    }
-
-    /// Recomputes the dual `origin_next` of every edge in the primal ring that contains `e`:
-    /// `onext(rot(x)) = inv_rot(oprev(x))`, so the dual rings follow from the primal ones.
-    #[inline]
-    pub(crate) fn refresh_dual_ring(&mut self, e: Edge) {
-        let mut prev = e;
-        loop {
-            let cur = self.primal_next[prev.index()];
-            self.dual_next[cur.index()] = Edge::dual((prev.index() ^ 1) as u32);
-            if cur == e {
-                break;
-            }
-            prev = cur;
-        }
-    }
-
-    /// Takes a vertex id from the free list or appends one.
-    pub(crate) fn alloc_vertex(&mut self) -> Vertex {
-        self.live_vertices += 1;
-        if let Some(i) = self.free_vertices.pop() {
-            self.vertex_edge[i as usize] = Edge::INVALID;
-            Vertex::new(i)
-        } else {
-            self.vertex_edge.push(Edge::INVALID);
-            Vertex::new(self.vertex_edge.len() as u32 - 1)
-        }
-    }
-
-    /// Takes a face id from the free list or appends one.
-    pub(crate) fn alloc_face(&mut self, edge: Edge) -> Face {
-        self.live_faces += 1;
-        if let Some(i) = self.free_faces.pop() {
-            self.face_edge[i as usize] = edge;
-            Face::new(i)
-        } else {
-            self.face_edge.push(edge);
-            Face::new(self.face_edge.len() as u32 - 1)
-        }
-    }
-
-    /// Takes a quad-edge from the free list or appends one; returns its base primal edge
-    /// `a → b`. Rings are left as self-loops and faces as holes for the caller to wire.
-    pub(crate) fn alloc_quad(&mut self, a: Vertex, b: Vertex) -> Edge {
-        self.live_quads += 1;
-        let e = if let Some(q) = self.free_quads.pop() {
-            Edge::of_quad(q)
-        } else {
-            let i = self.primal_origin.len() as u32;
-            self.primal_origin.extend([Vertex::INVALID; 2]);
-            self.primal_next.extend([Edge::INVALID; 2]);
-            self.dual_origin.extend([Face::INVALID; 2]);
-            self.dual_next.extend([Edge::INVALID; 2]);
-            Edge::primal(i)
-        };
-        let i = e.index();
-        self.primal_origin[i] = a;
-        self.primal_origin[i + 1] = b;
-        self.primal_next[i] = e;
-        self.primal_next[i + 1] = e.sym();
-        self.dual_origin[i] = Face::INVALID;
-        self.dual_origin[i + 1] = Face::INVALID;
-        // A lone edge: onext(rot e) = inv_rot(e).
-        self.dual_next[i] = Edge::dual(i as u32 + 1);
-        self.dual_next[i + 1] = Edge::dual(i as u32);
-        e
-    }
-
-    /// How many quad-edges `n` new ones would need beyond the free list, checked against the
-    /// 31-bit index space.
-    pub(crate) fn can_alloc_quads(&self, n: usize) -> bool {
-        let fresh = n.saturating_sub(self.free_quads.len());
-        self.primal_origin.len() + 2 * fresh < (1usize << 31) - 2
     }
 }

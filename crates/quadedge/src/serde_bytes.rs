@@ -19,6 +19,15 @@ pub(crate) unsafe trait Raw: Copy {
     fn from_u32(raw: u32) -> Self;
 }
 
+// The byte view below relies on every `Raw` type being exactly a `u32` in size and alignment;
+// checked at compile time, so a change to the id types cannot silently break it.
+const _: () = {
+    use core::mem::{align_of, size_of};
+    assert!(size_of::<Vertex>() == 4 && align_of::<Vertex>() == align_of::<u32>());
+    assert!(size_of::<Face>() == 4 && align_of::<Face>() == align_of::<u32>());
+    assert!(size_of::<Edge>() == 4 && align_of::<Edge>() == align_of::<u32>());
+};
+
 // SAFETY: `u32` itself.
 unsafe impl Raw for u32 {
     fn to_u32(self) -> u32 {

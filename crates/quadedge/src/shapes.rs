@@ -58,6 +58,9 @@ pub fn icosahedron() -> (usize, Vec<[u32; 3]>) {
 /// corners (degree 5).
 ///
 /// Vertex ids: the 12 corners, then the points inside the 30 edges, then those inside faces.
+///
+/// # Panics
+/// When `k == 0`.
 pub fn icosahedron_grid(k: u32) -> (usize, Vec<[u32; 3]>) {
     assert!(k >= 1, "frequency must be at least 1");
     let k = k as usize;
@@ -124,6 +127,9 @@ pub fn icosahedron_grid(k: u32) -> (usize, Vec<[u32; 3]>) {
 }
 
 /// A disk: one centre vertex (0) surrounded by `n ≥ 3` rim vertices (1..=n), `n` faces.
+///
+/// # Panics
+/// When `n < 3`.
 pub fn disk(n: u32) -> (usize, Vec<[u32; 3]>) {
     assert!(n >= 3, "a disk needs at least 3 rim vertices");
     let tris = (0..n).map(|i| [0, 1 + i, 1 + (i + 1) % n]).collect();
@@ -131,6 +137,9 @@ pub fn disk(n: u32) -> (usize, Vec<[u32; 3]>) {
 }
 
 /// A strip of `n ≥ 1` triangles over vertices `0..n + 2` (bottom row even, top row odd).
+///
+/// # Panics
+/// When `n == 0`.
 pub fn strip(n: u32) -> (usize, Vec<[u32; 3]>) {
     assert!(n >= 1, "a strip needs at least one triangle");
     let tris = (0..n)

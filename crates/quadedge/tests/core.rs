@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use quadedge::{Edge, Face, Mesh, MeshError, Vertex, shapes};
+use testkit::{Rng, build, ring, rings};
 
 fn v(i: u32) -> Vertex {
     Vertex::new(i)
@@ -10,27 +11,6 @@ fn v(i: u32) -> Vertex {
 
 fn f(i: u32) -> Face {
     Face::new(i)
-}
-
-fn build(shape: (usize, Vec<[u32; 3]>)) -> Mesh {
-    let m = Mesh::from_triangles(shape.0, &shape.1).unwrap();
-    m.check().unwrap();
-    m
-}
-
-/// Neighbours counter-clockwise, rotated to start at the smallest id (rings have no start).
-fn ring(m: &Mesh, x: Vertex) -> Vec<u32> {
-    let mut r: Vec<u32> = m.neighbors(x).map(|n| n.raw()).collect();
-    if let Some(k) = (0..r.len()).min_by_key(|&i| r[i]) {
-        r.rotate_left(k);
-    }
-    r
-}
-
-fn rings(m: &Mesh) -> Vec<Vec<u32>> {
-    (0..m.vertex_slots() as u32)
-        .map(|i| ring(m, v(i)))
-        .collect()
 }
 
 #[test]
@@ -190,7 +170,7 @@ fn disk_fan_and_strip() {
 }
 
 #[test]
-fn add_face_covers_all_cases_of_seed_002() {
+fn add_face_covers_every_case_of_incremental_insertion() {
     let mut m = Mesh::new();
     let first = m.add_vertices(7).unwrap();
     assert_eq!(first, v(0));
@@ -378,29 +358,19 @@ fn add_all(n: usize, tris: &[[u32; 3]]) -> Mesh {
     m
 }
 
+/// The triangles permuted and each rotated, reproducibly from `seed`.
 fn shuffled(tris: &[[u32; 3]], seed: u64) -> Vec<[u32; 3]> {
-    // A small xorshift keeps the permutation reproducible from the proptest seed.
-    let mut s = seed | 1;
-    let mut rnd = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = Rng::new(seed);
     let mut t: Vec<[u32; 3]> = tris.to_vec();
-    for i in (1..t.len()).rev() {
-        let j = (rnd() % (i as u64 + 1)) as usize;
-        t.swap(i, j);
-    }
+    rng.shuffle(&mut t);
     for tri in &mut t {
-        let r = (rnd() % 3) as usize;
-        tri.rotate_left(r);
+        tri.rotate_left(rng.below(3));
     }
     t
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(testkit::proptest_config(48))]
 
     #[test]
     fn closed_meshes_build_in_any_order(k in 1u32..4, which in 0usize..3, seed in any::<u64>()) {
@@ -546,6 +516,8 @@ fn from_half_edges_rejects_bad_twins() {
 }
 
 proptest! {
+    #![proptest_config(testkit::proptest_config(256))]
+
     /// Arbitrary (mostly broken) buffers: never a panic, and whatever is accepted is valid.
     #[test]
     fn from_half_edges_never_accepts_garbage(

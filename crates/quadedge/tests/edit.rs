@@ -1,9 +1,9 @@
 //! Edits: flip, split, collapse, face removal, id reuse and compaction. Exact topology on small
-//! meshes (with snapshots of `describe()`), journal records, and a model-based property test.
+//! meshes (with snapshots of `describe()`) and journal records. The model-based property test
+//! is in `edit_model.rs`.
 
-use proptest::prelude::*;
 use quadedge::{Change, Edge, Face, Mesh, MeshError, Remap, Vertex, shapes};
-use std::collections::BTreeSet;
+use testkit::{Rng, assert_rejected, build, corners, ring};
 
 fn v(i: u32) -> Vertex {
     Vertex::new(i)
@@ -13,12 +13,6 @@ fn f(i: u32) -> Face {
     Face::new(i)
 }
 
-fn build(shape: (usize, Vec<[u32; 3]>)) -> Mesh {
-    let m = Mesh::from_triangles(shape.0, &shape.1).unwrap();
-    m.check().unwrap();
-    m
-}
-
 fn square() -> Mesh {
     build((4, vec![[0, 1, 2], [0, 2, 3]]))
 }
@@ -26,37 +20,6 @@ fn square() -> Mesh {
 fn edge(m: &Mesh, a: u32, b: u32) -> Edge {
     m.find_edge(v(a), v(b))
         .unwrap_or_else(|| panic!("no edge v{a}->v{b}"))
-}
-
-/// Neighbours counter-clockwise, rotated to start at the smallest id.
-fn ring(m: &Mesh, x: Vertex) -> Vec<u32> {
-    let mut r: Vec<u32> = m.neighbors(x).map(|n| n.raw()).collect();
-    if let Some(k) = (0..r.len()).min_by_key(|&i| r[i]) {
-        r.rotate_left(k);
-    }
-    r
-}
-
-/// Corners of a face rotated to start at the smallest id.
-fn corners(m: &Mesh, x: Face) -> [u32; 3] {
-    let vs = m.face_vertices(x).map(|c| c.raw());
-    let k = (0..3).min_by_key(|&i| vs[i]).unwrap();
-    [vs[k], vs[(k + 1) % 3], vs[(k + 2) % 3]]
-}
-
-/// Runs `op` on a clone and asserts it fails with `err` and leaves the mesh bit-identical,
-/// journal included.
-fn assert_rejected<T: core::fmt::Debug>(
-    m: &Mesh,
-    err: MeshError,
-    op: impl FnOnce(&mut Mesh) -> Result<T, MeshError>,
-) {
-    let mut c = m.clone();
-    c.discard_journal();
-    let rec = c.record_changes().unwrap();
-    assert_eq!(op(&mut c).unwrap_err(), err);
-    assert_eq!(&c, m);
-    assert_eq!(c.take_changes(&rec), Ok(vec![]));
 }
 
 // ---------------------------------------------------------------- flip
@@ -541,10 +504,10 @@ fn compact_renumbers_in_order() {
 fn iteration_after_thousands_of_edits_visits_every_live_element_once() {
     let (n, t) = shapes::icosahedron_grid(32); // 10 242 vertices
     let mut m = build((n, t));
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     let mut done = 0;
     while done < 6000 {
-        let q = rng.below(m.quad_slots() as u32);
+        let q = rng.below(m.quad_slots()) as u32;
         let e = Edge::of_quad(q);
         let ok = match rng.below(3) {
             0 => m.flip(e).is_ok(),
@@ -589,306 +552,6 @@ fn iteration_after_thousands_of_edits_visits_every_live_element_once() {
         assert_eq!(face_seen[g.index()], 3);
     }
     assert_eq!(m.euler_characteristic(), 2);
-}
-
-/// Deterministic xorshift for tests.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as u32
-        }
-    }
-}
-
-// ---------------------------------------------------------------- model-based property test
-
-/// Live sets rebuilt from the journal alone.
-#[derive(Debug, Default, Clone, PartialEq)]
-struct Model {
-    vertices: BTreeSet<u32>,
-    faces: BTreeSet<u32>,
-    quads: BTreeSet<u32>,
-}
-
-impl Model {
-    fn of(m: &Mesh) -> Self {
-        Self {
-            vertices: m.vertices().map(|x| x.raw()).collect(),
-            faces: m.faces().map(|x| x.raw()).collect(),
-            quads: m.undirected_edges().map(|e| e.quad() as u32).collect(),
-        }
-    }
-
-    fn add_quad(&mut self, e: Edge) {
-        assert!(e.is_primal() && e.is_valid());
-        assert!(self.quads.insert(e.quad() as u32), "quad {e:?} added twice");
-    }
-
-    fn add_face(&mut self, x: Face) {
-        assert!(self.faces.insert(x.raw()), "face {x:?} added twice");
-    }
-
-    fn apply(&mut self, c: &Change) {
-        match c {
-            Change::VerticesAdded { first, count } => {
-                for i in 0..*count {
-                    assert!(self.vertices.insert(first.raw() + i));
-                }
-            }
-            Change::FaceAdded(x) => self.add_face(*x),
-            Change::EdgeAdded(e) => {
-                assert_eq!(*e, e.base());
-                self.add_quad(*e)
-            }
-            Change::VertexRemoved(x) => assert!(self.vertices.remove(&x.raw())),
-            Change::FaceRemoved(x) => assert!(self.faces.remove(&x.raw())),
-            Change::EdgeRemoved(e) => {
-                assert_eq!(*e, e.base());
-                assert!(self.quads.remove(&(e.quad() as u32)))
-            }
-            Change::Flip(r) => {
-                assert!(self.quads.contains(&(r.edge.quad() as u32)));
-                assert!(r.faces.iter().all(|x| self.faces.contains(&x.raw())));
-            }
-            Change::Split(r) => {
-                assert!(self.quads.contains(&(r.edge.quad() as u32)));
-                assert!(self.vertices.insert(r.vertex.raw()));
-                self.add_quad(r.new_edge);
-                for e in r.cross_edges {
-                    if e.is_valid() {
-                        self.add_quad(e);
-                    }
-                }
-                for (new, old) in r.faces {
-                    assert_eq!(new.is_valid(), old.is_valid());
-                    if new.is_valid() {
-                        assert!(self.faces.contains(&old.raw()));
-                        self.add_face(new);
-                    }
-                }
-            }
-            Change::Collapse(r) => {
-                assert_eq!(r.survivor, r.origin);
-                assert_eq!(r.removed, r.dest);
-                assert!(self.vertices.remove(&r.removed.raw()));
-                assert!(self.vertices.contains(&r.survivor.raw()));
-                for e in r.removed_edges {
-                    if e.is_valid() {
-                        assert_eq!(e, e.base());
-                        assert!(self.quads.remove(&(e.quad() as u32)));
-                    }
-                }
-                for x in r.removed_faces {
-                    if x.is_valid() {
-                        assert!(self.faces.remove(&x.raw()));
-                    }
-                }
-            }
-            Change::Compact(r) => {
-                let map = |s: &BTreeSet<u32>, m: &[u32]| -> BTreeSet<u32> {
-                    for (i, &n) in m.iter().enumerate() {
-                        assert_eq!(n != Remap::DEAD, s.contains(&(i as u32)));
-                    }
-                    s.iter().map(|&i| m[i as usize]).collect()
-                };
-                self.vertices = map(&self.vertices, &r.vertices);
-                self.faces = map(&self.faces, &r.faces);
-                self.quads = map(&self.quads, &r.quads);
-            }
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Op {
-    Flip(u32, u8),
-    Split(u32, u8, f32),
-    Collapse(u32, u8, f32),
-    RemoveFace(u32),
-    AddVertex,
-    RemoveVertex(u32),
-    AddFace(u32, u32, u32),
-    Compact,
-}
-
-fn op() -> impl Strategy<Value = Op> {
-    let w = prop_oneof![9 => 0.0f32..=1.0, 1 => prop_oneof![Just(-1.0f32), Just(2.0f32)]];
-    prop_oneof![
-        30 => (any::<u32>(), 0u8..4).prop_map(|(i, r)| Op::Flip(i, r)),
-        20 => (any::<u32>(), 0u8..4, w.clone()).prop_map(|(i, r, t)| Op::Split(i, r, t)),
-        25 => (any::<u32>(), 0u8..4, w).prop_map(|(i, r, t)| Op::Collapse(i, r, t)),
-        3 => any::<u32>().prop_map(Op::RemoveFace),
-        2 => Just(Op::AddVertex),
-        2 => any::<u32>().prop_map(Op::RemoveVertex),
-        8 => (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(a, b, c)| Op::AddFace(a, b, c)),
-        1 => Just(Op::Compact),
-    ]
-}
-
-fn pick_edge(m: &Mesh, i: u32, r: u8) -> Edge {
-    // Mostly live edges, sometimes a slot past the end.
-    let slots = m.quad_slots() as u32 + 1;
-    let mut e = Edge::of_quad(i % slots);
-    for _ in 0..r {
-        e = e.rot();
-    }
-    e
-}
-
-/// Applies one op; returns whether it succeeded, and whether it was a topological change that
-/// keeps the Euler characteristic.
-fn apply(m: &mut Mesh, op: Op) -> (bool, bool) {
-    let vs = m.vertex_slots() as u32 + 1;
-    let fs = m.face_slots() as u32 + 1;
-    match op {
-        Op::Flip(i, r) => (m.flip(pick_edge(m, i, r)).is_ok(), true),
-        Op::Split(i, r, t) => (m.split(pick_edge(m, i, r), t).is_ok(), true),
-        Op::Collapse(i, r, t) => (m.collapse(pick_edge(m, i, r), t).is_ok(), true),
-        Op::RemoveFace(i) => (m.remove_face(f(i % fs)).is_ok(), false),
-        Op::AddVertex => {
-            m.add_vertex();
-            (true, false)
-        }
-        Op::RemoveVertex(i) => (m.remove_vertex(v(i % vs)).is_ok(), false),
-        Op::AddFace(a, b, c) => (m.add_face(v(a % vs), v(b % vs), v(c % vs)).is_ok(), false),
-        Op::Compact => {
-            m.compact();
-            (true, true)
-        }
-    }
-}
-
-fn run_model(start: Mesh, ops: &[Op], closed: bool) -> Result<(), TestCaseError> {
-    // `shadow` runs the same ops without a journal: recording must not change the result.
-    let mut shadow = start.clone();
-    let mut m = start;
-    let rec = m.record_changes().unwrap();
-    let mut model = Model::of(&m);
-    let mut euler_kept = true;
-    // Successes per kind: flip, split, collapse, remove face, add face.
-    let mut successes = [0usize; 5];
-    for (step, &o) in ops.iter().enumerate() {
-        let before = m.clone();
-        let (ok, keeps_euler) = apply(&mut m, o);
-        let (shadow_ok, _) = apply(&mut shadow, o);
-        prop_assert_eq!(ok, shadow_ok);
-        prop_assert!(
-            m == shadow,
-            "step {}: journal changed the result of {:?}",
-            step,
-            o
-        );
-        let changes = m.take_changes(&rec).unwrap();
-        if !ok {
-            prop_assert!(m == before, "step {step}: rejected {o:?} changed the mesh");
-            prop_assert!(changes.is_empty(), "step {step}: rejected {o:?} logged");
-            continue;
-        }
-        let kind = match o {
-            Op::Flip(..) => 0,
-            Op::Split(..) => 1,
-            Op::Collapse(..) => 2,
-            Op::RemoveFace(_) => 3,
-            Op::AddFace(..) => 4,
-            _ => 0,
-        };
-        successes[kind] += 1;
-        euler_kept &= keeps_euler;
-        if let Err(err) = m.check() {
-            return Err(TestCaseError::fail(format!(
-                "step {step}: {o:?} broke the mesh: {err}"
-            )));
-        }
-        for c in &changes {
-            model.apply(c);
-        }
-        prop_assert_eq!(&model, &Model::of(&m), "step {}: {:?}", step, o);
-        if closed && euler_kept {
-            prop_assert_eq!(m.euler_characteristic(), 2, "step {}: {:?}", step, o);
-            prop_assert!(m.is_closed());
-        }
-    }
-    if std::env::var_os("EDIT_STATS").is_some() {
-        eprintln!(
-            "successes {successes:?} of {} ops; final {:?}, slots {}/{}/{}",
-            ops.len(),
-            m,
-            m.vertex_slots(),
-            m.quad_slots(),
-            m.face_slots()
-        );
-    }
-    prop_assert!(successes[..3].iter().all(|&n| n > 0), "{:?}", successes);
-    Ok(())
-}
-
-proptest! {
-    // EDIT_CASES=1000 for a longer hunt.
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("EDIT_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(16)
-    ))]
-
-    #[test]
-    fn random_edits_on_a_closed_mesh(
-        grid in any::<bool>(),
-        ops in proptest::collection::vec(op(), 1500..2500),
-    ) {
-        let shape = if grid { shapes::icosahedron_grid(2) } else { shapes::icosahedron() };
-        run_model(build(shape), &ops, true)?;
-    }
-
-    #[test]
-    fn random_edits_on_an_open_mesh(
-        strip in any::<bool>(),
-        ops in proptest::collection::vec(op(), 1500..2500),
-    ) {
-        let shape = if strip { shapes::strip(12) } else { shapes::disk(8) };
-        run_model(build(shape), &ops, false)?;
-    }
-
-    #[test]
-    fn flips_splits_collapses_keep_a_sphere_a_sphere(
-        ops in proptest::collection::vec(
-            (0u8..3, any::<u32>(), 0u8..4, 0.0f32..=1.0), 2000..3000)
-    ) {
-        let mut m = build(shapes::octahedron());
-        let rec = m.record_changes().unwrap();
-        let mut model = Model::of(&m);
-        for (k, i, r, t) in ops {
-            let e = pick_edge(&m, i, r);
-            let before = m.clone();
-            let ok = match k {
-                0 => m.flip(e).is_ok(),
-                1 => m.split(e, t).is_ok(),
-                _ => m.collapse(e, t).is_ok(),
-            };
-            let changes = m.take_changes(&rec).unwrap();
-            if ok {
-                m.check().map_err(|e| TestCaseError::fail(e.to_string()))?;
-                prop_assert_eq!(m.euler_characteristic(), 2);
-                prop_assert!(m.vertex_count() >= 4);
-                for c in &changes {
-                    model.apply(c);
-                }
-            } else {
-                prop_assert!(m == before);
-                prop_assert!(changes.is_empty());
-            }
-        }
-        prop_assert_eq!(model, Model::of(&m));
-    }
 }
 
 #[test]

@@ -1,267 +1,24 @@
-//! Construction: vertices, faces one at a time (`add_face`), and whole triangle buffers.
+//! Bulk construction: whole triangle buffers, with or without half-edge twins.
 
-use crate::journal::Change;
-use crate::mesh::DEAD_VERTEX;
-use crate::{Edge, Face, Mesh, MeshError, Vertex};
+use super::{try_filled, validate_triangles};
+use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
 use smallvec::SmallVec;
 
-/// How one corner of a new face is wired into its vertex's ring (decided before any write).
-#[derive(Clone, Copy, Debug)]
-enum Corner {
-    /// Both edges exist and are already adjacent in the ring.
-    Nothing,
-    /// Only the outgoing edge exists: the new incoming one goes right after it.
-    AfterOut(Edge),
-    /// Only the incoming edge exists: the new outgoing one goes right before it (after `prev`).
-    BeforeIn { prev: Edge },
-    /// Both exist but other fans lie between them: move `first..=last` into the gap after `gap`.
-    Relink {
-        out: Edge,
-        inc: Edge,
-        first: Edge,
-        last: Edge,
-        gap: Edge,
-    },
-    /// The vertex is isolated: its ring becomes the two new edges.
-    Fresh,
-    /// Neither edge exists: both go into the single gap after `gap`.
-    IntoGap(Edge),
-}
-
 impl Mesh {
-    /// Adds an isolated vertex (reusing a removed id if there is one).
-    pub fn add_vertex(&mut self) -> Vertex {
-        let v = self.alloc_vertex();
-        self.log(|| Change::VerticesAdded { first: v, count: 1 });
-        v
-    }
-
-    /// Appends `n` isolated vertices with consecutive ids and returns the first.
-    ///
-    /// Unlike repeated [`Mesh::add_vertex`] this never reuses removed ids, so the new vertices
-    /// form one range.
-    pub fn add_vertices(&mut self, n: usize) -> Result<Vertex, MeshError> {
-        let first = self.vertex_edge.len();
-        if first + n >= DEAD_VERTEX.raw() as usize {
-            return Err(MeshError::TooManyElements);
-        }
-        self.vertex_edge.resize(first + n, Edge::INVALID);
-        self.live_vertices += n as u32;
-        let first = Vertex::new(first as u32);
-        self.log(|| Change::VerticesAdded {
-            first,
-            count: n as u32,
-        });
-        Ok(first)
-    }
-
-    /// Removes an isolated vertex; its id goes to the free list.
-    pub fn remove_vertex(&mut self, v: Vertex) -> Result<(), MeshError> {
-        if !self.is_vertex_alive(v) {
-            return Err(MeshError::DeadVertex(v));
-        }
-        if self.vertex_edge[v.index()].is_valid() {
-            return Err(MeshError::VertexInUse(v));
-        }
-        self.vertex_edge[v.index()] = DEAD_VERTEX;
-        self.free_vertices.push(v.raw());
-        self.live_vertices -= 1;
-        self.log(|| Change::VertexRemoved(v));
-        Ok(())
-    }
-
-    /// Connects three vertices into a triangle, counter-clockwise `a → b → c`.
-    ///
-    /// Handles every case of seed 002: no, one, two or three edges already present, and a
-    /// vertex where two unconnected fans meet (their rings are merged). Rejected, leaving the
-    /// mesh unchanged: dead ids, a repeated vertex, an existing face, an edge that already has
-    /// a face on this side, a vertex that would stop being manifold, and a vertex that already
-    /// joins several unconnected fans when the face shares no edge with them.
-    ///
-    /// ```
-    /// use quadedge::{Mesh, MeshError};
-    /// let mut m = Mesh::new();
-    /// let a = m.add_vertex();
-    /// let b = m.add_vertex();
-    /// let c = m.add_vertex();
-    /// let d = m.add_vertex();
-    /// let f = m.add_face(a, b, c).unwrap();
-    /// m.add_face(a, c, d).unwrap();
-    /// assert_eq!(m.face_vertices(f), [a, b, c]);
-    /// assert_eq!(m.add_face(a, b, d), Err(MeshError::EdgeOccupied { from: a, to: b }));
-    /// m.check().unwrap();
-    /// ```
-    pub fn add_face(&mut self, a: Vertex, b: Vertex, c: Vertex) -> Result<Face, MeshError> {
-        let vs = [a, b, c];
-        for &v in &vs {
-            if !self.is_vertex_alive(v) {
-                return Err(MeshError::DeadVertex(v));
-            }
-        }
-        if a == b || a == c {
-            return Err(MeshError::RepeatedVertex(a));
-        }
-        if b == c {
-            return Err(MeshError::RepeatedVertex(b));
-        }
-
-        // Phase 1: read. Existing side edges, each must be free on its left.
-        let mut sides = [Edge::INVALID; 3];
-        for k in 0..3 {
-            let (u, w) = (vs[k], vs[(k + 1) % 3]);
-            if let Some(e) = self.find_edge(u, w) {
-                let f = self.left(e);
-                if f.is_valid() {
-                    let mut fv = self.face_vertices(f);
-                    let mut nv = vs;
-                    fv.sort();
-                    nv.sort();
-                    if fv == nv {
-                        return Err(MeshError::FaceExists(f));
-                    }
-                    return Err(MeshError::EdgeOccupied { from: u, to: w });
-                }
-                sides[k] = e;
-            }
-        }
-        let new_quads = sides.iter().filter(|e| !e.is_valid()).count();
-        if !self.can_alloc_quads(new_quads) || self.face_edge.len() + 1 >= u32::MAX as usize {
-            return Err(MeshError::TooManyElements);
-        }
-
-        // Corner k sits at vs[k]: out = side k (vs[k] → vs[k+1]), in = sym of side k-1.
-        let mut plan = [Corner::Nothing; 3];
-        for k in 0..3 {
-            let v = vs[k];
-            let out = sides[k];
-            let inc = sides[(k + 2) % 3].sym(); // v → previous corner
-            plan[k] = match (out.is_valid(), sides[(k + 2) % 3].is_valid()) {
-                (true, true) => {
-                    let after = self.primal_next[out.index()];
-                    if after == inc {
-                        Corner::Nothing
-                    } else {
-                        // Fans between out and inc must move into another gap of the ring.
-                        let last = self.ring_prev(inc);
-                        let gap = self.single_gap(inc, out, v)?;
-                        Corner::Relink {
-                            out,
-                            inc,
-                            first: after,
-                            last,
-                            gap,
-                        }
-                    }
-                }
-                (true, false) => Corner::AfterOut(out),
-                (false, true) => Corner::BeforeIn {
-                    prev: self.ring_prev(inc),
-                },
-                (false, false) => {
-                    let start = self.vertex_edge[v.index()];
-                    if !start.is_valid() {
-                        Corner::Fresh
-                    } else {
-                        Corner::IntoGap(self.single_gap(start, start, v)?)
-                    }
-                }
-            };
-        }
-
-        // Phase 2: write. Nothing below can fail.
-        for k in 0..3 {
-            if !sides[k].is_valid() {
-                let e = self.alloc_quad(vs[k], vs[(k + 1) % 3]);
-                sides[k] = e;
-                self.log(|| Change::EdgeAdded(e));
-            }
-        }
-        for k in 0..3 {
-            let v = vs[k];
-            let out = sides[k];
-            let inc = sides[(k + 2) % 3].sym();
-            let next = &mut self.primal_next;
-            match plan[k] {
-                Corner::Nothing => {}
-                Corner::AfterOut(o) => {
-                    next[inc.index()] = next[o.index()];
-                    next[o.index()] = inc;
-                }
-                Corner::BeforeIn { prev } => {
-                    next[out.index()] = inc;
-                    next[prev.index()] = out;
-                }
-                Corner::Relink {
-                    out,
-                    inc,
-                    first,
-                    last,
-                    gap,
-                } => {
-                    let after_gap = next[gap.index()];
-                    next[out.index()] = inc;
-                    next[gap.index()] = first;
-                    next[last.index()] = after_gap;
-                }
-                Corner::Fresh => {
-                    next[out.index()] = inc;
-                    next[inc.index()] = out;
-                    self.vertex_edge[v.index()] = out;
-                }
-                Corner::IntoGap(gap) => {
-                    let after_gap = next[gap.index()];
-                    next[gap.index()] = out;
-                    next[out.index()] = inc;
-                    next[inc.index()] = after_gap;
-                }
-            }
-        }
-        let f = self.alloc_face(sides[0]);
-        for e in sides {
-            self.dual_origin[e.index() ^ 1] = f;
-        }
-        for k in 0..3 {
-            if !matches!(plan[k], Corner::Nothing) {
-                self.refresh_dual_ring(sides[k]);
-            }
-        }
-        self.log(|| Change::FaceAdded(f));
-        Ok(f)
-    }
-
-    /// The one gap (edge with a hole on its left) in the part of `v`'s ring that runs
-    /// counter-clockwise from `from` up to, not including, `until` (the whole ring when
-    /// `from == until`).
-    fn single_gap(&self, from: Edge, until: Edge, v: Vertex) -> Result<Edge, MeshError> {
-        let mut found = Edge::INVALID;
-        let mut e = from;
-        loop {
-            if !self.left(e).is_valid() {
-                if found.is_valid() {
-                    return Err(MeshError::AmbiguousFan(v));
-                }
-                found = e;
-            }
-            e = self.primal_next[e.index()];
-            if e == until {
-                break;
-            }
-        }
-        if found.is_valid() {
-            Ok(found)
-        } else {
-            Err(MeshError::NonManifoldVertex(v))
-        }
-    }
-
     /// Builds a mesh from a triangle index buffer (counter-clockwise triangles, vertex ids
     /// `0..vertices`), independent of the order of the triangles.
     ///
     /// Face `i` is triangle `i`. Much faster than calling [`Mesh::add_face`] in a loop: rings are
     /// derived from a per-vertex corner table in linear time. Vertices used by no triangle stay
-    /// isolated. Rejected: indices out of range, repeated vertices, a directed edge used twice
-    /// (non-manifold edge or inconsistent winding), and vertices whose faces do not form one
-    /// disk or a set of half-disks.
+    /// isolated. Never builds a multigraph: each pair of vertices shares at most one edge.
+    ///
+    /// # Errors
+    /// [`MeshError::TooManyElements`] when `vertices` or the triangle count do not fit the id
+    /// spaces; [`MeshError::OutOfMemory`] when the arrays cannot be allocated;
+    /// [`MeshError::IndexOutOfRange`] and [`MeshError::RepeatedVertex`] for bad triangles;
+    /// [`MeshError::EdgeOccupied`] for a directed edge used twice (non-manifold edge or
+    /// inconsistent winding); [`MeshError::NonManifoldVertex`] for a vertex whose faces do not
+    /// form one disk or a set of half-disks.
     ///
     /// ```
     /// use quadedge::{Mesh, Vertex};
@@ -272,35 +29,22 @@ impl Mesh {
     /// assert_eq!(m.degree(Vertex::new(0)), 3);
     /// ```
     pub fn from_triangles(vertices: usize, triangles: &[[u32; 3]]) -> Result<Mesh, MeshError> {
+        validate_triangles(vertices, triangles)?;
         let nf = triangles.len();
-        if vertices >= DEAD_VERTEX.raw() as usize || 3 * nf >= (1usize << 30) {
-            return Err(MeshError::TooManyElements);
-        }
         // Corner table: corners of vertex v are corner_ids[offset[v]..offset[v+1]],
         // corner id = 3 * face + k.
-        let mut offset = vec![0u32; vertices + 1];
-        for (t, tri) in triangles.iter().enumerate() {
+        let mut offset = try_filled(vertices + 1, 0u32)?;
+        for tri in triangles {
             for &i in tri {
-                if i as usize >= vertices {
-                    return Err(MeshError::IndexOutOfRange {
-                        triangle: t,
-                        index: i,
-                    });
-                }
                 offset[i as usize + 1] += 1;
-            }
-            if tri[0] == tri[1] || tri[0] == tri[2] {
-                return Err(MeshError::RepeatedVertex(Vertex::new(tri[0])));
-            }
-            if tri[1] == tri[2] {
-                return Err(MeshError::RepeatedVertex(Vertex::new(tri[1])));
             }
         }
         for v in 0..vertices {
             offset[v + 1] += offset[v];
         }
-        let mut fill = offset.clone();
-        let mut corners = vec![0u32; 3 * nf];
+        let mut fill = try_filled(vertices + 1, 0u32)?;
+        fill.copy_from_slice(&offset);
+        let mut corners = try_filled(3 * nf, 0u32)?;
         for (t, tri) in triangles.iter().enumerate() {
             for (k, &i) in tri.iter().enumerate() {
                 let slot = &mut fill[i as usize];
@@ -315,8 +59,7 @@ impl Mesh {
         };
 
         // Half-edge (corner c's outgoing side) → primal edge id. Twins share a quad-edge.
-        const NONE: u32 = u32::MAX;
-        let mut he = vec![NONE; 3 * nf];
+        let mut he = try_filled(3 * nf, NONE)?;
         let mut quads = 0u32;
         // Quad-edges are numbered in vertex order (each vertex's not yet numbered outgoing
         // edges get consecutive ids), so rings of nearby vertices sit close in memory whatever
@@ -378,8 +121,12 @@ impl Mesh {
     ///
     /// Half-edge `3t + k` runs from `triangles[t][k]` to `triangles[t][(k + 1) % 3]`;
     /// `twins[h]` is the half-edge running the other way, or `u32::MAX` on the boundary.
-    /// Quad-edges are numbered in vertex order, as by [`Mesh::from_triangles`]. Everything is validated as in
-    /// [`Mesh::from_triangles`], plus the twins themselves ([`MeshError::BadTwin`]).
+    /// Quad-edges are numbered in vertex order, as by [`Mesh::from_triangles`].
+    ///
+    /// # Errors
+    /// As [`Mesh::from_triangles`], plus [`MeshError::BadTwin`] for a twin that is out of
+    /// range, not mutual or not the reverse half-edge (or a `twins` of the wrong length), and
+    /// [`MeshError::EdgeOccupied`] when two edges would join the same two vertices.
     ///
     /// ```
     /// use quadedge::Mesh;
@@ -395,36 +142,19 @@ impl Mesh {
         triangles: &[[u32; 3]],
         twins: &[u32],
     ) -> Result<Mesh, MeshError> {
+        validate_triangles(vertices, triangles)?;
         let nf = triangles.len();
-        if vertices >= DEAD_VERTEX.raw() as usize || 3 * nf >= (1usize << 30) {
-            return Err(MeshError::TooManyElements);
-        }
         if twins.len() != 3 * nf {
             return Err(MeshError::BadTwin {
                 half_edge: twins.len().min(3 * nf),
             });
         }
-        for (t, tri) in triangles.iter().enumerate() {
-            if let Some(&i) = tri.iter().find(|&&i| i as usize >= vertices) {
-                return Err(MeshError::IndexOutOfRange {
-                    triangle: t,
-                    index: i,
-                });
-            }
-            if tri[0] == tri[1] || tri[0] == tri[2] {
-                return Err(MeshError::RepeatedVertex(Vertex::new(tri[0])));
-            }
-            if tri[1] == tri[2] {
-                return Err(MeshError::RepeatedVertex(Vertex::new(tri[1])));
-            }
-        }
-        const NONE: u32 = u32::MAX;
         let from = |h: usize| triangles[h / 3][h % 3];
         let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
         // Validate the twins and count the quad-edges per lower endpoint: quad-edges are then
         // numbered in vertex order as in `from_triangles` (a counting sort), which keeps the
         // rings of nearby vertices close in memory.
-        let mut start = vec![0u32; vertices + 1];
+        let mut start = try_filled(vertices + 1, 0u32)?;
         for h in 0..3 * nf {
             let t = twins[h];
             if t != NONE {
@@ -447,7 +177,7 @@ impl Mesh {
             start[v + 1] += start[v];
         }
         let quads = start[vertices];
-        let mut he = vec![NONE; 3 * nf];
+        let mut he = try_filled(3 * nf, NONE)?;
         for h in 0..3 * nf {
             let t = twins[h];
             if t != NONE && (t as usize) < h {
@@ -482,17 +212,20 @@ impl Mesh {
         let nf = triangles.len();
         let ne = 2 * quads as usize;
         let mut m = Mesh {
-            vertex_edge: vec![Edge::INVALID; vertices],
-            face_edge: Vec::with_capacity(nf),
-            primal_origin: vec![Vertex::INVALID; ne],
-            primal_next: vec![Edge::INVALID; ne],
-            dual_origin: vec![Face::INVALID; ne],
-            dual_next: vec![Edge::INVALID; ne],
+            vertex_edge: try_filled(vertices, Edge::INVALID)?,
+            face_edge: try_filled(0, Edge::INVALID)?,
+            primal_origin: try_filled(ne, Vertex::INVALID)?,
+            primal_next: try_filled(ne, Edge::INVALID)?,
+            dual_origin: try_filled(ne, Face::INVALID)?,
+            dual_next: try_filled(ne, Edge::INVALID)?,
             live_vertices: vertices as u32,
             live_faces: nf as u32,
             live_quads: quads,
             ..Mesh::default()
         };
+        m.face_edge
+            .try_reserve_exact(nf)
+            .map_err(|_| MeshError::OutOfMemory)?;
         // Interior wiring: around corner c at a, onext(a → next) = a → prev = sym(prev → a).
         for (t, tri) in triangles.iter().enumerate() {
             let f = Face::new(t as u32);
@@ -554,7 +287,7 @@ impl Mesh {
             }
         }
         // Each vertex must have a single ring holding all its edges.
-        let mut edges_at = vec![0u32; vertices];
+        let mut edges_at = try_filled(vertices, 0u32)?;
         for &v in &m.primal_origin {
             edges_at[v.index()] += 1;
         }

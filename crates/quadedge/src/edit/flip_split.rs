@@ -1,0 +1,238 @@
+//! Flip and split of a primal edge.
+
+use crate::journal::{Change, FlipRecord, SplitRecord};
+use crate::{Edge, Face, Mesh, MeshError};
+
+impl Mesh {
+    // ---------------------------------------------------------------- flip
+
+    /// Flips an interior edge: the diagonal `a → b` of the two triangles `(a, b, c)` (left) and
+    /// `(b, a, d)` (right) becomes `d → c`.
+    ///
+    /// Any of the four edges of the quad-edge may be passed; a dual edge stands for the primal
+    /// edge `e.rot()`. The quad-edge keeps its id and the returned primal edge points from `d` to
+    /// `c` (the passed primal edge rotated counter-clockwise). Both faces keep their ids: the
+    /// old left face becomes `(d, c, a)`, left of the returned edge, the old right face becomes
+    /// `(c, d, b)`, right of it. Logs [`Change::Flip`].
+    ///
+    /// # Errors
+    /// Changing nothing, naming the edge as passed: [`MeshError::DeadEdge`] for a dead edge,
+    /// [`MeshError::BoundaryEdge`] for a boundary edge, [`MeshError::FlipWouldDuplicate`] when
+    /// the opposite corners are already connected (or are the same vertex, on a pillow): the
+    /// flip would make parallel edges.
+    ///
+    /// ```
+    /// use quadedge::{Mesh, MeshError, Vertex};
+    /// // A square 0-1-2-3 cut along 0-2.
+    /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    /// let e = m.find_edge(Vertex::new(0), Vertex::new(2)).unwrap();
+    /// let f = m.flip(e).unwrap();
+    /// assert_eq!(f.quad(), e.quad());
+    /// assert_eq!((m.origin(f), m.dest(f)), (Vertex::new(1), Vertex::new(3)));
+    /// assert_eq!(m.find_edge(Vertex::new(0), Vertex::new(2)), None);
+    /// m.check().unwrap();
+    /// // Boundary edges cannot be flipped.
+    /// let b = m.find_edge(Vertex::new(0), Vertex::new(1)).unwrap();
+    /// assert_eq!(m.flip(b), Err(MeshError::BoundaryEdge(b)));
+    /// ```
+    pub fn flip(&mut self, edge: Edge) -> Result<Edge, MeshError> {
+        if !self.is_edge_alive(edge) {
+            return Err(MeshError::DeadEdge(edge));
+        }
+        let e = if edge.is_dual() { edge.rot() } else { edge };
+        let fl = self.left(e);
+        let fr = self.right(e);
+        if !fl.is_valid() || !fr.is_valid() {
+            return Err(MeshError::BoundaryEdge(edge));
+        }
+        let es = e.sym();
+        let ln = self.oprev(es); // b → c
+        let lp = self.onext(e).sym(); // c → a
+        let rn = self.oprev(e); // a → d
+        let rp = self.onext(es).sym(); // d → b
+        let a = self.primal_origin[e.index()];
+        let b = self.primal_origin[es.index()];
+        let c = self.primal_origin[lp.index()];
+        let d = self.primal_origin[rp.index()];
+        if c == d || self.ring_reaches(ln.sym(), lp, d) {
+            return Err(MeshError::FlipWouldDuplicate(edge));
+        }
+
+        // a and b lose the edge, c and d gain it.
+        self.set_next(rn, lp.sym());
+        self.set_next(ln, rp.sym());
+        self.set_next(lp, es);
+        self.set_next(es, ln.sym());
+        self.set_next(rp, e);
+        self.set_next(e, rn.sym());
+        self.primal_origin[e.index()] = d;
+        self.primal_origin[es.index()] = c;
+        // b → c moves to the right face, a → d to the left one.
+        self.dual_origin[ln.index() ^ 1] = fr;
+        self.dual_origin[rn.index() ^ 1] = fl;
+        self.face_edge[fl.index()] = e;
+        self.face_edge[fr.index()] = es;
+        if self.vertex_edge[a.index()] == e {
+            self.vertex_edge[a.index()] = rn;
+        }
+        if self.vertex_edge[b.index()] == es {
+            self.vertex_edge[b.index()] = ln;
+        }
+        self.log(|| {
+            Change::Flip(FlipRecord {
+                edge: e,
+                old: [a, b],
+                new: [d, c],
+                faces: [fl, fr],
+            })
+        });
+        Ok(e)
+    }
+
+    // ---------------------------------------------------------------- split
+
+    /// Splits primal edge `origin → dest` by a new vertex at weight `t` (of `dest`).
+    ///
+    /// The edge keeps its quad-edge id but now ends at the new vertex; a new quad-edge
+    /// `vertex → dest` (same orientation) is the other half, and each face beside the edge is cut
+    /// in two by a new edge from the vertex to its opposite corner. An interior edge gains
+    /// 1 vertex, 3 quad-edges and 2 faces; a boundary edge 1 vertex, 2 quad-edges and 1 face.
+    /// The old faces keep their ids and the halves touching `origin`; the new faces hold the
+    /// halves touching `dest`.
+    ///
+    /// New ids are taken from the free lists (LIFO) in this order: the vertex; the quad-edges
+    /// `new_edge`, left cross edge, right cross edge; the left face, then the right one.
+    /// Returns the [`SplitRecord`] (also logged as [`Change::Split`]).
+    ///
+    /// # Errors
+    /// Changing nothing: [`MeshError::DeadEdge`] / [`MeshError::WrongEdgeKind`] for a dead or
+    /// dual edge; [`MeshError::BadWeight`] for `t` outside `0.0..=1.0` (or NaN);
+    /// [`MeshError::SplitWouldDuplicate`] for an edge of a pillow (both faces share their
+    /// third corner, which the new vertex would join twice); [`MeshError::TooManyElements`]
+    /// when the id spaces are full.
+    ///
+    /// ```
+    /// use quadedge::{Face, Mesh, Vertex};
+    /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    /// let e = m.find_edge(Vertex::new(0), Vertex::new(2)).unwrap();
+    /// let r = m.split(e, 0.5).unwrap();
+    /// assert_eq!(r.vertex, Vertex::new(4));
+    /// assert_eq!((m.origin(r.edge), m.dest(r.edge)), (Vertex::new(0), r.vertex));
+    /// assert_eq!((m.origin(r.new_edge), m.dest(r.new_edge)), (r.vertex, Vertex::new(2)));
+    /// assert_eq!(m.degree(r.vertex), 4);
+    /// assert_eq!((m.vertex_count(), m.undirected_edge_count(), m.face_count()), (5, 8, 4));
+    /// m.check().unwrap();
+    /// // A boundary edge: one new face only.
+    /// let b = m.find_edge(Vertex::new(0), Vertex::new(1)).unwrap();
+    /// let r = m.split(b, 0.25).unwrap();
+    /// assert_eq!(r.faces[1], (Face::INVALID, Face::INVALID));
+    /// m.check().unwrap();
+    /// ```
+    pub fn split(&mut self, e: Edge, t: f32) -> Result<SplitRecord, MeshError> {
+        let e = self.live_primal(e)?;
+        if !(0.0..=1.0).contains(&t) {
+            return Err(MeshError::BadWeight);
+        }
+        let fl = self.left(e);
+        let fr = self.right(e);
+        let new_faces = fl.is_valid() as usize + fr.is_valid() as usize;
+        if !self.can_alloc_vertices(1)
+            || !self.can_alloc_quads(1 + new_faces)
+            || !self.can_alloc_faces(new_faces)
+        {
+            return Err(MeshError::TooManyElements);
+        }
+        let es = e.sym();
+        let a = self.primal_origin[e.index()];
+        let b = self.primal_origin[es.index()];
+        let pred_b = self.oprev(es);
+        let next_b = self.onext(es);
+        // Left side: ln = b → c (= pred_b), lp = c → a. Right side: rn = a → d, rp = d → b.
+        let (ln, lp) = (pred_b, self.onext(e).sym());
+        let (rn, rp) = (self.oprev(e), next_b.sym());
+        let c = self.primal_origin[lp.index()];
+        let d = self.primal_origin[rp.index()];
+        if fl.is_valid() && fr.is_valid() && c == d {
+            // The two faces share their third corner (a pillow): both cross edges would join
+            // the new vertex to it.
+            return Err(MeshError::SplitWouldDuplicate(e));
+        }
+
+        let v = self.alloc_vertex();
+        let n = self.alloc_quad(v, b);
+        let cl = if fl.is_valid() {
+            self.alloc_quad(v, c)
+        } else {
+            Edge::INVALID
+        };
+        let cr = if fr.is_valid() {
+            self.alloc_quad(v, d)
+        } else {
+            Edge::INVALID
+        };
+        let gl = if fl.is_valid() {
+            self.alloc_face(n)
+        } else {
+            Face::INVALID
+        };
+        let gr = if fr.is_valid() {
+            self.alloc_face(n.sym())
+        } else {
+            Face::INVALID
+        };
+
+        self.primal_origin[es.index()] = v;
+        // b: n.sym takes the place of e.sym.
+        self.set_next(pred_b, n.sym());
+        self.set_next(n.sym(), next_b);
+        if self.vertex_edge[b.index()] == es {
+            self.vertex_edge[b.index()] = n.sym();
+        }
+        // v: n, (cl), e.sym, (cr), counter-clockwise.
+        self.vertex_edge[v.index()] = n;
+        self.dual_origin[n.index()] = gr;
+        self.dual_origin[n.index() ^ 1] = gl;
+        if fl.is_valid() {
+            self.set_next(n, cl);
+            self.set_next(cl, es);
+            // c: cl.sym goes between c → a and c → b.
+            self.set_next(lp, cl.sym());
+            self.set_next(cl.sym(), ln.sym());
+            self.dual_origin[cl.index() ^ 1] = fl;
+            self.dual_origin[cl.index()] = gl;
+            self.dual_origin[ln.index() ^ 1] = gl;
+            self.face_edge[fl.index()] = e;
+        } else {
+            self.set_next(n, es);
+        }
+        if fr.is_valid() {
+            self.set_next(es, cr);
+            self.set_next(cr, n);
+            // d: cr.sym goes between d → b and d → a.
+            self.set_next(rp, cr.sym());
+            self.set_next(cr.sym(), rn.sym());
+            self.dual_origin[cr.index() ^ 1] = gr;
+            self.dual_origin[cr.index()] = fr;
+            self.dual_origin[rp.index() ^ 1] = gr;
+            self.face_edge[fr.index()] = es;
+        } else {
+            self.set_next(es, n);
+        }
+
+        let rec = SplitRecord {
+            origin: a,
+            dest: b,
+            t,
+            vertex: v,
+            edge: e,
+            new_edge: n,
+            cross_edges: [cl, cr],
+            faces: [
+                (gl, if gl.is_valid() { fl } else { Face::INVALID }),
+                (gr, if gr.is_valid() { fr } else { Face::INVALID }),
+            ],
+        };
+        self.log(|| Change::Split(rec));
+        Ok(rec)
+    }
+}

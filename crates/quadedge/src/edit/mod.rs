@@ -1,0 +1,182 @@
+//! Local edits: flip and split ([`flip_split`]), collapse ([`collapse`]), face split and
+//! vertex dissolve ([`star`]), face removal (here), and the primitives they share.
+//!
+//! Every operation reads and validates first and writes afterwards, so a rejected operation
+//! leaves the mesh bit-identical (free lists included). Removed elements are marked dead, skipped
+//! by every iterator and their ids pushed on the per-kind free lists (LIFO), from which later
+//! additions take them; [`Mesh::compact`](crate::Mesh::compact) squeezes the holes out.
+//!
+//! All rings are rewired through one primitive that sets a primal `origin_next` and the dual
+//! `origin_next` it implies (`onext(rot n) = inv_rot(p)` when `onext(p) = n`), so the dual rings
+//! stay exact without walking whole rings.
+
+mod collapse;
+mod flip_split;
+mod star;
+#[cfg(test)]
+mod tests;
+
+use crate::journal::Change;
+use crate::mesh::DEAD_VERTEX;
+use crate::{Edge, Face, Mesh, MeshError, Vertex};
+
+impl Mesh {
+    /// Reserves room for about `vertices` more vertices of a closed triangle mesh (2 faces and
+    /// 3 quad-edges each), e.g. before many splits, so that the arrays grow once.
+    ///
+    /// # Errors
+    /// Changing nothing visible (capacity may have grown for some arrays):
+    /// [`MeshError::TooManyElements`] when that many elements would not fit the id spaces,
+    /// [`MeshError::OutOfMemory`] when the memory cannot be reserved.
+    ///
+    /// ```
+    /// use quadedge::{Mesh, MeshError};
+    /// let mut m = Mesh::from_triangles(3, &[[0, 1, 2]]).unwrap();
+    /// m.reserve(1000).unwrap();
+    /// assert!(m.heap_bytes() >= 1000 * 108);
+    /// assert_eq!(m.reserve(usize::MAX), Err(MeshError::TooManyElements));
+    /// ```
+    pub fn reserve(&mut self, vertices: usize) -> Result<(), MeshError> {
+        let fits = |len: usize, extra: Option<usize>, limit: usize| matches!(extra.and_then(|x| x.checked_add(len)), Some(n) if n <= limit);
+        let max_edges = crate::ids::MAX_DIRECTED_EDGES;
+        if !fits(
+            self.vertex_edge.len(),
+            Some(vertices),
+            DEAD_VERTEX.raw() as usize - 1,
+        ) || !fits(
+            self.face_edge.len(),
+            vertices.checked_mul(2),
+            u32::MAX as usize - 1,
+        ) || !fits(self.primal_origin.len(), vertices.checked_mul(6), max_edges)
+        {
+            return Err(MeshError::TooManyElements);
+        }
+        let oom = |_| MeshError::OutOfMemory;
+        self.vertex_edge.try_reserve(vertices).map_err(oom)?;
+        self.face_edge.try_reserve(2 * vertices).map_err(oom)?;
+        self.primal_origin.try_reserve(6 * vertices).map_err(oom)?;
+        self.primal_next.try_reserve(6 * vertices).map_err(oom)?;
+        self.dual_origin.try_reserve(6 * vertices).map_err(oom)?;
+        self.dual_next.try_reserve(6 * vertices).map_err(oom)?;
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- primitives
+
+    /// Sets `onext(p) = n` for primal edges and keeps the dual ring consistent.
+    #[inline(always)]
+    pub(crate) fn set_next(&mut self, p: Edge, n: Edge) {
+        self.primal_next[p.index()] = n;
+        self.dual_next[n.index()] = Edge::dual((p.index() ^ 1) as u32);
+    }
+
+    /// `onext` of a primal edge.
+    #[inline(always)]
+    pub(crate) fn onext(&self, e: Edge) -> Edge {
+        self.primal_next[e.index()]
+    }
+
+    /// `oprev` of a primal edge, in O(1) through the dual ring.
+    #[inline(always)]
+    pub(crate) fn oprev(&self, e: Edge) -> Edge {
+        self.dual_next[e.index()].rot()
+    }
+
+    /// Takes primal edge `x` out of its origin ring (the ring stays consistent).
+    pub(crate) fn unlink(&mut self, x: Edge) {
+        let o = self.primal_origin[x.index()];
+        let n = self.onext(x);
+        if n == x {
+            self.vertex_edge[o.index()] = Edge::INVALID;
+        } else {
+            let p = self.oprev(x);
+            self.set_next(p, n);
+            if self.vertex_edge[o.index()] == x {
+                self.vertex_edge[o.index()] = n;
+            }
+        }
+    }
+
+    /// Does an edge of the ring strictly between `from` and `until` (counter-clockwise, with
+    /// `onext(until) == from`) end at `w`? Walks from both ends at once, which halves the chain
+    /// of dependent memory reads on large meshes.
+    #[inline]
+    pub(crate) fn ring_reaches(&self, from: Edge, until: Edge, w: Vertex) -> bool {
+        let mut f = self.onext(from);
+        if f == until {
+            return false;
+        }
+        let mut b = self.oprev(until);
+        loop {
+            if self.primal_origin[f.index() ^ 1] == w || self.primal_origin[b.index() ^ 1] == w {
+                return true;
+            }
+            if f == b {
+                return false;
+            }
+            let nf = self.onext(f);
+            if nf == b {
+                return false;
+            }
+            f = nf;
+            b = self.oprev(b);
+        }
+    }
+
+    /// The primal edge an operation works on: validates liveness and kind.
+    #[inline]
+    pub(crate) fn live_primal(&self, e: Edge) -> Result<Edge, MeshError> {
+        if !self.is_edge_alive(e) {
+            return Err(MeshError::DeadEdge(e));
+        }
+        if e.is_dual() {
+            return Err(MeshError::WrongEdgeKind(e));
+        }
+        Ok(e)
+    }
+
+    // ---------------------------------------------------------------- removal
+
+    /// Removes a face. Its edges that are left without a face on either side are removed too;
+    /// vertices left without edges stay as isolated vertices (remove them with
+    /// [`Mesh::remove_vertex`]). The face id goes to the free list first, then the removed
+    /// quad-edges in the order of [`Mesh::face_edges`]. Logs [`Change::FaceRemoved`], then one
+    /// [`Change::EdgeRemoved`] per removed quad-edge.
+    ///
+    /// The remaining faces may meet at a vertex in several fans afterwards.
+    ///
+    /// # Errors
+    /// [`MeshError::DeadFace`] for a dead or out-of-range face, changing nothing.
+    ///
+    /// ```
+    /// use quadedge::{Face, Mesh, MeshError, Vertex};
+    /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    /// m.remove_face(Face::new(0)).unwrap();
+    /// assert_eq!((m.vertex_count(), m.undirected_edge_count(), m.face_count()), (4, 3, 1));
+    /// assert_eq!(m.degree(Vertex::new(1)), 0);
+    /// assert_eq!(m.remove_face(Face::new(0)), Err(MeshError::DeadFace(Face::new(0))));
+    /// m.check().unwrap();
+    /// m.remove_vertex(Vertex::new(1)).unwrap();
+    /// m.check().unwrap();
+    /// ```
+    pub fn remove_face(&mut self, f: Face) -> Result<(), MeshError> {
+        if !self.is_face_alive(f) {
+            return Err(MeshError::DeadFace(f));
+        }
+        let es = self.face_edges(f);
+        for x in es {
+            self.dual_origin[x.index() ^ 1] = Face::INVALID;
+        }
+        self.free_face(f);
+        self.log(|| Change::FaceRemoved(f));
+        for x in es {
+            if !self.dual_origin[x.index()].is_valid() {
+                self.unlink(x);
+                self.unlink(x.sym());
+                self.free_quad(x);
+                self.log(|| Change::EdgeRemoved(x.base()));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,199 @@
+//! Star edits: a face split by a new vertex (1-to-3) and its inverse, the removal of a vertex
+//! of degree 3 (3-to-1). Incremental Delaunay insertion starts with the first; removing a
+//! point from a triangulation ends with the second.
+//!
+//! Both follow the rules of the other local edits: validate
+//! everything first, then write; new ids come from the free lists, dead ids go back to them;
+//! the journal gets one record.
+
+use crate::journal::{Change, DissolveRecord, FaceSplitRecord};
+use crate::{Edge, Face, Mesh, MeshError, Vertex};
+
+/// How far the barycentric weights of [`Mesh::split_face`] may sum away from 1.
+pub(crate) const WEIGHT_SUM_TOLERANCE: f32 = 1e-4;
+
+impl Mesh {
+    /// Splits face `f` into three by a new vertex joined to its corners.
+    ///
+    /// With the corners `[a, b, c]` as [`Mesh::face_vertices`] gives them, the new vertex `v`
+    /// gets the spokes `v → a`, `v → b`, `v → c` and the faces `(v, a, b)` (keeping the id of
+    /// `f`), `(v, b, c)` and `(v, c, a)` (new ids). `weights` are the barycentric weights of
+    /// `a, b, c` for the new vertex's data (layers read them from the journal).
+    ///
+    /// New ids are taken from the free lists (LIFO) in this order: the vertex; the spokes to
+    /// `a`, `b`, `c`; the faces `(v, b, c)`, then `(v, c, a)`. Returns the
+    /// [`FaceSplitRecord`], also logged as [`Change::FaceSplit`]. The mesh gains 1 vertex,
+    /// 3 quad-edges and 2 faces; the new vertex has degree 3.
+    ///
+    /// # Errors
+    /// Changing nothing: [`MeshError::DeadFace`] for a dead or out-of-range face;
+    /// [`MeshError::BadWeight`] when a weight is not finite or outside `0.0..=1.0`, or when
+    /// they do not sum to 1 within `1e-4`; [`MeshError::TooManyElements`] when the id spaces
+    /// are full.
+    ///
+    /// ```
+    /// use quadedge::{Mesh, Vertex, shapes};
+    /// let (n, t) = shapes::tetrahedron();
+    /// let mut m = Mesh::from_triangles(n, &t).unwrap();
+    /// let f = quadedge::Face::new(0);
+    /// let corners = m.face_vertices(f);
+    /// let r = m.split_face(f, [0.5, 0.25, 0.25]).unwrap();
+    /// assert_eq!(r.vertex, Vertex::new(4));
+    /// assert_eq!(r.corners, corners);
+    /// assert_eq!(m.face_vertices(r.faces[1]), [corners[1], corners[2], r.vertex]);
+    /// assert_eq!((m.vertex_count(), m.undirected_edge_count(), m.face_count()), (5, 9, 6));
+    /// m.check().unwrap();
+    /// ```
+    pub fn split_face(&mut self, f: Face, weights: [f32; 3]) -> Result<FaceSplitRecord, MeshError> {
+        if !self.is_face_alive(f) {
+            return Err(MeshError::DeadFace(f));
+        }
+        if weights
+            .iter()
+            .any(|w| !w.is_finite() || !(0.0..=1.0).contains(w))
+            || (weights.iter().sum::<f32>() - 1.0).abs() > WEIGHT_SUM_TOLERANCE
+        {
+            return Err(MeshError::BadWeight);
+        }
+        if !self.can_alloc_vertices(1) || !self.can_alloc_quads(3) || !self.can_alloc_faces(2) {
+            return Err(MeshError::TooManyElements);
+        }
+        let sides = self.face_edges(f); // sides[i] = corners[i] → corners[i + 1]
+        let corners = sides.map(|e| self.primal_origin[e.index()]);
+
+        // Write: nothing below can fail.
+        let v = self.alloc_vertex();
+        let spokes = corners.map(|c| self.alloc_quad(v, c));
+        let faces = [f, self.alloc_face(sides[1]), self.alloc_face(sides[2])];
+        self.vertex_edge[v.index()] = spokes[0];
+        for i in 0..3 {
+            let (s, side) = (spokes[i], sides[i]);
+            // Around v: the face (v, c_i, c_i+1) lies between spokes i and i + 1.
+            self.set_next(s, spokes[(i + 1) % 3]);
+            // Around c_i: the spoke's sym goes between c_i → c_i+1 and c_i → c_i-1.
+            let before = sides[(i + 2) % 3].sym();
+            self.set_next(side, s.sym());
+            self.set_next(s.sym(), before);
+            self.dual_origin[s.index() ^ 1] = faces[i];
+            self.dual_origin[s.index()] = faces[(i + 2) % 3];
+            self.dual_origin[side.index() ^ 1] = faces[i];
+            self.face_edge[faces[i].index()] = side;
+        }
+        let rec = FaceSplitRecord {
+            face: f,
+            corners,
+            weights,
+            vertex: v,
+            spokes,
+            faces,
+        };
+        self.log(|| Change::FaceSplit(rec));
+        Ok(rec)
+    }
+
+    /// Removes an interior vertex of degree 3 and merges its three faces into one: the inverse
+    /// of [`Mesh::split_face`].
+    ///
+    /// With the spokes `v → c0`, `v → c1`, `v → c2` counter-clockwise from
+    /// [`Mesh::vertex_edge`], the face left of `v → c0` keeps its id and becomes
+    /// `(c0, c1, c2)`; the other two faces and the three spokes are removed. Dead ids go to the
+    /// free lists in this order: the vertex; the spokes (as listed in
+    /// [`DissolveRecord::removed_edges`]); the faces (as in
+    /// [`DissolveRecord::removed_faces`]). Returns the [`DissolveRecord`], also logged as
+    /// [`Change::VertexDissolved`].
+    ///
+    /// # Errors
+    /// Changing nothing: [`MeshError::DeadVertex`] for a dead or out-of-range vertex;
+    /// [`MeshError::NotDissolvable`] when the vertex does not have exactly three edges or lies
+    /// on the boundary; [`MeshError::FaceExists`] when its neighbours already form a face
+    /// (every vertex of a tetrahedron): the result would hold the same triangle twice.
+    ///
+    /// ```
+    /// use quadedge::{Face, Mesh, MeshError, Vertex, shapes};
+    /// let (n, t) = shapes::octahedron();
+    /// let mut m = Mesh::from_triangles(n, &t).unwrap();
+    /// let before = m.clone();
+    /// let r = m.split_face(Face::new(3), [0.2, 0.3, 0.5]).unwrap();
+    /// let d = m.dissolve_vertex(r.vertex).unwrap();
+    /// assert_eq!(d.face, Face::new(3));
+    /// m.check().unwrap();
+    /// m.compact();
+    /// assert_eq!(m, before);
+    /// // A vertex of degree 4 cannot be dissolved.
+    /// assert_eq!(m.dissolve_vertex(Vertex::new(0)), Err(MeshError::NotDissolvable(Vertex::new(0))));
+    /// ```
+    pub fn dissolve_vertex(&mut self, v: Vertex) -> Result<DissolveRecord, MeshError> {
+        if !self.is_vertex_alive(v) {
+            return Err(MeshError::DeadVertex(v));
+        }
+        let not = Err(MeshError::NotDissolvable(v));
+        let s0 = self.vertex_edge[v.index()];
+        if !s0.is_valid() {
+            return not;
+        }
+        let s1 = self.onext(s0);
+        let s2 = self.onext(s1);
+        if s1 == s0 || s2 == s0 || self.onext(s2) != s0 {
+            return not;
+        }
+        let spokes = [s0, s1, s2];
+        let faces = spokes.map(|s| self.left(s));
+        if faces.iter().any(|x| !x.is_valid()) {
+            return not;
+        }
+        let corners = spokes.map(|s| self.primal_origin[s.index() ^ 1]);
+        // sides[i] = c_i → c_i+1, the edge of face i opposite v.
+        let sides = spokes.map(|s| self.lnext(s));
+        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
+            // Parallel spokes: `check()` rejects such meshes, but stay safe on them.
+            return not;
+        }
+        for i in 0..3 {
+            // Any other face on the three corners shares one of the sides (reversed).
+            let beyond = self.right(sides[i]);
+            if beyond.is_valid()
+                && self.primal_origin[self.lnext(sides[i].sym()).index() ^ 1]
+                    == corners[(i + 2) % 3]
+            {
+                return Err(MeshError::FaceExists(beyond));
+            }
+        }
+
+        // Write: nothing below can fail.
+        let face = faces[0];
+        for i in 0..3 {
+            let c = corners[i];
+            let s = spokes[i].sym();
+            self.set_next(sides[i], sides[(i + 2) % 3].sym());
+            if self.vertex_edge[c.index()] == s {
+                self.vertex_edge[c.index()] = sides[i];
+            }
+            self.dual_origin[sides[i].index() ^ 1] = face;
+        }
+        self.face_edge[face.index()] = sides[0];
+        self.free_vertex(v);
+        let removed_edges = spokes.map(|s| s.base());
+        for q in removed_edges {
+            self.free_quad(q);
+        }
+        let removed_faces = [faces[1], faces[2]];
+        for x in removed_faces {
+            self.free_face(x);
+        }
+        let rec = DissolveRecord {
+            vertex: v,
+            corners,
+            face,
+            removed_faces,
+            removed_edges,
+        };
+        self.log(|| Change::VertexDissolved(rec));
+        Ok(rec)
+    }
+
+    /// `lnext` of a primal edge through the dual ring, in O(1).
+    #[inline(always)]
+    fn lnext(&self, e: Edge) -> Edge {
+        self.dual_next[e.index() ^ 1].rot()
+    }
+}

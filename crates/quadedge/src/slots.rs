@@ -1,0 +1,137 @@
+//! Id allocation and release: new elements take ids from the per-kind free lists (LIFO) or
+//! are appended; removed ones are marked dead and pushed on the lists. Also the ring helpers
+//! that construction and edits share.
+
+use crate::mesh::DEAD_VERTEX;
+use crate::{Edge, Face, Mesh, Vertex};
+
+impl Mesh {
+    /// Clockwise predecessor of primal edge `e` in its origin ring, found by walking the ring
+    /// (valid even while the dual rings are being rebuilt).
+    #[inline]
+    pub(crate) fn ring_prev(&self, e: Edge) -> Edge {
+        let mut p = e;
+        loop {
+            let n = self.primal_next[p.index()];
+            if n == e {
+                return p;
+            }
+            p = n;
+        }
+    }
+
+    /// Recomputes the dual `origin_next` of every edge in the primal ring that contains `e`:
+    /// `onext(rot(x)) = inv_rot(oprev(x))`, so the dual rings follow from the primal ones.
+    #[inline]
+    pub(crate) fn refresh_dual_ring(&mut self, e: Edge) {
+        let mut prev = e;
+        loop {
+            let cur = self.primal_next[prev.index()];
+            self.dual_next[cur.index()] = Edge::dual((prev.index() ^ 1) as u32);
+            if cur == e {
+                break;
+            }
+            prev = cur;
+        }
+    }
+
+    /// Takes a vertex id from the free list or appends one.
+    pub(crate) fn alloc_vertex(&mut self) -> Vertex {
+        self.live_vertices += 1;
+        if let Some(i) = self.free_vertices.pop() {
+            self.vertex_edge[i as usize] = Edge::INVALID;
+            Vertex::new(i)
+        } else {
+            self.vertex_edge.push(Edge::INVALID);
+            Vertex::new(self.vertex_edge.len() as u32 - 1)
+        }
+    }
+
+    /// Takes a face id from the free list or appends one.
+    pub(crate) fn alloc_face(&mut self, edge: Edge) -> Face {
+        self.live_faces += 1;
+        if let Some(i) = self.free_faces.pop() {
+            self.face_edge[i as usize] = edge;
+            Face::new(i)
+        } else {
+            self.face_edge.push(edge);
+            Face::new(self.face_edge.len() as u32 - 1)
+        }
+    }
+
+    /// Takes a quad-edge from the free list or appends one; returns its base primal edge
+    /// `a → b`. Rings are left as self-loops and faces as holes for the caller to wire.
+    pub(crate) fn alloc_quad(&mut self, a: Vertex, b: Vertex) -> Edge {
+        self.live_quads += 1;
+        let e = if let Some(q) = self.free_quads.pop() {
+            Edge::of_quad(q)
+        } else {
+            let i = self.primal_origin.len() as u32;
+            self.primal_origin.extend([Vertex::INVALID; 2]);
+            self.primal_next.extend([Edge::INVALID; 2]);
+            self.dual_origin.extend([Face::INVALID; 2]);
+            self.dual_next.extend([Edge::INVALID; 2]);
+            Edge::primal(i)
+        };
+        let i = e.index();
+        self.primal_origin[i] = a;
+        self.primal_origin[i + 1] = b;
+        self.primal_next[i] = e;
+        self.primal_next[i + 1] = e.sym();
+        self.dual_origin[i] = Face::INVALID;
+        self.dual_origin[i + 1] = Face::INVALID;
+        // A lone edge: onext(rot e) = inv_rot(e).
+        self.dual_next[i] = Edge::dual(i as u32 + 1);
+        self.dual_next[i + 1] = Edge::dual(i as u32);
+        e
+    }
+
+    /// Can `n` new vertices get ids (free ones first)? Ids stay below the dead-vertex marker.
+    pub(crate) fn can_alloc_vertices(&self, n: usize) -> bool {
+        let fresh = n.saturating_sub(self.free_vertices.len());
+        self.vertex_edge.len().saturating_add(fresh) < DEAD_VERTEX.raw() as usize
+    }
+
+    /// Can `n` new faces get ids (free ones first)? Ids stay below `Face::INVALID`.
+    pub(crate) fn can_alloc_faces(&self, n: usize) -> bool {
+        let fresh = n.saturating_sub(self.free_faces.len());
+        self.face_edge.len().saturating_add(fresh) < u32::MAX as usize
+    }
+
+    /// How many quad-edges `n` new ones would need beyond the free list, checked against the
+    /// 31-bit index space.
+    pub(crate) fn can_alloc_quads(&self, n: usize) -> bool {
+        let fresh = n.saturating_sub(self.free_quads.len());
+        fresh <= crate::ids::MAX_DIRECTED_EDGES / 2
+            && self.primal_origin.len() + 2 * fresh <= crate::ids::MAX_DIRECTED_EDGES
+    }
+
+    /// Marks quad-edge `e` dead and pushes it on the free list.
+    pub(crate) fn free_quad(&mut self, e: Edge) {
+        let i = e.index() & !1;
+        self.primal_origin[i] = Vertex::INVALID;
+        self.primal_origin[i + 1] = Vertex::INVALID;
+        self.primal_next[i] = Edge::INVALID;
+        self.primal_next[i + 1] = Edge::INVALID;
+        self.dual_origin[i] = Face::INVALID;
+        self.dual_origin[i + 1] = Face::INVALID;
+        self.dual_next[i] = Edge::INVALID;
+        self.dual_next[i + 1] = Edge::INVALID;
+        self.free_quads.push((i / 2) as u32);
+        self.live_quads -= 1;
+    }
+
+    /// Marks face `f` dead and pushes it on the free list.
+    pub(crate) fn free_face(&mut self, f: Face) {
+        self.face_edge[f.index()] = Edge::INVALID;
+        self.free_faces.push(f.raw());
+        self.live_faces -= 1;
+    }
+
+    /// Marks vertex `v` dead and pushes it on the free list.
+    pub(crate) fn free_vertex(&mut self, v: Vertex) {
+        self.vertex_edge[v.index()] = DEAD_VERTEX;
+        self.free_vertices.push(v.raw());
+        self.live_vertices -= 1;
+    }
+}

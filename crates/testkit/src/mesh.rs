@@ -1,0 +1,101 @@
+//! Mesh helpers: picking edges (live or not) for random edits, and small assertions.
+
+use crate::Rng;
+use quadedge::{Edge, Face, Mesh, MeshError, Vertex};
+
+/// One of the four edges of quad-edge `i % (quad_slots + 1)`, rotated `r` times: mostly live
+/// edges, sometimes a removed one or the first slot past the end, and every kind (primal,
+/// dual, either direction). For random edit sequences that must also try bad ids.
+pub fn pick_edge(m: &Mesh, i: u32, r: u8) -> Edge {
+    let slots = m.quad_slots() as u32 + 1;
+    let mut e = Edge::of_quad(i % slots);
+    for _ in 0..r % 4 {
+        e = e.rot();
+    }
+    e
+}
+
+/// A random live primal edge, either direction; `None` on a mesh without edges. Tries random
+/// slots first and falls back to a scan, so it also works on meshes with many holes.
+pub fn live_primal_edge(m: &Mesh, rng: &mut Rng) -> Option<Edge> {
+    let slots = m.quad_slots();
+    if m.undirected_edge_count() == 0 {
+        return None;
+    }
+    let flip = |e: Edge, rng: &mut Rng| if rng.next_u64() & 1 == 0 { e } else { e.sym() };
+    for _ in 0..8 {
+        let e = Edge::of_quad(rng.below(slots) as u32);
+        if m.is_edge_alive(e) {
+            return Some(flip(e, rng));
+        }
+    }
+    let skip = rng.below(m.undirected_edge_count());
+    let e = m.undirected_edges().nth(skip)?;
+    Some(flip(e, rng))
+}
+
+/// A vertex id in `0..=vertex_slots`: live, removed or one past the end.
+pub fn pick_vertex(m: &Mesh, i: u32) -> Vertex {
+    Vertex::new(i % (m.vertex_slots() as u32 + 1))
+}
+
+/// A face id in `0..=face_slots`: live, removed or one past the end.
+pub fn pick_face(m: &Mesh, i: u32) -> Face {
+    Face::new(i % (m.face_slots() as u32 + 1))
+}
+
+/// A mesh from a triangle buffer that must build and pass `check()`.
+///
+/// # Panics
+/// When the buffer is rejected or the mesh fails `check()`.
+pub fn build(shape: (usize, Vec<[u32; 3]>)) -> Mesh {
+    let m = Mesh::from_triangles(shape.0, &shape.1).expect("shape builds");
+    m.check().expect("shape passes check()");
+    m
+}
+
+/// Neighbours of `x` counter-clockwise, rotated to start at the smallest id: a canonical form
+/// to compare rings exactly.
+pub fn ring(m: &Mesh, x: Vertex) -> Vec<u32> {
+    let mut r: Vec<u32> = m.neighbors(x).map(|n| n.raw()).collect();
+    if let Some(k) = (0..r.len()).min_by_key(|&i| r[i]) {
+        r.rotate_left(k);
+    }
+    r
+}
+
+/// The canonical ring of every vertex slot, in id order (empty for removed vertices).
+pub fn rings(m: &Mesh) -> Vec<Vec<u32>> {
+    (0..m.vertex_slots() as u32)
+        .map(|i| ring(m, Vertex::new(i)))
+        .collect()
+}
+
+/// Corners of a face rotated to start at the smallest id.
+pub fn corners(m: &Mesh, x: Face) -> [u32; 3] {
+    let vs = m.face_vertices(x).map(|c| c.raw());
+    let k = (0..3).min_by_key(|&i| vs[i]).unwrap_or(0);
+    [vs[k], vs[(k + 1) % 3], vs[(k + 2) % 3]]
+}
+
+/// Runs `op` on a clone of `m` with a fresh journal and asserts that it fails with `err`,
+/// leaves the mesh bit-identical and logs nothing.
+///
+/// # Panics
+/// When any of that does not hold.
+pub fn assert_rejected<T: core::fmt::Debug>(
+    m: &Mesh,
+    err: MeshError,
+    op: impl FnOnce(&mut Mesh) -> Result<T, MeshError>,
+) {
+    let mut c = m.clone();
+    c.discard_journal();
+    let rec = c.record_changes().expect("no journal after discard");
+    assert_eq!(op(&mut c).unwrap_err(), err);
+    assert_eq!(&c, m, "a rejected operation changed the mesh");
+    assert_eq!(
+        c.take_changes(&rec),
+        Ok(vec![]),
+        "a rejected operation logged"
+    );
+}

@@ -71,9 +71,9 @@ fn world_benches(c: &mut Criterion) {
             history.redo(&mut w);
         })
     });
-    let bytes = w.save_to_vec();
+    let bytes = w.save_to_vec().unwrap();
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function("save", |b| b.iter(|| black_box(&w).save_to_vec()));
+    g.bench_function("save", |b| b.iter(|| black_box(&w).save_to_vec().unwrap()));
     g.bench_function("load_and_decode", |b| {
         b.iter(|| {
             let x = World::load_from_slice(black_box(&bytes)).unwrap();
@@ -96,7 +96,7 @@ fn world_benches(c: &mut Criterion) {
     let loaded = World::load_from_slice(&bytes).unwrap();
     let load_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let saved = loaded.save_to_vec();
+    let saved = loaded.save_to_vec().unwrap();
     let save_s = t.elapsed().as_secs_f64();
     assert_eq!(saved.len(), bytes.len());
     drop(loaded);

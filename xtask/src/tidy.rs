@@ -50,7 +50,7 @@ const MAX_LINES: usize = 500;
 
 /// Files still over [`MAX_LINES`], each to be split (issue 16); no new entries.
 const LONG_FILES: &[&str] = &[
-    "crates/layers/src/layer.rs",
+    "crates/layers/src/replay.rs",
     "crates/quadedge/src/build.rs",
     "crates/quadedge/src/edit.rs",
     "crates/quadedge/tests/core.rs",
@@ -70,7 +70,7 @@ const CITATION_EXCEPTIONS: &[&str] = &[
 ];
 
 /// Crates without `unsafe` whose root does not yet say `#![forbid(unsafe_code)]`.
-const FORBID_EXCEPTIONS: &[&str] = &["sphere", "world"];
+const FORBID_EXCEPTIONS: &[&str] = &["sphere"];
 
 /// Runs every check and prints every problem before failing.
 pub fn run() -> Result<(), String> {

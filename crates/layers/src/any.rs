@@ -8,9 +8,6 @@ use crate::value::LayerValue;
 use core::any::Any;
 use core::fmt;
 use quadedge::Change;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use std::collections::HashMap;
 
 /// What [`Layer::apply_changes`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,8 +25,8 @@ pub enum ApplyOutcome {
 /// in one map and replay the mesh journal into all of them.
 ///
 /// Object safe. Get the typed layer back with [`downcast_ref`](trait.AnyLayer.html#method.downcast_ref)
-/// / [`downcast_mut`](trait.AnyLayer.html#method.downcast_mut); serialise with a
-/// [`LayerRegistry`].
+/// / [`downcast_mut`](trait.AnyLayer.html#method.downcast_mut); a typed `Layer` serialises
+/// with serde.
 ///
 /// ```
 /// use layers::{AnyLayer, ApplyOutcome, Layer, LayerInfo, Sizes, VertexKind};
@@ -52,16 +49,16 @@ pub trait AnyLayer: Send + Sync + 'static {
     fn name(&self) -> &str;
     /// The element kind.
     fn kind(&self) -> ElementKind;
-    /// [`LayerValue::type_name`] of the values.
-    fn type_name(&self) -> &'static str;
+    /// [`LayerValue::TYPE_KEY`] of the values.
+    fn type_key(&self) -> &'static str;
     /// Number of values.
     fn len(&self) -> usize;
     /// No values?
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// See [`Layer::version`].
-    fn version(&self) -> u64;
+    /// See [`Layer::write_count`].
+    fn write_count(&self) -> u64;
     /// Should the owner call [`AnyLayer::validate`] after every write?
     fn is_auto_validated(&self) -> bool;
     /// The on-change policy.
@@ -86,6 +83,11 @@ pub trait AnyLayer: Send + Sync + 'static {
     fn validate(&self) -> Result<(), LayerError>;
     /// See [`Layer::heap_bytes`].
     fn heap_bytes(&self) -> usize;
+    /// See [`Layer::unshared_bytes`]; all of [`AnyLayer::heap_bytes`] when `other` holds
+    /// another type.
+    fn unshared_bytes(&self, other: &dyn AnyLayer) -> usize;
+    /// Same type, kind, description and values bit for bit ([`Layer::bits_eq`]).
+    fn bits_eq(&self, other: &dyn AnyLayer) -> bool;
     /// `Debug` of the value at storage index `index` (for inspectors), `None` past the end.
     fn debug_value(&self, index: usize) -> Option<String>;
 }
@@ -97,14 +99,14 @@ impl<T: LayerValue, K: Kind> AnyLayer for Layer<T, K> {
     fn kind(&self) -> ElementKind {
         K::KIND
     }
-    fn type_name(&self) -> &'static str {
-        T::type_name()
+    fn type_key(&self) -> &'static str {
+        T::TYPE_KEY
     }
     fn len(&self) -> usize {
         Layer::len(self)
     }
-    fn version(&self) -> u64 {
-        Layer::version(self)
+    fn write_count(&self) -> u64 {
+        Layer::write_count(self)
     }
     fn is_auto_validated(&self) -> bool {
         self.info().is_auto_validated()
@@ -142,6 +144,18 @@ impl<T: LayerValue, K: Kind> AnyLayer for Layer<T, K> {
     fn heap_bytes(&self) -> usize {
         Layer::heap_bytes(self)
     }
+    fn unshared_bytes(&self, other: &dyn AnyLayer) -> usize {
+        match other.as_any().downcast_ref::<Layer<T, K>>() {
+            Some(o) => Layer::unshared_bytes(self, o),
+            None => Layer::heap_bytes(self),
+        }
+    }
+    fn bits_eq(&self, other: &dyn AnyLayer) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Layer<T, K>>()
+            .is_some_and(|o| Layer::bits_eq(self, o))
+    }
     fn debug_value(&self, index: usize) -> Option<String> {
         self.get(K::id(index)).map(|v| format!("{v:?}"))
     }
@@ -158,7 +172,7 @@ impl fmt::Debug for dyn AnyLayer {
         f.debug_struct("AnyLayer")
             .field("name", &self.name())
             .field("kind", &self.kind())
-            .field("type", &self.type_name())
+            .field("type", &self.type_key())
             .field("len", &self.len())
             .finish()
     }
@@ -180,13 +194,17 @@ impl dyn AnyLayer {
         } else {
             LayerError::WrongType {
                 layer: self.name().to_owned(),
-                expected: T::type_name(),
-                found: self.type_name(),
+                expected: T::TYPE_KEY,
+                found: self.type_key(),
             }
         }
     }
 
-    /// The typed layer, or [`LayerError::WrongKind`] / [`LayerError::WrongType`].
+    /// The typed layer.
+    ///
+    /// # Errors
+    ///
+    /// [`LayerError::WrongKind`] or [`LayerError::WrongType`] when it holds something else.
     pub fn downcast_ref<T: LayerValue, K: Kind>(&self) -> Result<&Layer<T, K>, LayerError> {
         match self.as_any().downcast_ref::<Layer<T, K>>() {
             Some(l) => Ok(l),
@@ -194,7 +212,11 @@ impl dyn AnyLayer {
         }
     }
 
-    /// The typed layer for writing, or [`LayerError::WrongKind`] / [`LayerError::WrongType`].
+    /// The typed layer for writing.
+    ///
+    /// # Errors
+    ///
+    /// [`LayerError::WrongKind`] or [`LayerError::WrongType`] when it holds something else.
     pub fn downcast_mut<T: LayerValue, K: Kind>(&mut self) -> Result<&mut Layer<T, K>, LayerError> {
         if self.as_any().is::<Layer<T, K>>() {
             Ok(self
@@ -205,138 +227,4 @@ impl dyn AnyLayer {
             Err(self.mismatch::<T, K>())
         }
     }
-}
-
-/// A serialisation format for [`LayerRegistry`] (e.g. bincode in the world crate). Kept
-/// abstract so this crate depends on `serde` only.
-///
-/// ```
-/// struct Json;
-/// impl layers::Codec for Json {
-///     fn encode<S: serde::Serialize + ?Sized>(v: &S) -> Result<Vec<u8>, String> {
-///         serde_json::to_vec(v).map_err(|e| e.to_string())
-///     }
-///     fn decode<D: serde::de::DeserializeOwned>(b: &[u8]) -> Result<D, String> {
-///         serde_json::from_slice(b).map_err(|e| e.to_string())
-///     }
-/// }
-/// ```
-pub trait Codec: 'static {
-    /// Serialises `value`.
-    fn encode<S: Serialize + ?Sized>(value: &S) -> Result<Vec<u8>, String>;
-    /// Deserialises a value.
-    fn decode<D: DeserializeOwned>(bytes: &[u8]) -> Result<D, String>;
-}
-
-type EncodeFn = fn(&dyn AnyLayer) -> Result<Vec<u8>, LayerError>;
-type DecodeFn = fn(&[u8]) -> Result<Box<dyn AnyLayer>, LayerError>;
-
-/// Encoders and decoders for type-erased layers, keyed by
-/// ([`LayerValue::type_name`], [`ElementKind`]).
-///
-/// A saved world stores, per layer, its `type_name()`, `kind()` and
-/// [`encode`](LayerRegistry::encode)d bytes; loading looks the pair up and
-/// [`decode`](LayerRegistry::decode)s. Register user value types with
-/// [`register`](LayerRegistry::register) (all six kinds at once with
-/// [`register_all_kinds`](LayerRegistry::register_all_kinds)).
-pub struct LayerRegistry<C> {
-    entries: HashMap<(String, ElementKind), (EncodeFn, DecodeFn)>,
-    codec: core::marker::PhantomData<fn() -> C>,
-}
-
-impl<C: Codec> Default for LayerRegistry<C> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<C: Codec> LayerRegistry<C> {
-    /// An empty registry.
-    pub fn new() -> Self {
-        Self {
-            entries: HashMap::new(),
-            codec: core::marker::PhantomData,
-        }
-    }
-
-    /// A registry that knows every built-in value type (floats, integers, `bool`, glam
-    /// vectors) for all six kinds.
-    pub fn with_builtin_types() -> Self {
-        let mut r = Self::new();
-        macro_rules! all {
-            ($($t:ty),*) => {$( r.register_all_kinds::<$t>(); )*};
-        }
-        all!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool);
-        all!(
-            glam::Vec2,
-            glam::Vec3,
-            glam::Vec4,
-            glam::DVec2,
-            glam::DVec3,
-            glam::DVec4
-        );
-        r
-    }
-
-    /// Registers `Layer<T, K>`.
-    pub fn register<T: LayerValue, K: Kind>(&mut self) -> &mut Self {
-        self.entries.insert(
-            (T::type_name().to_owned(), K::KIND),
-            (encode::<T, K, C>, decode::<T, K, C>),
-        );
-        self
-    }
-
-    /// Registers `Layer<T, K>` for all six kinds.
-    pub fn register_all_kinds<T: LayerValue>(&mut self) -> &mut Self {
-        use crate::kind::*;
-        self.register::<T, VertexKind>()
-            .register::<T, FaceKind>()
-            .register::<T, EdgeKind>()
-            .register::<T, DirectedEdgeKind>()
-            .register::<T, DualEdgeKind>()
-            .register::<T, DirectedDualEdgeKind>()
-    }
-
-    /// Can layers of this type and kind be encoded and decoded?
-    pub fn knows(&self, type_name: &str, kind: ElementKind) -> bool {
-        self.entries.contains_key(&(type_name.to_owned(), kind))
-    }
-
-    fn entry(
-        &self,
-        type_name: &str,
-        kind: ElementKind,
-    ) -> Result<&(EncodeFn, DecodeFn), LayerError> {
-        self.entries
-            .get(&(type_name.to_owned(), kind))
-            .ok_or_else(|| LayerError::UnknownType {
-                type_name: type_name.to_owned(),
-                kind,
-            })
-    }
-
-    /// Serialises a type-erased layer (description and values).
-    pub fn encode(&self, layer: &dyn AnyLayer) -> Result<Vec<u8>, LayerError> {
-        (self.entry(layer.type_name(), layer.kind())?.0)(layer)
-    }
-
-    /// Deserialises a layer stored with this `type_name` and `kind`.
-    pub fn decode(
-        &self,
-        type_name: &str,
-        kind: ElementKind,
-        bytes: &[u8],
-    ) -> Result<Box<dyn AnyLayer>, LayerError> {
-        (self.entry(type_name, kind)?.1)(bytes)
-    }
-}
-
-fn encode<T: LayerValue, K: Kind, C: Codec>(layer: &dyn AnyLayer) -> Result<Vec<u8>, LayerError> {
-    C::encode(layer.downcast_ref::<T, K>()?).map_err(LayerError::Codec)
-}
-
-fn decode<T: LayerValue, K: Kind, C: Codec>(bytes: &[u8]) -> Result<Box<dyn AnyLayer>, LayerError> {
-    let l: Layer<T, K> = C::decode(bytes).map_err(LayerError::Codec)?;
-    Ok(Box::new(l))
 }

@@ -21,6 +21,15 @@ pub enum LayerError {
         /// The upper bound, `Debug`-formatted (`None` when unbounded).
         max: Option<String>,
     },
+    /// The layer's range is empty: `min > max`, or a bound that compares with nothing (`NaN`).
+    BadRange {
+        /// The layer's name.
+        layer: String,
+        /// The lower bound, `Debug`-formatted.
+        min: Option<String>,
+        /// The upper bound, `Debug`-formatted.
+        max: Option<String>,
+    },
     /// A type-erased layer is not of the kind asked for (or serialized data names another).
     WrongKind {
         /// The layer's name.
@@ -34,20 +43,11 @@ pub enum LayerError {
     WrongType {
         /// The layer's name.
         layer: String,
-        /// The type asked for.
+        /// [`LayerValue::TYPE_KEY`](crate::LayerValue::TYPE_KEY) asked for.
         expected: &'static str,
-        /// The type it holds.
+        /// [`LayerValue::TYPE_KEY`](crate::LayerValue::TYPE_KEY) it holds.
         found: &'static str,
     },
-    /// No deserialiser is registered for this value type and kind.
-    UnknownType {
-        /// [`LayerValue::type_name`](crate::LayerValue::type_name) of the stored layer.
-        type_name: String,
-        /// Its element kind.
-        kind: ElementKind,
-    },
-    /// Encoding or decoding failed (the codec's message).
-    Codec(String),
 }
 
 impl fmt::Display for LayerError {
@@ -78,13 +78,12 @@ impl fmt::Display for LayerError {
                 expected,
                 found,
             } => write!(f, "layer `{layer}` holds `{found}`, not `{expected}`"),
-            LayerError::UnknownType { type_name, kind } => {
-                write!(
-                    f,
-                    "no deserialiser registered for {kind} layers of `{type_name}`"
-                )
-            }
-            LayerError::Codec(m) => write!(f, "layer encoding: {m}"),
+            LayerError::BadRange { layer, min, max } => write!(
+                f,
+                "layer `{layer}`: the range {}..={} is empty",
+                min.as_deref().unwrap_or(""),
+                max.as_deref().unwrap_or("")
+            ),
         }
     }
 }

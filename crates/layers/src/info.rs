@@ -9,9 +9,10 @@ use std::borrow::Cow;
 /// What a layer does to elements the mesh deletes or rewires.
 ///
 /// Triggered by: removal of an element of the layer's kind (`VertexRemoved`, `FaceRemoved`,
-/// `EdgeRemoved`, and the vertex, edges and faces a collapse removes) and by a flip, which
-/// changes the flipped edge's endpoints (edge layers) and the corners of the two faces beside
-/// it (face layers).
+/// `EdgeRemoved`, the vertex, edges and faces a collapse or a vertex dissolve removes), by a
+/// flip, which changes the flipped edge's endpoints (edge layers) and the corners of the two
+/// faces beside it (face layers), and by a dissolve, which changes the corners of the merged
+/// face.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OnChange {
     /// Leave the values alone (a deleted slot keeps its stale value until the id is reused,
@@ -27,61 +28,75 @@ pub enum OnChange {
     RemoveLayer,
 }
 
-/// What a layer does when the mesh creates or merges elements: a split (new vertex between
-/// `origin` and `dest` at weight `t`, new edges and faces that descend from cut ones) and a
-/// collapse (the surviving vertex stands for both endpoints).
+/// What a layer does when the mesh creates or merges elements: an edge split (new vertex
+/// between `origin` and `dest` at weight `t`, new edges and faces that descend from cut ones),
+/// a face split (new vertex inside a triangle with three barycentric weights) and a collapse
+/// (the surviving vertex stands for both endpoints).
 ///
-/// For vertex layers the policy picks the new or surviving vertex's value from the two
-/// endpoint values `a` (origin, weight `1 − t`) and `b` (dest, weight `t`). Edges and faces
-/// created by a split have exactly one ancestor, so every value-producing policy (`KeepSrc` to
-/// `MaxWeight`) copies the ancestor's value; edges without an ancestor (the split's cross
-/// edges) start from the initial value.
+/// For vertex layers the policy picks the new or surviving vertex's value from the source
+/// values: two for an edge split or a collapse (`a` = origin with weight `1 − t`, `b` = dest
+/// with weight `t`), three for a face split (the corners with their weights). Edges and faces
+/// created by a split have exactly one ancestor, so every value-producing policy (`KeepSrc`
+/// to `MaxWeight`) copies the ancestor's value; edges without an ancestor (a split's cross
+/// edges, a face split's spokes) start from the initial value.
+///
+/// The variant names differ from [`OnChange`]'s on purpose: `Reset` here resets the *created*
+/// elements and their sources, `OnChange::ResetAffected` the *deleted or rewired* ones.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Interpolation {
     /// No computation: new elements get the initial value, a collapse survivor keeps its own.
     DontCare,
     /// New elements and the elements they were cut from (the split edge, the cut faces, a
     /// collapse survivor) get the initial value.
-    ResetAffected,
+    Reset,
     /// Every element goes back to the initial value.
-    ResetAll,
+    ResetLayer,
     /// The owner should drop the layer ([`ApplyOutcome::Remove`](crate::ApplyOutcome::Remove)).
-    RemoveLayer,
-    /// The origin's value `a`.
+    DropLayer,
+    /// The origin's value `a`; for three sources, the first corner's.
     KeepSrc,
-    /// The destination's value `b`.
+    /// The destination's value `b`; for three sources, the last corner's.
     KeepDest,
-    /// [`Interpolate::lerp`](crate::Interpolate::lerp)`(a, b, t)`.
+    /// [`Interpolate::lerp`](crate::Interpolate::lerp)`(a, b, t)`; three sources:
+    /// [`Interpolate::lerp3`](crate::Interpolate::lerp3) (barycentric).
     #[default]
     Lerp,
-    /// [`Interpolate::slerp`](crate::Interpolate::slerp)`(a, b, t)`: positions stay on the
-    /// sphere.
+    /// [`Interpolate::nlerp`](crate::Interpolate::nlerp)`(a, b, t)`: normalised lerp (cheap;
+    /// positions stay on the sphere, the angle is not linear in `t`); three sources:
+    /// [`Interpolate::nlerp3`](crate::Interpolate::nlerp3).
+    Nlerp,
+    /// [`Interpolate::slerp`](crate::Interpolate::slerp)`(a, b, t)`: great-circle
+    /// interpolation; three sources: [`Interpolate::slerp3`](crate::Interpolate::slerp3).
     Slerp,
-    /// [`Interpolate::min_value`](crate::Interpolate::min_value)`(a, b)`.
+    /// [`Interpolate::min_value`](crate::Interpolate::min_value)`(a, b)`; three sources: the
+    /// minimum over the three.
     MinValue,
-    /// [`Interpolate::max_value`](crate::Interpolate::max_value)`(a, b)`.
+    /// [`Interpolate::max_value`](crate::Interpolate::max_value)`(a, b)`; three sources: the
+    /// maximum over the three.
     MaxValue,
-    /// The value of the side with the smaller weight (`a` when `1 − t <= t`, else `b`).
+    /// The value of the side with the smaller weight (`a` when `1 − t <= t`, else `b`); three
+    /// sources: the lightest corner (the first on ties).
     MinWeight,
-    /// The value of the side with the larger weight (`a` when `1 − t >= t`, else `b`).
+    /// The value of the side with the larger weight (`a` when `1 − t >= t`, else `b`); three
+    /// sources: the heaviest corner (the first on ties).
     MaxWeight,
 }
 
 impl Interpolation {
     /// Does this policy compute a value from the source element(s) (`KeepSrc` to
-    /// `MaxWeight`), as opposed to resetting, removing or ignoring?
+    /// `MaxWeight`), as opposed to resetting, dropping or ignoring?
     pub const fn produces_value(self) -> bool {
         !matches!(
             self,
             Interpolation::DontCare
-                | Interpolation::ResetAffected
-                | Interpolation::ResetAll
-                | Interpolation::RemoveLayer
+                | Interpolation::Reset
+                | Interpolation::ResetLayer
+                | Interpolation::DropLayer
         )
     }
 }
 
-/// Everything about a layer except its values (seed: `Layer_info`).
+/// Everything about a layer except its values.
 ///
 /// Built in `const` context so layer descriptions can be shared constants between the modules
 /// that communicate through them:
@@ -135,7 +150,7 @@ impl<T: LayerValue, K: Kind> core::fmt::Debug for LayerInfo<T, K> {
         f.debug_struct("LayerInfo")
             .field("name", &self.name)
             .field("kind", &K::KIND)
-            .field("type", &T::type_name())
+            .field("type", &T::TYPE_KEY)
             .field("initial", &self.initial)
             .field("min", &self.min)
             .field("max", &self.max)
@@ -159,6 +174,22 @@ impl<T: LayerValue, K: Kind> PartialEq for LayerInfo<T, K> {
 }
 
 impl<T: LayerValue, K: Kind> LayerInfo<T, K> {
+    /// Like `==` with values compared bit for bit ([`LayerValue::bits_eq`]).
+    pub fn bits_eq(&self, o: &Self) -> bool {
+        let opt = |a: &Option<T>, b: &Option<T>| match (a, b) {
+            (Some(a), Some(b)) => a.bits_eq(b),
+            (None, None) => true,
+            _ => false,
+        };
+        self.name == o.name
+            && self.initial.bits_eq(&o.initial)
+            && opt(&self.min, &o.min)
+            && opt(&self.max, &o.max)
+            && self.auto_validate == o.auto_validate
+            && self.on_change == o.on_change
+            && self.interpolation == o.interpolation
+    }
+
     /// A layer named `name` with the defaults listed on the type.
     pub const fn new(name: &'static str) -> Self {
         Self {
@@ -187,7 +218,8 @@ impl<T: LayerValue, K: Kind> LayerInfo<T, K> {
         self
     }
 
-    /// Valid values are `min ..= max` (checked by [`Layer::validate`](crate::Layer::validate)).
+    /// Valid values are `min ..= max` (checked by [`Layer::validate`](crate::Layer::validate),
+    /// which also reports a range with `min > max`).
     pub const fn range(mut self, min: T, max: T) -> Self {
         self.min = Some(min);
         self.max = Some(max);

@@ -4,7 +4,7 @@ use core::fmt;
 use quadedge::{Edge, Face, Mesh, Vertex};
 use serde::{Deserialize, Serialize};
 
-/// The six kinds of mesh element a layer can hold one value per (seed: `Layer_type`).
+/// The six kinds of mesh element a layer can hold one value per.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ElementKind {
     /// Primal vertices (Voronoi cells).
@@ -32,14 +32,22 @@ impl ElementKind {
         ElementKind::DirectedDualEdge,
     ];
 
-    /// The length a layer of this kind has for a mesh of these slot counts.
+    /// The length a layer of this kind has for a mesh of these slot counts (saturating: sizes
+    /// read from a file may be absurd, and are refused by the caller, never wrapped).
     pub const fn slots(self, sizes: Sizes) -> usize {
         match self {
             ElementKind::Vertex => sizes.vertices,
             ElementKind::Face => sizes.faces,
             ElementKind::Edge | ElementKind::DualEdge => sizes.quads,
-            ElementKind::DirectedEdge | ElementKind::DirectedDualEdge => 2 * sizes.quads,
+            ElementKind::DirectedEdge | ElementKind::DirectedDualEdge => {
+                sizes.quads.saturating_mul(2)
+            }
         }
+    }
+
+    /// Storage slots per quad-edge (2 for the directed kinds, else 1; for remaps).
+    pub const fn per_quad(self) -> usize {
+        if self.is_directed() { 2 } else { 1 }
     }
 
     /// Is this one of the four edge kinds?
@@ -55,9 +63,14 @@ impl ElementKind {
         )
     }
 
-    /// The element with this storage index, for messages.
+    /// The element with this storage index, for messages (indexes past the u32 id space
+    /// saturate).
     pub const fn element(self, index: usize) -> ElementId {
-        let i = index as u32;
+        let i = if index > u32::MAX as usize {
+            u32::MAX
+        } else {
+            index as u32
+        };
         match self {
             ElementKind::Vertex => ElementId::Vertex(Vertex::new(i)),
             ElementKind::Face => ElementId::Face(Face::new(i)),
@@ -223,6 +236,16 @@ mod tests {
         assert_eq!(EdgeKind::index(Edge::primal(7)), 3);
         assert_eq!(DirectedEdgeKind::index(Edge::primal(7)), 7);
         assert_eq!(DualEdgeKind::index(Edge::primal(7).rot()), 3);
+        let absurd = Sizes {
+            vertices: usize::MAX,
+            faces: 0,
+            quads: usize::MAX / 2 + 1,
+        };
+        assert_eq!(ElementKind::DirectedEdge.slots(absurd), usize::MAX);
+        assert_eq!(
+            ElementKind::Vertex.element(1 << 40),
+            ElementId::Vertex(Vertex::new(u32::MAX))
+        );
         assert_eq!(
             ElementKind::DirectedDualEdge.slots(Sizes {
                 vertices: 1,

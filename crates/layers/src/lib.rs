@@ -13,8 +13,10 @@
 //!   [change journal](quadedge::journal) according to two policies in the layer's
 //!   [`LayerInfo`]: [`OnChange`] (deleted elements, flipped edges and faces) and
 //!   [`Interpolation`] (elements created by a split, the survivor of a collapse).
-//! * **Type-erasable.** [`AnyLayer`] lets a world store layers of any type in one map, apply
-//!   journals to all of them and (with a [`LayerRegistry`]) save and load them.
+//! * **Type-erasable.** [`AnyLayer`] lets a world store layers of any type in one map and apply
+//!   journals to all of them; [`journal_removes_layer`] answers the policy question for a
+//!   layer whose type is not known yet. Every value type names itself in files with a fixed
+//!   [`LayerValue::TYPE_KEY`].
 //!
 //! ```
 //! use glam::Vec3;
@@ -39,6 +41,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
@@ -50,11 +53,13 @@ mod error;
 mod info;
 mod kind;
 mod layer;
+mod layer_serde;
+mod replay;
 mod storage;
 mod value;
 
-pub use any::{AnyLayer, ApplyOutcome, Codec, LayerRegistry};
-pub use dict::{Dict, DictError, Value, ValueType};
+pub use any::{AnyLayer, ApplyOutcome};
+pub use dict::{Dict, DictError, MAX_DEPTH, Value, ValueType, journal_moves_ids};
 pub use error::LayerError;
 pub use info::{Interpolation, LayerInfo, OnChange};
 pub use kind::{
@@ -62,5 +67,6 @@ pub use kind::{
     FaceKind, Kind, Sizes, VertexKind,
 };
 pub use layer::Layer;
+pub use replay::journal_removes_layer;
 pub use storage::{CHUNK, CHUNK_SHIFT, ChunkSlices, Values};
 pub use value::{Interpolate, LayerValue};

@@ -54,14 +54,15 @@ fn run<K: Kind>(
 }
 
 const VERTS: [f32; 4] = [1.0, 2.0, 4.0, 8.0];
-const ALL_INTERP: [Interpolation; 12] = [
+const ALL_INTERP: [Interpolation; 13] = [
     Interpolation::DontCare,
-    Interpolation::ResetAffected,
-    Interpolation::ResetAll,
-    Interpolation::RemoveLayer,
+    Interpolation::Reset,
+    Interpolation::ResetLayer,
+    Interpolation::DropLayer,
     Interpolation::KeepSrc,
     Interpolation::KeepDest,
     Interpolation::Lerp,
+    Interpolation::Nlerp,
     Interpolation::Slerp,
     Interpolation::MinValue,
     Interpolation::MaxValue,
@@ -100,16 +101,18 @@ const SPLIT_SIZES: Sizes = Sizes {
 fn split_vertex_for_every_interpolation() {
     // origin 2.0 (weight 0.75), dest 4.0 (weight 0.25).
     let expect = |p| match p {
-        Interpolation::DontCare | Interpolation::ResetAffected => Some(vec![1., 2., 4., 8., INIT]),
-        Interpolation::ResetAll => Some(vec![INIT; 5]),
-        Interpolation::RemoveLayer => None,
+        Interpolation::DontCare | Interpolation::Reset => Some(vec![1., 2., 4., 8., INIT]),
+        Interpolation::ResetLayer => Some(vec![INIT; 5]),
+        Interpolation::DropLayer => None,
         Interpolation::KeepSrc | Interpolation::MinValue | Interpolation::MaxWeight => {
             Some(vec![1., 2., 4., 8., 2.])
         }
         Interpolation::KeepDest | Interpolation::MaxValue | Interpolation::MinWeight => {
             Some(vec![1., 2., 4., 8., 4.])
         }
-        Interpolation::Lerp | Interpolation::Slerp => Some(vec![1., 2., 4., 8., 2.5]),
+        Interpolation::Lerp | Interpolation::Nlerp | Interpolation::Slerp => {
+            Some(vec![1., 2., 4., 8., 2.5])
+        }
     };
     for p in ALL_INTERP {
         for on in ALL_ON {
@@ -125,13 +128,13 @@ fn split_edges_for_every_interpolation() {
     let dir = [10., 11., 20., 21., 30., 31.];
     for p in ALL_INTERP {
         let (u, d) = match p {
-            Interpolation::RemoveLayer => (None, None),
-            Interpolation::ResetAll => (Some(vec![INIT; 5]), Some(vec![INIT; 10])),
+            Interpolation::DropLayer => (None, None),
+            Interpolation::ResetLayer => (Some(vec![INIT; 5]), Some(vec![INIT; 10])),
             Interpolation::DontCare => (
                 Some(vec![10., 20., 30., INIT, INIT]),
                 Some(vec![10., 11., 20., 21., 30., 31., INIT, INIT, INIT, INIT]),
             ),
-            Interpolation::ResetAffected => (
+            Interpolation::Reset => (
                 Some(vec![10., INIT, 30., INIT, INIT]),
                 Some(vec![10., 11., INIT, INIT, 30., 31., INIT, INIT, INIT, INIT]),
             ),
@@ -170,10 +173,10 @@ fn split_faces_for_every_interpolation() {
     let faces = [100., 200.];
     for p in ALL_INTERP {
         let want = match p {
-            Interpolation::RemoveLayer => None,
-            Interpolation::ResetAll => Some(vec![INIT; 3]),
+            Interpolation::DropLayer => None,
+            Interpolation::ResetLayer => Some(vec![INIT; 3]),
             Interpolation::DontCare => Some(vec![100., 200., INIT]),
-            Interpolation::ResetAffected => Some(vec![INIT, 200., INIT]),
+            Interpolation::Reset => Some(vec![INIT, 200., INIT]),
             _ => Some(vec![100., 200., 100.]),
         };
         let got = run::<FaceKind>(&faces, OnChange::Keep, p, &[split()], SPLIT_SIZES);
@@ -199,18 +202,18 @@ fn collapse_vertex_for_every_policy_pair() {
         for on in ALL_ON {
             let survivor = match p {
                 Interpolation::DontCare => Some(2.),
-                Interpolation::ResetAffected | Interpolation::ResetAll => Some(INIT),
-                Interpolation::RemoveLayer => None,
+                Interpolation::Reset | Interpolation::ResetLayer => Some(INIT),
+                Interpolation::DropLayer => None,
                 Interpolation::KeepSrc | Interpolation::MinValue | Interpolation::MaxWeight => {
                     Some(2.)
                 }
                 Interpolation::KeepDest | Interpolation::MaxValue | Interpolation::MinWeight => {
                     Some(4.)
                 }
-                Interpolation::Lerp | Interpolation::Slerp => Some(2.5),
+                Interpolation::Lerp | Interpolation::Nlerp | Interpolation::Slerp => Some(2.5),
             };
             let want = survivor.and_then(|s| {
-                let base = if p == Interpolation::ResetAll {
+                let base = if p == Interpolation::ResetLayer {
                     [INIT; 4]
                 } else {
                     VERTS
@@ -455,12 +458,12 @@ fn events_compose_in_order() {
     ];
     assert_eq!(l.apply_changes(&c, sizes(5, 0, 6)), ApplyOutcome::Changed);
     assert_eq!(l.to_vec(), [2., 4., 8., 2.5, 5.25]);
-    let before = l.version();
+    let before = l.write_count();
     assert_eq!(
         l.apply_changes(&[], sizes(5, 0, 6)),
         ApplyOutcome::Unchanged
     );
-    assert_eq!(l.version(), before);
+    assert_eq!(l.write_count(), before);
 }
 
 #[test]

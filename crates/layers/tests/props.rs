@@ -358,8 +358,8 @@ proptest! {
         // Layers only checked for their length.
         let mut others: Vec<Box<dyn AnyLayer>> = vec![
             Box::new(Layer::new(LayerInfo::<bool, EdgeKind>::new("b").interpolation(Interpolation::DontCare).on_change(OnChange::ResetAll), 0)),
-            Box::new(Layer::new(LayerInfo::<f32, DirectedDualEdgeKind>::new("f").interpolation(Interpolation::ResetAll), 0)),
-            Box::new(Layer::new(LayerInfo::<u8, FaceKind>::new("u").interpolation(Interpolation::ResetAffected), 0)),
+            Box::new(Layer::new(LayerInfo::<f32, DirectedDualEdgeKind>::new("f").interpolation(Interpolation::ResetLayer), 0)),
+            Box::new(Layer::new(LayerInfo::<u8, FaceKind>::new("u").interpolation(Interpolation::Reset), 0)),
         ];
 
         let mut journal = Vec::new();

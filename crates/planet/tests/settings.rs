@@ -149,8 +149,8 @@ fn small_planets_work() {
     }
 }
 
-/// Each plate's stored seed vertex, read back from the saved file.
-fn saved_seeds(w: &world::World) -> Vec<(i64, i64)> {
+/// Each plate's stored id and seed vertex, read back from the saved file.
+fn saved_seeds(w: &world::World) -> Vec<(i64, quadedge::Vertex)> {
     let Some(Value::List(plates)) = w.dict("plates").unwrap().get("plates") else {
         panic!("no plate list");
     };
@@ -160,11 +160,13 @@ fn saved_seeds(w: &world::World) -> Vec<(i64, i64)> {
             let Value::Dict(d) = p else {
                 panic!("plate entry is not a dict")
             };
-            let int = |k: &str| match d.get(k) {
-                Some(Value::Int(x)) => *x,
-                other => panic!("{k}: {other:?}"),
+            let Some(Value::Int(id)) = d.get("id") else {
+                panic!("id: {:?}", d.get("id"))
             };
-            (int("id"), int("seed_vertex"))
+            let Some(Value::Vertex(v)) = d.get("seed_vertex") else {
+                panic!("seed_vertex: {:?}", d.get("seed_vertex"))
+            };
+            (*id, *v)
         })
         .collect()
 }
@@ -194,7 +196,6 @@ fn saved_seeds_lie_on_their_own_plates_after_the_edits() {
             report.facts
         );
         for (id, v) in seeds {
-            let v = quadedge::Vertex::new(u32::try_from(v).unwrap());
             assert!(
                 w.mesh().is_vertex_alive(v),
                 "plate {id}: seed {v:?} is dead"

@@ -18,6 +18,46 @@ pub enum WorldError {
     },
     /// Two infos of one `lock_layers` call name the same layer.
     SameLayerTwice(String),
+    /// No layer of that name (a [`Transaction`](crate::Transaction) does not create layers on
+    /// access).
+    NoSuchLayer(String),
+    /// The layer (or `"mesh"`) is borrowed in a way that conflicts with this access.
+    Borrowed(String),
+    /// The mesh was replaced (or its journal discarded) through the `&mut Mesh` a guard lent:
+    /// the data could not follow and was reset. Use [`World::replace_mesh`](crate::World::replace_mesh)
+    /// to replace a mesh on purpose.
+    MeshReplacedInGuard,
+    /// [`MeshReplacement::KeepVertexData`](crate::MeshReplacement::KeepVertexData) with a mesh
+    /// of another vertex id space.
+    VertexSlotsDiffer {
+        /// Vertex slots of the current mesh.
+        old: usize,
+        /// Vertex slots of the new mesh.
+        new: usize,
+    },
+    /// A layer or dictionary name is too long for the file format.
+    NameTooLong {
+        /// Its length in bytes.
+        bytes: usize,
+        /// The longest the format carries.
+        max: usize,
+    },
+    /// A dictionary nests lists and dictionaries deeper than the format allows.
+    TooDeep {
+        /// The dictionary's name.
+        dict: String,
+        /// Its depth.
+        depth: usize,
+        /// The deepest allowed ([`layers::MAX_DEPTH`]).
+        max: usize,
+    },
+    /// A component could not be encoded.
+    Unsaveable {
+        /// Which section.
+        section: String,
+        /// Why.
+        reason: String,
+    },
     /// A layer failed validation.
     Invalid(LayerError),
     /// Reading or writing a file failed.
@@ -55,6 +95,28 @@ impl fmt::Display for WorldError {
                 stored.0, stored.1, requested.0, requested.1
             ),
             WorldError::SameLayerTwice(n) => write!(f, "layer `{n}` requested twice in one lock"),
+            WorldError::NoSuchLayer(n) => write!(f, "no layer `{n}`"),
+            WorldError::Borrowed(n) => write!(f, "`{n}` is borrowed already"),
+            WorldError::MeshReplacedInGuard => write!(
+                f,
+                "the mesh was replaced inside its guard: layers were reset (use replace_mesh)"
+            ),
+            WorldError::VertexSlotsDiffer { old, new } => write!(
+                f,
+                "the new mesh has {new} vertex slots, not {old}: vertex data cannot be kept"
+            ),
+            WorldError::NameTooLong { bytes, max } => {
+                write!(f, "a name of {bytes} bytes is longer than {max}")
+            }
+            WorldError::TooDeep { dict, depth, max } => {
+                write!(
+                    f,
+                    "dictionary `{dict}` nests {depth} levels deep, more than {max}"
+                )
+            }
+            WorldError::Unsaveable { section, reason } => {
+                write!(f, "cannot save `{section}`: {reason}")
+            }
             WorldError::Invalid(e) => write!(f, "{e}"),
             WorldError::Io(e) => write!(f, "i/o error: {e}"),
             WorldError::BadMagic => write!(f, "not a world file (bad magic number)"),

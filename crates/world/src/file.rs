@@ -6,16 +6,27 @@
 //! ```
 //!
 //! Payloads are bincode 2 (serde). Tags: 1 mesh, 2 random generator, 3 dictionary, 4 layer.
-//! A layer's payload keeps its kind, type name and encoded values; it is decoded only when the
-//! layer is first asked for by type, so loading needs no registry of types. Every length is
-//! checked against what is left of the input before anything is allocated, every section
-//! against its checksum, and the mesh against all its invariants (`Mesh::check`).
+//! A layer's payload keeps its kind, [type key](layers::LayerValue::TYPE_KEY), length,
+//! policies, encoded values and the journal batches that reached it while it was still
+//! encoded; it is decoded only when the layer is first asked for by type, so loading needs no
+//! registry of types.
+//!
+//! Nothing read is trusted: every length is checked against what is left of the input before
+//! anything is allocated, every section against its checksum, the mesh against all its
+//! invariants (`Mesh::check`), each layer's length and pending batches against the mesh
+//! ([`crate::pending`]), dictionaries against [`layers::MAX_DEPTH`]. A decoded layer is checked
+//! against its section header and its own validation before it is handed out.
+//!
+//! Format versions: 1 (type names from the compiler; no longer read), 2 (stable type keys,
+//! layer length and policies in the section, pending batches as an enum, id values in
+//! dictionaries).
 
 use crate::World;
 use crate::error::WorldError;
-use crate::slot::{Pending, Slot, State, bincode_config};
-use layers::{Dict, ElementKind, Sizes};
-use quadedge::{Change, Mesh};
+use crate::pending::{self, Policies};
+use crate::slot::{Batch, Slot, State, bincode_config};
+use layers::{Dict, ElementKind, Interpolation, MAX_DEPTH, OnChange, Sizes};
+use quadedge::Mesh;
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -24,7 +35,11 @@ use std::sync::{Arc, OnceLock};
 
 const MAGIC: &[u8; 8] = b"QWORLD\r\n";
 /// Version of the file format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// Versions above this in a file are refused, so the world's clock can never overflow.
+const MAX_STORED_VERSION: u64 = 1 << 62;
+/// Longest section name the format can carry (its length is a u16).
+pub const MAX_NAME_BYTES: usize = u16::MAX as usize;
 
 const TAG_MESH: u8 = 1;
 const TAG_RANDOM: u8 = 2;
@@ -34,17 +49,24 @@ const TAG_LAYER: u8 = 4;
 #[derive(Serialize, Deserialize)]
 struct LayerSection {
     kind: ElementKind,
-    type_name: String,
+    type_key: String,
     version: u64,
+    /// Number of values stored (before `pending`).
+    len: u64,
+    on_change: OnChange,
+    interpolation: Interpolation,
     /// One byte string: bincode copies it in one go instead of visiting each byte through
     /// serde (measured: that was a quarter of loading a 1M-vertex world).
     #[serde(with = "serde_bytes")]
     values: Vec<u8>,
-    pending: Vec<(bool, Vec<Change>, Sizes)>,
+    pending: Vec<Batch>,
 }
 
-fn encode<T: Serialize>(value: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(value, bincode_config()).expect("encoding to memory cannot fail")
+fn encode<T: Serialize>(value: &T, section: &str) -> Result<Vec<u8>, WorldError> {
+    bincode::serde::encode_to_vec(value, bincode_config()).map_err(|e| WorldError::Unsaveable {
+        section: section.into(),
+        reason: e.to_string(),
+    })
 }
 
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], section: &str) -> Result<T, WorldError> {
@@ -63,13 +85,20 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8], section: &str) -> Result
     Ok(v)
 }
 
-fn push_section(out: &mut Vec<u8>, tag: u8, name: &str, payload: &[u8]) {
+fn push_section(out: &mut Vec<u8>, tag: u8, name: &str, payload: &[u8]) -> Result<(), WorldError> {
+    if name.len() > MAX_NAME_BYTES {
+        return Err(WorldError::NameTooLong {
+            bytes: name.len(),
+            max: MAX_NAME_BYTES,
+        });
+    }
     out.push(tag);
     out.extend_from_slice(&(name.len() as u16).to_le_bytes());
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(&checksum(tag, name.as_bytes(), payload).to_le_bytes());
     out.extend_from_slice(payload);
+    Ok(())
 }
 
 /// CRC-32 over tag, name and payload: a flipped bit anywhere in a section is caught.
@@ -117,47 +146,86 @@ impl<'a> Reader<'a> {
 
 impl World {
     /// Encodes the whole world into one buffer (see the module docs for the layout).
-    pub fn save_to_vec(&self) -> Vec<u8> {
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::NameTooLong`] for a layer or dictionary name of more than
+    /// [`MAX_NAME_BYTES`] bytes, [`WorldError::TooDeep`] for a dictionary nested deeper than
+    /// [`MAX_DEPTH`], [`WorldError::Unsaveable`] if a component cannot be encoded. Nothing is
+    /// written that could not be loaded back.
+    pub fn save_to_vec(&self) -> Result<Vec<u8>, WorldError> {
         let mut out = Vec::with_capacity(self.heap_bytes() + 1024);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         let count = 2 + self.dicts.len() + self.layers.len();
         out.extend_from_slice(&(count as u32).to_le_bytes());
-        push_section(&mut out, TAG_MESH, "mesh", &encode(&*self.mesh));
-        push_section(&mut out, TAG_RANDOM, "random", &encode(&*self.rng));
+        push_section(&mut out, TAG_MESH, "mesh", &encode(&*self.mesh, "mesh")?)?;
+        push_section(
+            &mut out,
+            TAG_RANDOM,
+            "random",
+            &encode(&*self.rng, "random")?,
+        )?;
         for (name, (dict, _)) in &self.dicts {
-            push_section(&mut out, TAG_DICT, name, &encode(&**dict));
+            let depth = dict.depth();
+            if depth > MAX_DEPTH {
+                return Err(WorldError::TooDeep {
+                    dict: name.clone(),
+                    depth,
+                    max: MAX_DEPTH,
+                });
+            }
+            push_section(&mut out, TAG_DICT, name, &encode(&**dict, name)?)?;
         }
         for s in &self.layers {
-            let (values, pending) = s.encoded();
+            let (values, len, pending) = s.encoded();
+            let (on_change, interpolation) = s.policies();
             let section = LayerSection {
                 kind: s.kind,
-                type_name: s.type_name.clone(),
+                type_key: s.type_key.clone(),
                 version: s.version,
+                len: len as u64,
+                on_change,
+                interpolation,
                 values,
-                pending: pending
-                    .into_iter()
-                    .map(|(r, c, z)| (r, c.to_vec(), z))
-                    .collect(),
+                pending,
             };
-            push_section(&mut out, TAG_LAYER, &s.name, &encode(&section));
+            push_section(&mut out, TAG_LAYER, &s.name, &encode(&section, &s.name)?)?;
         }
-        out
+        Ok(out)
     }
 
     /// Writes the world to a file.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`World::save_to_vec`] (checked before the file is touched), and
+    /// [`WorldError::Io`].
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), WorldError> {
-        std::fs::write(path, self.save_to_vec())?;
+        let bytes = self.save_to_vec()?;
+        std::fs::write(path, bytes)?;
         Ok(())
     }
 
     /// Reads a world from a file.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`World::load_from_slice`], and [`WorldError::Io`].
     pub fn load(path: impl AsRef<Path>) -> Result<World, WorldError> {
         World::load_from_slice(&std::fs::read(path)?)
     }
 
     /// Decodes a world from bytes. Any damage (truncation, flipped bits, wrong magic or
-    /// version, absurd lengths, an inconsistent mesh) is a typed error, never a panic.
+    /// version, absurd lengths, an inconsistent mesh, layers that do not fit the mesh,
+    /// pending journals that would cost more than the file justifies, nesting deeper than
+    /// [`MAX_DEPTH`]) is a typed error, never a panic. Layer values are checked when the layer
+    /// is first asked for by type ([`World::try_layer`]).
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::BadMagic`], [`WorldError::UnsupportedVersion`], [`WorldError::Truncated`],
+    /// [`WorldError::Checksum`] or [`WorldError::Corrupt`] naming the section.
     pub fn load_from_slice(bytes: &[u8]) -> Result<World, WorldError> {
         let mut r = Reader { rest: bytes };
         if r.take(8).map_err(|_| WorldError::BadMagic)? != MAGIC {
@@ -171,7 +239,8 @@ impl World {
         let mut mesh: Option<Mesh> = None;
         let mut rng: Option<Pcg64> = None;
         let mut dicts = BTreeMap::new();
-        let mut layers: Vec<Slot> = Vec::new();
+        // Layers with their section sizes, checked against the mesh once it is known.
+        let mut layers: Vec<(Slot, usize)> = Vec::new();
         let mut clock = 1u64;
         for _ in 0..count {
             let tag = r.u8()?;
@@ -213,28 +282,37 @@ impl World {
                     }
                 }
                 TAG_LAYER => {
-                    if layers.iter().any(|s| s.name == name) {
+                    if layers.iter().any(|(s, _)| s.name == name) {
                         return Err(dup());
                     }
                     let s: LayerSection = decode(payload, &name)?;
+                    if s.version > MAX_STORED_VERSION {
+                        return Err(WorldError::Corrupt {
+                            section: name,
+                            reason: format!("version {} is out of range", s.version),
+                        });
+                    }
                     clock = clock.max(s.version);
-                    let pending: Pending = s
-                        .pending
-                        .into_iter()
-                        .map(|(r, c, z)| (r, Arc::from(c), z))
-                        .collect();
-                    layers.push(Slot {
+                    let len = usize::try_from(s.len).map_err(|_| WorldError::Corrupt {
+                        section: name.clone(),
+                        reason: "length past the address space".into(),
+                    })?;
+                    let slot = Slot {
                         name,
                         kind: s.kind,
-                        type_name: s.type_name,
+                        type_key: s.type_key,
                         version: s.version,
                         state: State::Encoded {
+                            len,
+                            on_change: s.on_change,
+                            interpolation: s.interpolation,
                             bytes: Arc::from(s.values),
-                            pending: Arc::new(pending),
+                            pending: Arc::new(s.pending),
                             decoded: Arc::new(OnceLock::new()),
                         },
                         error: None,
-                    });
+                    };
+                    layers.push((slot, payload.len()));
                 }
                 _ => {
                     return Err(WorldError::Corrupt {
@@ -256,14 +334,41 @@ impl World {
         };
         let mesh = mesh.ok_or_else(|| missing("mesh"))?;
         let rng = rng.ok_or_else(|| missing("random"))?;
+        let sizes = Sizes::of(&mesh);
+        let mut slots = Vec::with_capacity(layers.len());
+        for (slot, section_bytes) in layers {
+            let State::Encoded {
+                len,
+                on_change,
+                interpolation,
+                pending,
+                ..
+            } = &slot.state
+            else {
+                unreachable!("loaded layers are encoded")
+            };
+            let policies = Policies {
+                kind: slot.kind,
+                on_change: *on_change,
+                interpolation: *interpolation,
+            };
+            pending::check(&policies, *len, pending, sizes, section_bytes).map_err(|reason| {
+                WorldError::Corrupt {
+                    section: slot.name.clone(),
+                    reason,
+                }
+            })?;
+            slots.push(slot);
+        }
         Ok(World {
             mesh: Arc::new(mesh),
             mesh_version: 1,
-            layers,
+            layers: slots,
             dicts,
             rng: Arc::new(rng),
             rng_version: 1,
             clock: clock + 1,
+            errors: Vec::new(),
         })
     }
 }

@@ -62,9 +62,9 @@ pub(super) fn plate_distance(world: &mut World) -> Result<(), DemoError> {
     Ok(())
 }
 
-/// The `plates` dictionary, written after the edits and compaction so that every stored
-/// vertex id is the vertex's current id: per plate its id, seed vertex, vertex count and area
-/// (from the Voronoi cells).
+/// The `plates` dictionary: per plate its id, seed vertex (an id value, which follows
+/// compaction), vertex count and area (from the Voronoi cells), written after the edits so
+/// the counts and areas describe the final mesh.
 pub(super) fn plate_metadata(
     world: &mut World,
     seeds: &[Vertex],
@@ -87,7 +87,8 @@ pub(super) fn plate_metadata(
             .map(|p| {
                 let mut e = layers::Dict::default();
                 e.set("id", p as i64);
-                e.set("seed_vertex", i64::from(seeds[p].raw()));
+                // An id value: it follows later compactions like layers do.
+                e.set("seed_vertex", seeds[p]);
                 e.set("vertices", plate_count[p] as i64);
                 e.set("area_km2", plate_area[p]);
                 Value::from(e)

@@ -1,101 +1,19 @@
 //! Unstructured layers: named key–value data that is sparse or not tied to the mesh
 //! (settlements, points of interest, generator settings).
+//!
+//! Nesting is bounded by [`MAX_DEPTH`] when saving and loading, and dropping a value never
+//! recurses, so neither a hostile file nor a value built in memory can overflow the stack.
+
+mod ids;
+mod serde_impl;
+mod value;
+
+pub use ids::journal_moves_ids;
+pub use value::{MAX_DEPTH, Value, ValueType};
 
 use core::fmt;
-use serde::{Deserialize, Serialize};
+use quadedge::{Edge, Face, Vertex};
 use std::collections::BTreeMap;
-
-/// A value in a [`Dict`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub enum Value {
-    /// Nothing (an explicit "unset").
-    #[default]
-    Null,
-    /// A boolean.
-    Bool(bool),
-    /// A signed integer.
-    Int(i64),
-    /// A float.
-    Float(f64),
-    /// A string.
-    String(String),
-    /// An ordered list.
-    List(Vec<Value>),
-    /// A nested dictionary.
-    Dict(Dict),
-}
-
-/// The type of a [`Value`], for errors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ValueType {
-    /// [`Value::Null`].
-    Null,
-    /// [`Value::Bool`].
-    Bool,
-    /// [`Value::Int`].
-    Int,
-    /// [`Value::Float`].
-    Float,
-    /// [`Value::String`].
-    String,
-    /// [`Value::List`].
-    List,
-    /// [`Value::Dict`].
-    Dict,
-}
-
-impl fmt::Display for ValueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ValueType::Null => "null",
-            ValueType::Bool => "bool",
-            ValueType::Int => "integer",
-            ValueType::Float => "float",
-            ValueType::String => "string",
-            ValueType::List => "list",
-            ValueType::Dict => "dict",
-        })
-    }
-}
-
-impl Value {
-    /// The value's type.
-    pub fn value_type(&self) -> ValueType {
-        match self {
-            Value::Null => ValueType::Null,
-            Value::Bool(_) => ValueType::Bool,
-            Value::Int(_) => ValueType::Int,
-            Value::Float(_) => ValueType::Float,
-            Value::String(_) => ValueType::String,
-            Value::List(_) => ValueType::List,
-            Value::Dict(_) => ValueType::Dict,
-        }
-    }
-}
-
-macro_rules! from_value {
-    ($($t:ty => $v:ident $(as $c:ty)?),*) => {$(
-        impl From<$t> for Value {
-            fn from(x: $t) -> Self {
-                Value::$v(x $(as $c)?)
-            }
-        }
-    )*};
-}
-from_value!(bool => Bool, i64 => Int, i32 => Int as i64, u32 => Int as i64, f64 => Float,
-    f32 => Float as f64, String => String, Vec<Value> => List, Dict => Dict);
-
-impl From<&str> for Value {
-    fn from(s: &str) -> Self {
-        Value::String(s.to_owned())
-    }
-}
-
-impl From<()> for Value {
-    fn from(_: ()) -> Self {
-        Value::Null
-    }
-}
 
 /// Why a typed [`Dict`] getter failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,15 +68,25 @@ impl std::error::Error for DictError {}
 /// );
 /// assert_eq!(settings.keys().collect::<Vec<_>>(), ["name", "plates", "sea_level", "seed"]);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// Mesh ids stored as [`Value::Vertex`], [`Value::Face`] or [`Value::Edge`] follow the mesh
+/// ([`Dict::apply_changes`]): compaction renumbers them, and an id whose element is deleted
+/// becomes [`Value::Null`].
+///
+/// Equality compares floats bit for bit (a `NaN` equals its clone).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dict {
-    entries: BTreeMap<String, Value>,
+    pub(crate) entries: BTreeMap<String, Value>,
 }
 
 macro_rules! getter {
     ($(#[$doc:meta])* $name:ident, $t:ty, $vt:ident, $pat:pat => $out:expr) => {
         $(#[$doc])*
+        ///
+        /// # Errors
+        ///
+        /// [`DictError::Missing`] without an entry `key`, [`DictError::WrongType`] when it
+        /// holds another type.
         pub fn $name(&self, key: &str) -> Result<$t, DictError> {
             match self.require(key)? {
                 $pat => Ok($out),
@@ -240,6 +168,10 @@ impl Dict {
         get_i64, i64, Int, Value::Int(i) => *i
     );
     /// The number at `key`; integers are widened (so `1` written by hand reads as `1.0`).
+    ///
+    /// # Errors
+    ///
+    /// [`DictError::Missing`], or [`DictError::WrongType`] for a value that is no number.
     pub fn get_f64(&self, key: &str) -> Result<f64, DictError> {
         match self.require(key)? {
             Value::Float(f) => Ok(*f),
@@ -263,9 +195,30 @@ impl Dict {
         /// The nested dictionary at `key`.
         get_dict, &Dict, Dict, Value::Dict(d) => d
     );
+    getter!(
+        /// The vertex id at `key`.
+        get_vertex, Vertex, Vertex, Value::Vertex(v) => *v
+    );
+    getter!(
+        /// The face id at `key`.
+        get_face, Face, Face, Value::Face(f) => *f
+    );
+    getter!(
+        /// The edge id at `key`.
+        get_edge, Edge, Edge, Value::Edge(e) => *e
+    );
 
-    /// The nested dictionary at `key` for writing, created empty if missing; an error if
-    /// `key` holds something else.
+    /// How deeply lists and dictionaries nest inside (an empty or flat dictionary is 1).
+    /// Iterative, so it answers for any depth; saving refuses more than [`MAX_DEPTH`].
+    pub fn depth(&self) -> usize {
+        1 + self.entries.values().map(Value::depth).max().unwrap_or(0)
+    }
+
+    /// The nested dictionary at `key` for writing, created empty if missing.
+    ///
+    /// # Errors
+    ///
+    /// [`DictError::WrongType`] when `key` holds something else.
     pub fn dict_mut(&mut self, key: &str) -> Result<&mut Dict, DictError> {
         let v = self
             .entries
@@ -281,8 +234,11 @@ impl Dict {
         }
     }
 
-    /// The list at `key` for writing, created empty if missing; an error if `key` holds
-    /// something else.
+    /// The list at `key` for writing, created empty if missing.
+    ///
+    /// # Errors
+    ///
+    /// [`DictError::WrongType`] when `key` holds something else.
     pub fn list_mut(&mut self, key: &str) -> Result<&mut Vec<Value>, DictError> {
         let v = self
             .entries

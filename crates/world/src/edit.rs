@@ -1,0 +1,226 @@
+//! Writing: locks, layer creation and removal, replacing the mesh, and the journal replay
+//! that ends every mesh edit.
+
+use crate::guards::{DictGuard, GuardPair, LayerGuard, MeshGuard, RandomGuard};
+use crate::slot::Slot;
+use crate::{World, WorldError};
+use layers::{ElementKind, Kind, Layer, LayerInfo, LayerValue, Sizes, journal_moves_ids};
+use quadedge::{Change, Mesh, Recording};
+use std::sync::Arc;
+
+/// What happens to layers and stored ids when [`World::replace_mesh`] swaps in a new mesh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MeshReplacement {
+    /// Nothing maps old ids to new ones: every layer goes back to its initial values (sized
+    /// to the new mesh) and every id stored in a dictionary becomes `Null`.
+    ResetAll,
+    /// The new mesh numbers its vertices like the old one (same `vertex_slots`, vertex `i` is
+    /// the same point, as when re-triangulating the same positions): vertex layers and vertex
+    /// ids in dictionaries are kept; face and edge layers reset, their ids become `Null`.
+    KeepVertexData,
+}
+
+impl World {
+    /// Locks the mesh for writing. The mesh is copied on the first write if a snapshot shares
+    /// it; the journal it records is applied to every layer when the guard is dropped.
+    pub fn lock_mesh(&mut self) -> MeshGuard<'_> {
+        MeshGuard::new(self)
+    }
+
+    /// Locks a layer for writing, creating it (initial values, sized to the mesh) if missing.
+    ///
+    /// A layer keeps the info it was created with; asking with another value type or element
+    /// kind is an error, other differing settings are ignored. The layer's version changes
+    /// only if the guard is used to write.
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::LayerMismatch`] for another type or kind; for a layer loaded from a file,
+    /// the decode errors of [`World::try_layer`]. Nothing changes on error.
+    pub fn lock_layer<T: LayerValue, K: Kind>(
+        &mut self,
+        info: &LayerInfo<T, K>,
+    ) -> Result<LayerGuard<'_, T, K>, WorldError> {
+        if let Some(i) = self.slot_index(info.name()) {
+            self.layers[i].get_mut::<T, K>()?;
+        }
+        let i = self.ensure_layer(info);
+        let stamp = self.tick();
+        Ok(LayerGuard::new(&mut self.layers[i], stamp))
+    }
+
+    /// Locks two different layers at once (see [`World::transaction`] for more, or for
+    /// mixing reads and writes with the mesh).
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::SameLayerTwice`], or the errors of [`World::lock_layer`] for either.
+    /// Nothing changes on error: neither layer is created unless both can be locked.
+    pub fn lock_layers<A: LayerValue, KA: Kind, B: LayerValue, KB: Kind>(
+        &mut self,
+        a: &LayerInfo<A, KA>,
+        b: &LayerInfo<B, KB>,
+    ) -> Result<GuardPair<'_, A, KA, B, KB>, WorldError> {
+        if a.name() == b.name() {
+            return Err(WorldError::SameLayerTwice(a.name().to_string()));
+        }
+        if let Some(i) = self.slot_index(a.name()) {
+            self.layers[i].get_mut::<A, KA>()?;
+        }
+        if let Some(j) = self.slot_index(b.name()) {
+            self.layers[j].get_mut::<B, KB>()?;
+        }
+        let i = self.ensure_layer(a);
+        let j = self.ensure_layer(b);
+        let (stamp_a, stamp_b) = (self.tick(), self.tick());
+        let [sa, sb] = self
+            .layers
+            .get_disjoint_mut([i, j])
+            .expect("distinct names, distinct slots");
+        Ok((LayerGuard::new(sa, stamp_a), LayerGuard::new(sb, stamp_b)))
+    }
+
+    /// The index of the layer named like `info`, created if missing. The caller has checked
+    /// the type of an existing one.
+    pub(crate) fn ensure_layer<T: LayerValue, K: Kind>(&mut self, info: &LayerInfo<T, K>) -> usize {
+        match self.slot_index(info.name()) {
+            Some(i) => i,
+            None => {
+                let version = self.tick();
+                let layer = Layer::with_sizes(info.clone(), Sizes::of(&self.mesh));
+                self.layers.push(Slot::new(layer, version));
+                self.layers.len() - 1
+            }
+        }
+    }
+
+    /// Removes a layer; returns whether it existed.
+    pub fn remove_layer(&mut self, name: &str) -> bool {
+        match self.slot_index(name) {
+            Some(i) => {
+                self.layers.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Locks a dictionary for writing, creating an empty one if missing. Its version changes
+    /// when it is created and when the guard is used to write.
+    pub fn lock_dict(&mut self, name: &str) -> DictGuard<'_> {
+        let stamp = self.tick();
+        let entry = self
+            .dicts
+            .entry(name.to_string())
+            .or_insert_with(|| (Arc::new(layers::Dict::default()), stamp));
+        DictGuard::new(entry, stamp)
+    }
+
+    /// Locks the random generator; every draw advances the state saved with the world. The
+    /// version changes only if the guard is used to draw.
+    pub fn lock_random(&mut self) -> RandomGuard<'_> {
+        let stamp = self.tick();
+        RandomGuard::new(&mut self.rng, &mut self.rng_version, stamp)
+    }
+
+    /// Replaces the whole mesh, saying what happens to the data (see [`MeshReplacement`]).
+    /// A journal left recording on `mesh` is discarded.
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::VertexSlotsDiffer`] for [`MeshReplacement::KeepVertexData`] when the new
+    /// mesh has another number of vertex slots; nothing changes then.
+    pub fn replace_mesh(&mut self, mut mesh: Mesh, how: MeshReplacement) -> Result<(), WorldError> {
+        if how == MeshReplacement::KeepVertexData && mesh.vertex_slots() != self.mesh.vertex_slots()
+        {
+            return Err(WorldError::VertexSlotsDiffer {
+                old: self.mesh.vertex_slots(),
+                new: mesh.vertex_slots(),
+            });
+        }
+        mesh.discard_journal();
+        self.mesh = Arc::new(mesh);
+        self.after_replacement(how);
+        Ok(())
+    }
+
+    fn after_replacement(&mut self, how: MeshReplacement) {
+        let version = self.tick();
+        self.mesh_version = version;
+        let sizes = Sizes::of(&self.mesh);
+        let keep_vertices = how == MeshReplacement::KeepVertexData;
+        for s in &mut self.layers {
+            let keep = keep_vertices && s.kind == ElementKind::Vertex;
+            s.replace(sizes, keep, version);
+        }
+        for (dict, v) in self.dicts.values_mut() {
+            if dict.has_ids() && Arc::make_mut(dict).forget_ids(keep_vertices) {
+                *v = version;
+            }
+        }
+    }
+
+    /// Starts the journal of a mesh edit (copying a shared mesh first) and lends the mesh.
+    pub(crate) fn start_mesh_edit(&mut self, recording: &mut Option<Recording>) -> &mut Mesh {
+        let mesh = Arc::make_mut(&mut self.mesh);
+        if recording.is_none() {
+            // A journal left on by whoever built this mesh is not ours to read: start afresh.
+            mesh.discard_journal();
+            *recording = mesh.record_changes().ok();
+        }
+        mesh
+    }
+
+    /// Replays what the journal recorded so far into every layer and dictionary, keeping the
+    /// journal running.
+    pub(crate) fn sync_mesh_edit(&mut self, recording: &Recording) -> Result<(), WorldError> {
+        let mesh = Arc::make_mut(&mut self.mesh);
+        match mesh.take_changes(recording) {
+            Ok(changes) => {
+                self.apply_journal(changes);
+                Ok(())
+            }
+            Err(_) => Err(WorldError::MeshReplacedInGuard),
+        }
+    }
+
+    /// Ends a mesh edit: replays its journal into every layer and dictionary.
+    ///
+    /// If the journal is gone, the mesh was replaced (or its journal discarded) through the
+    /// `&mut Mesh` the guard lent: nothing maps old ids to new ones, so the data is reset as
+    /// by [`MeshReplacement::ResetAll`] and the error is returned (guards record it for
+    /// [`World::take_errors`]) instead of passing silently.
+    pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) -> Result<(), WorldError> {
+        let mesh = Arc::make_mut(&mut self.mesh);
+        match mesh.stop_recording(recording) {
+            Ok(changes) => {
+                self.apply_journal(changes);
+                Ok(())
+            }
+            Err(_) => {
+                mesh.discard_journal();
+                self.after_replacement(MeshReplacement::ResetAll);
+                Err(WorldError::MeshReplacedInGuard)
+            }
+        }
+    }
+
+    fn apply_journal(&mut self, changes: Vec<Change>) {
+        if changes.is_empty() {
+            return;
+        }
+        let version = self.tick();
+        self.mesh_version = version;
+        let sizes = Sizes::of(&self.mesh);
+        let changes: Arc<[Change]> = changes.into();
+        self.layers
+            .retain_mut(|s| s.apply(&changes, sizes, version));
+        if journal_moves_ids(&changes) {
+            for (dict, v) in self.dicts.values_mut() {
+                if dict.has_ids() && Arc::make_mut(dict).apply_changes(&changes) {
+                    *v = version;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! [`Transaction`]: the mesh and any number of layers at once, each borrowed for reading or
+//! writing, checked at run time like a `RefCell`.
+
+use crate::slot::Slot;
+use crate::{LayerInfo, World, WorldError};
+use layers::{Kind, Layer, LayerValue};
+use quadedge::{Mesh, Recording};
+use std::cell::{Ref, RefCell, RefMut};
+use std::sync::Arc;
+
+impl World {
+    /// Opens a transaction: the mesh and any number of layers borrowed at the same time, some
+    /// for reading and some for writing (read plate ids while writing positions and editing
+    /// the mesh). Borrows are checked at run time; a conflicting one is an error, not a panic.
+    ///
+    /// Layers see the mesh's edits when [`Transaction::sync`] is called (no borrow may be
+    /// held then; the borrow checker sees to it) and when the transaction ends; until then
+    /// new elements have no slot in them. Versions are stamped at the end for the mesh (if
+    /// edited) and every layer written through the transaction.
+    ///
+    /// ```
+    /// use layers::{LayerInfo, VertexKind};
+    /// use quadedge::{Mesh, Vertex, shapes};
+    /// use world::World;
+    /// const PLATE: LayerInfo<u16, VertexKind> = LayerInfo::new("plate");
+    /// const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height");
+    /// let (n, t) = shapes::octahedron();
+    /// let mut world = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
+    /// world.lock_layer(&PLATE).unwrap()[Vertex::new(1)] = 3;
+    /// let mut tx = world.transaction();
+    /// tx.create(&HEIGHT).unwrap();
+    /// {
+    ///     let plate = tx.read(&PLATE).unwrap();
+    ///     let mut height = tx.write(&HEIGHT).unwrap();
+    ///     let mesh = tx.mesh().unwrap();
+    ///     for v in mesh.vertices() {
+    ///         height[v] = f32::from(plate[v]);
+    ///     }
+    ///     assert!(tx.write(&PLATE).is_err()); // already borrowed for reading
+    /// }
+    /// tx.commit().unwrap();
+    /// assert_eq!(world.layer(&HEIGHT).unwrap()[Vertex::new(1)], 3.0);
+    /// ```
+    pub fn transaction(&mut self) -> Transaction<'_> {
+        let mut tx = Transaction {
+            mesh: RefCell::new(Arc::new(Mesh::new())),
+            recording: RefCell::new(None),
+            slots: Vec::new(),
+            names: Vec::new(),
+            writes_before: Vec::new(),
+            done: false,
+            world: self,
+        };
+        tx.take_out();
+        tx
+    }
+}
+
+/// See [`World::transaction`]. Dropping it ends it like [`Transaction::commit`], keeping an
+/// error for [`World::take_errors`].
+pub struct Transaction<'w> {
+    world: &'w mut World,
+    mesh: RefCell<Arc<Mesh>>,
+    recording: RefCell<Option<Recording>>,
+    slots: Vec<RefCell<Slot>>,
+    /// The slots' names, readable while a slot is borrowed for writing.
+    names: Vec<String>,
+    writes_before: Vec<Option<u64>>,
+    done: bool,
+}
+
+impl Transaction<'_> {
+    /// Moves the mesh and the layers out of the world into cells.
+    fn take_out(&mut self) {
+        *self.mesh.get_mut() = std::mem::replace(&mut self.world.mesh, Arc::new(Mesh::new()));
+        self.slots = std::mem::take(&mut self.world.layers)
+            .into_iter()
+            .map(RefCell::new)
+            .collect();
+        self.names = self
+            .slots
+            .iter_mut()
+            .map(|s| s.get_mut().name.clone())
+            .collect();
+        self.writes_before = self
+            .slots
+            .iter_mut()
+            .map(|s| s.get_mut().write_count())
+            .collect();
+    }
+
+    /// Moves them back and stamps the layers written meanwhile.
+    fn put_back(&mut self) {
+        self.world.mesh = std::mem::replace(self.mesh.get_mut(), Arc::new(Mesh::new()));
+        let slots = std::mem::take(&mut self.slots);
+        let before = std::mem::take(&mut self.writes_before);
+        for (cell, before) in slots.into_iter().zip(before) {
+            let mut slot = cell.into_inner();
+            if slot.write_count() != before {
+                slot.version = self.world.tick();
+                if is_auto_validated(&slot) {
+                    slot.error = slot.validate().err();
+                }
+            }
+            self.world.layers.push(slot);
+        }
+    }
+
+    fn index(&self, name: &str) -> Result<usize, WorldError> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| WorldError::NoSuchLayer(name.to_owned()))
+    }
+
+    /// Creates the layer (initial values, sized to the mesh) if missing.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`World::lock_layer`].
+    pub fn create<T: LayerValue, K: Kind>(
+        &mut self,
+        info: &LayerInfo<T, K>,
+    ) -> Result<(), WorldError> {
+        if let Ok(i) = self.index(info.name()) {
+            self.slots[i].get_mut().get_mut::<T, K>()?;
+            return Ok(());
+        }
+        let stamp = self.world.tick();
+        let layer = Layer::with_sizes(info.clone(), layers::Sizes::of(self.mesh.get_mut()));
+        self.slots.push(RefCell::new(Slot::new(layer, stamp)));
+        self.names.push(info.name().to_owned());
+        self.writes_before.push(Some(0));
+        Ok(())
+    }
+
+    /// The layer `info` for reading.
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::NoSuchLayer`], [`WorldError::Borrowed`] when it is borrowed for writing,
+    /// and the errors of [`World::try_layer`].
+    pub fn read<T: LayerValue, K: Kind>(
+        &self,
+        info: &LayerInfo<T, K>,
+    ) -> Result<Ref<'_, Layer<T, K>>, WorldError> {
+        let cell = &self.slots[self.index(info.name())?];
+        let slot = cell
+            .try_borrow()
+            .map_err(|_| WorldError::Borrowed(info.name().to_owned()))?;
+        slot.get::<T, K>()?;
+        Ok(Ref::map(slot, |s| s.get::<T, K>().expect("checked")))
+    }
+
+    /// The layer `info` for writing.
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::NoSuchLayer`] (create it with [`Transaction::create`]),
+    /// [`WorldError::Borrowed`] when it is borrowed already, and the errors of
+    /// [`World::try_layer`].
+    pub fn write<T: LayerValue, K: Kind>(
+        &self,
+        info: &LayerInfo<T, K>,
+    ) -> Result<RefMut<'_, Layer<T, K>>, WorldError> {
+        let cell = &self.slots[self.index(info.name())?];
+        let mut slot = cell
+            .try_borrow_mut()
+            .map_err(|_| WorldError::Borrowed(info.name().to_owned()))?;
+        slot.get_mut::<T, K>()?;
+        Ok(RefMut::map(slot, |s| s.get_mut::<T, K>().expect("checked")))
+    }
+
+    /// The mesh for reading.
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::Borrowed`] when it is borrowed for writing.
+    pub fn mesh(&self) -> Result<Ref<'_, Mesh>, WorldError> {
+        let m = self
+            .mesh
+            .try_borrow()
+            .map_err(|_| WorldError::Borrowed("mesh".into()))?;
+        Ok(Ref::map(m, |a| &**a))
+    }
+
+    /// The mesh for writing; its journal starts on the first call.
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::Borrowed`] when it is borrowed already.
+    pub fn mesh_mut(&self) -> Result<RefMut<'_, Mesh>, WorldError> {
+        let m = self
+            .mesh
+            .try_borrow_mut()
+            .map_err(|_| WorldError::Borrowed("mesh".into()))?;
+        let mut recording = self.recording.borrow_mut();
+        Ok(RefMut::map(m, |a| {
+            let mesh = Arc::make_mut(a);
+            if recording.is_none() {
+                mesh.discard_journal();
+                *recording = mesh.record_changes().ok();
+            }
+            mesh
+        }))
+    }
+
+    /// Replays the mesh's edits so far into every layer (and ids in dictionaries), so that
+    /// new elements have slots and removed ones follow their policies.
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::MeshReplacedInGuard`] when the mesh was replaced through
+    /// [`Transaction::mesh_mut`]; the data has then been reset as at the end of a mesh guard.
+    pub fn sync(&mut self) -> Result<(), WorldError> {
+        let Some(recording) = self.recording.get_mut().take() else {
+            return Ok(());
+        };
+        self.put_back();
+        let result = self.world.sync_mesh_edit(&recording);
+        match &result {
+            Ok(()) => *self.recording.get_mut() = Some(recording),
+            Err(_) => {
+                let _ = self.world.finish_mesh_edit(recording);
+            }
+        }
+        self.take_out();
+        result
+    }
+
+    /// Ends the transaction: replays the mesh's journal into every layer and stamps versions.
+    ///
+    /// # Errors
+    ///
+    /// As for [`Transaction::sync`].
+    pub fn commit(mut self) -> Result<(), WorldError> {
+        self.finish()
+    }
+
+    fn finish(&mut self) -> Result<(), WorldError> {
+        if std::mem::replace(&mut self.done, true) {
+            return Ok(());
+        }
+        self.put_back();
+        match self.recording.get_mut().take() {
+            Some(r) => self.world.finish_mesh_edit(r),
+            None => Ok(()),
+        }
+    }
+}
+
+fn is_auto_validated(slot: &Slot) -> bool {
+    match &slot.state {
+        crate::slot::State::Typed(t) => t.layer.is_auto_validated(),
+        crate::slot::State::Encoded { .. } => false,
+    }
+}
+
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self.finish() {
+            self.world.errors.push(e);
+        }
+    }
+}

@@ -95,7 +95,8 @@ pub struct SphereArgs {
 /// Options of `cargo xtask bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Bench targets to run (quadedge, peers, edit, edit_peers, layers, sphere, world, …);
+    /// Bench targets to run (quadedge, peers, edit, edit_peers, layers, sphere, world,
+    /// living);
     /// all of them when none is given.
     #[arg(value_name = "GROUP")]
     pub groups: Vec<String>,

@@ -96,8 +96,7 @@ pub struct SphereArgs {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Bench targets to run (quadedge, peers, edit, edit_peers, layers, sphere, world,
-    /// living);
-    /// all of them when none is given.
+    /// living); all of them when none is given.
     #[arg(value_name = "GROUP")]
     pub groups: Vec<String>,
     /// Criterion's quick mode: fewer samples, for a rough look.

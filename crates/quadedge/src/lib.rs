@@ -46,6 +46,7 @@ mod mesh;
 mod serde_bytes;
 pub mod shapes;
 mod slots;
+mod undo;
 
 pub use error::MeshError;
 pub use ids::{DUAL_BIT, Edge, Face, NONE, Vertex};
@@ -55,3 +56,4 @@ pub use journal::{
     SplitRecord,
 };
 pub use mesh::Mesh;
+pub use undo::UndoLog;

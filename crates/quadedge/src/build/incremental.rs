@@ -2,6 +2,7 @@
 
 use crate::journal::Change;
 use crate::mesh::DEAD_VERTEX;
+use crate::undo::Target;
 use crate::{Edge, Face, Mesh, MeshError, Vertex};
 
 /// How one corner of a new face is wired into its vertex's ring (decided before any write).
@@ -67,9 +68,9 @@ impl Mesh {
         self.vertex_edge
             .try_reserve_exact(n)
             .map_err(|_| MeshError::OutOfMemory)?;
-        self.vertex_edge.resize(first + n, Edge::INVALID);
+        self.extend_vertex_edge(n);
         // Fits: live vertices never outnumber the slots, which stay below `DEAD_VERTEX`.
-        self.live_vertices += n as u32;
+        self.set_live(Target::FreeVertices, self.live_vertices + n as u32);
         let first = Vertex::new(first as u32);
         self.log(|| Change::VerticesAdded {
             first,
@@ -213,16 +214,15 @@ impl Mesh {
             let v = vs[k];
             let out = sides[k];
             let inc = sides[(k + 2) % 3].sym();
-            let next = &mut self.primal_next;
             match plan[k] {
                 Corner::Nothing => {}
                 Corner::AfterOut(o) => {
-                    next[inc.index()] = next[o.index()];
-                    next[o.index()] = inc;
+                    self.set_primal_next(inc.index(), self.primal_next[o.index()]);
+                    self.set_primal_next(o.index(), inc);
                 }
                 Corner::BeforeIn { prev } => {
-                    next[out.index()] = inc;
-                    next[prev.index()] = out;
+                    self.set_primal_next(out.index(), inc);
+                    self.set_primal_next(prev.index(), out);
                 }
                 Corner::Relink {
                     out,
@@ -231,27 +231,27 @@ impl Mesh {
                     last,
                     gap,
                 } => {
-                    let after_gap = next[gap.index()];
-                    next[out.index()] = inc;
-                    next[gap.index()] = first;
-                    next[last.index()] = after_gap;
+                    let after_gap = self.primal_next[gap.index()];
+                    self.set_primal_next(out.index(), inc);
+                    self.set_primal_next(gap.index(), first);
+                    self.set_primal_next(last.index(), after_gap);
                 }
                 Corner::Fresh => {
-                    next[out.index()] = inc;
-                    next[inc.index()] = out;
-                    self.vertex_edge[v.index()] = out;
+                    self.set_primal_next(out.index(), inc);
+                    self.set_primal_next(inc.index(), out);
+                    self.set_vertex_edge(v.index(), out);
                 }
                 Corner::IntoGap(gap) => {
-                    let after_gap = next[gap.index()];
-                    next[gap.index()] = out;
-                    next[out.index()] = inc;
-                    next[inc.index()] = after_gap;
+                    let after_gap = self.primal_next[gap.index()];
+                    self.set_primal_next(gap.index(), out);
+                    self.set_primal_next(out.index(), inc);
+                    self.set_primal_next(inc.index(), after_gap);
                 }
             }
         }
         let f = self.alloc_face(sides[0]);
         for e in sides {
-            self.dual_origin[e.index() ^ 1] = f;
+            self.set_dual_origin(e.index() ^ 1, f);
         }
         for k in 0..3 {
             if !matches!(plan[k], Corner::Nothing) {

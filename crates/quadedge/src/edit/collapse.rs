@@ -138,7 +138,7 @@ impl Mesh {
         let mut last = Edge::INVALID;
         let mut x = seg_start;
         while x != stop {
-            self.primal_origin[x.index()] = a;
+            self.set_primal_origin(x.index(), a);
             last = x;
             x = self.primal_next[x.index()];
         }
@@ -149,7 +149,7 @@ impl Mesh {
             self.set_next(a_prev, a_next);
         }
         if self.vertex_edge[a.index()] == e {
-            self.vertex_edge[a.index()] = a_next;
+            self.set_vertex_edge(a.index(), a_next);
         }
         let mut removed_edges = [e.base(), Edge::INVALID, Edge::INVALID];
         if fl.is_valid() {
@@ -157,12 +157,12 @@ impl Mesh {
             let lp = a_next.sym();
             let gl = self.dual_origin[b_prev.index()];
             self.set_next(lp, c_after);
-            self.dual_origin[a_next.index()] = gl;
+            self.set_dual_origin(a_next.index(), gl);
             if gl.is_valid() && self.face_edge[gl.index()] == b_prev.sym() {
-                self.face_edge[gl.index()] = lp;
+                self.set_face_edge(gl.index(), lp);
             }
             if self.vertex_edge[c.index()] == b_prev.sym() {
-                self.vertex_edge[c.index()] = lp;
+                self.set_vertex_edge(c.index(), lp);
             }
             removed_edges[1] = b_prev.base();
         }
@@ -170,12 +170,12 @@ impl Mesh {
             // a → d takes over b → d: its left face is the one beyond d → b.
             let gr = self.dual_origin[b_next.index() ^ 1];
             self.set_next(d_before, a_prev.sym());
-            self.dual_origin[a_prev.index() ^ 1] = gr;
+            self.set_dual_origin(a_prev.index() ^ 1, gr);
             if gr.is_valid() && self.face_edge[gr.index()] == b_next {
-                self.face_edge[gr.index()] = a_prev;
+                self.set_face_edge(gr.index(), a_prev);
             }
             if self.vertex_edge[d.index()] == b_next.sym() {
-                self.vertex_edge[d.index()] = a_prev.sym();
+                self.set_vertex_edge(d.index(), a_prev.sym());
             }
             removed_edges[2] = b_next.base();
         }

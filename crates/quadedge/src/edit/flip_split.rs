@@ -65,18 +65,18 @@ impl Mesh {
         self.set_next(es, ln.sym());
         self.set_next(rp, e);
         self.set_next(e, rn.sym());
-        self.primal_origin[e.index()] = d;
-        self.primal_origin[es.index()] = c;
+        self.set_primal_origin(e.index(), d);
+        self.set_primal_origin(es.index(), c);
         // b → c moves to the right face, a → d to the left one.
-        self.dual_origin[ln.index() ^ 1] = fr;
-        self.dual_origin[rn.index() ^ 1] = fl;
-        self.face_edge[fl.index()] = e;
-        self.face_edge[fr.index()] = es;
+        self.set_dual_origin(ln.index() ^ 1, fr);
+        self.set_dual_origin(rn.index() ^ 1, fl);
+        self.set_face_edge(fl.index(), e);
+        self.set_face_edge(fr.index(), es);
         if self.vertex_edge[a.index()] == e {
-            self.vertex_edge[a.index()] = rn;
+            self.set_vertex_edge(a.index(), rn);
         }
         if self.vertex_edge[b.index()] == es {
-            self.vertex_edge[b.index()] = ln;
+            self.set_vertex_edge(b.index(), ln);
         }
         self.log(|| {
             Change::Flip(FlipRecord {
@@ -181,27 +181,27 @@ impl Mesh {
             Face::INVALID
         };
 
-        self.primal_origin[es.index()] = v;
+        self.set_primal_origin(es.index(), v);
         // b: n.sym takes the place of e.sym.
         self.set_next(pred_b, n.sym());
         self.set_next(n.sym(), next_b);
         if self.vertex_edge[b.index()] == es {
-            self.vertex_edge[b.index()] = n.sym();
+            self.set_vertex_edge(b.index(), n.sym());
         }
         // v: n, (cl), e.sym, (cr), counter-clockwise.
-        self.vertex_edge[v.index()] = n;
-        self.dual_origin[n.index()] = gr;
-        self.dual_origin[n.index() ^ 1] = gl;
+        self.set_vertex_edge(v.index(), n);
+        self.set_dual_origin(n.index(), gr);
+        self.set_dual_origin(n.index() ^ 1, gl);
         if fl.is_valid() {
             self.set_next(n, cl);
             self.set_next(cl, es);
             // c: cl.sym goes between c → a and c → b.
             self.set_next(lp, cl.sym());
             self.set_next(cl.sym(), ln.sym());
-            self.dual_origin[cl.index() ^ 1] = fl;
-            self.dual_origin[cl.index()] = gl;
-            self.dual_origin[ln.index() ^ 1] = gl;
-            self.face_edge[fl.index()] = e;
+            self.set_dual_origin(cl.index() ^ 1, fl);
+            self.set_dual_origin(cl.index(), gl);
+            self.set_dual_origin(ln.index() ^ 1, gl);
+            self.set_face_edge(fl.index(), e);
         } else {
             self.set_next(n, es);
         }
@@ -211,10 +211,10 @@ impl Mesh {
             // d: cr.sym goes between d → b and d → a.
             self.set_next(rp, cr.sym());
             self.set_next(cr.sym(), rn.sym());
-            self.dual_origin[cr.index() ^ 1] = gr;
-            self.dual_origin[cr.index()] = fr;
-            self.dual_origin[rp.index() ^ 1] = gr;
-            self.face_edge[fr.index()] = es;
+            self.set_dual_origin(cr.index() ^ 1, gr);
+            self.set_dual_origin(cr.index(), fr);
+            self.set_dual_origin(rp.index() ^ 1, gr);
+            self.set_face_edge(fr.index(), es);
         } else {
             self.set_next(es, n);
         }

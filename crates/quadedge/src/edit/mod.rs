@@ -66,8 +66,8 @@ impl Mesh {
     /// Sets `onext(p) = n` for primal edges and keeps the dual ring consistent.
     #[inline(always)]
     pub(crate) fn set_next(&mut self, p: Edge, n: Edge) {
-        self.primal_next[p.index()] = n;
-        self.dual_next[n.index()] = Edge::dual((p.index() ^ 1) as u32);
+        self.set_primal_next(p.index(), n);
+        self.set_dual_next(n.index(), Edge::dual((p.index() ^ 1) as u32));
     }
 
     /// `onext` of a primal edge.
@@ -87,12 +87,12 @@ impl Mesh {
         let o = self.primal_origin[x.index()];
         let n = self.onext(x);
         if n == x {
-            self.vertex_edge[o.index()] = Edge::INVALID;
+            self.set_vertex_edge(o.index(), Edge::INVALID);
         } else {
             let p = self.oprev(x);
             self.set_next(p, n);
             if self.vertex_edge[o.index()] == x {
-                self.vertex_edge[o.index()] = n;
+                self.set_vertex_edge(o.index(), n);
             }
         }
     }
@@ -165,7 +165,7 @@ impl Mesh {
         }
         let es = self.face_edges(f);
         for x in es {
-            self.dual_origin[x.index() ^ 1] = Face::INVALID;
+            self.set_dual_origin(x.index() ^ 1, Face::INVALID);
         }
         self.free_face(f);
         self.log(|| Change::FaceRemoved(f));

@@ -65,7 +65,7 @@ impl Mesh {
         let v = self.alloc_vertex();
         let spokes = corners.map(|c| self.alloc_quad(v, c));
         let faces = [f, self.alloc_face(sides[1]), self.alloc_face(sides[2])];
-        self.vertex_edge[v.index()] = spokes[0];
+        self.set_vertex_edge(v.index(), spokes[0]);
         for i in 0..3 {
             let (s, side) = (spokes[i], sides[i]);
             // Around v: the face (v, c_i, c_i+1) lies between spokes i and i + 1.
@@ -74,10 +74,10 @@ impl Mesh {
             let before = sides[(i + 2) % 3].sym();
             self.set_next(side, s.sym());
             self.set_next(s.sym(), before);
-            self.dual_origin[s.index() ^ 1] = faces[i];
-            self.dual_origin[s.index()] = faces[(i + 2) % 3];
-            self.dual_origin[side.index() ^ 1] = faces[i];
-            self.face_edge[faces[i].index()] = side;
+            self.set_dual_origin(s.index() ^ 1, faces[i]);
+            self.set_dual_origin(s.index(), faces[(i + 2) % 3]);
+            self.set_dual_origin(side.index() ^ 1, faces[i]);
+            self.set_face_edge(faces[i].index(), side);
         }
         let rec = FaceSplitRecord {
             face: f,
@@ -166,11 +166,11 @@ impl Mesh {
             let s = spokes[i].sym();
             self.set_next(sides[i], sides[(i + 2) % 3].sym());
             if self.vertex_edge[c.index()] == s {
-                self.vertex_edge[c.index()] = sides[i];
+                self.set_vertex_edge(c.index(), sides[i]);
             }
-            self.dual_origin[sides[i].index() ^ 1] = face;
+            self.set_dual_origin(sides[i].index() ^ 1, face);
         }
-        self.face_edge[face.index()] = sides[0];
+        self.set_face_edge(face.index(), sides[0]);
         self.free_vertex(v);
         let removed_edges = spokes.map(|s| s.base());
         for q in removed_edges {

@@ -42,6 +42,8 @@ mod ids;
 mod iter;
 pub mod journal;
 mod mesh;
+#[cfg(feature = "rayon")]
+mod par;
 #[cfg(feature = "serde")]
 mod serde_bytes;
 pub mod shapes;
@@ -56,4 +58,6 @@ pub use journal::{
     SplitRecord,
 };
 pub use mesh::Mesh;
+#[cfg(feature = "rayon")]
+pub use par::PAR_CHUNK;
 pub use undo::UndoLog;

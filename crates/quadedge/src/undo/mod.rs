@@ -33,6 +33,10 @@ pub(crate) struct UndoState {
     pub(crate) rec: Option<Box<Recorder>>,
 }
 
+/// Recording buffers larger than this (in writes, 16 bytes each) are released when a take
+/// leaves them mostly unused.
+const KEPT_WRITES: usize = 1 << 16;
+
 /// A fresh, process-unique, non-zero state stamp.
 fn fresh_stamp() -> u64 {
     use core::sync::atomic::{AtomicU64, Ordering};
@@ -150,14 +154,21 @@ impl Mesh {
         let stamp = self.undo.stamp;
         let lens = self.array_lens();
         let r = self.undo.rec.as_deref_mut().ok_or(MeshError::UndoLogOff)?;
+        // The log gets an exact-size copy; the recording buffer is kept for the next step
+        // (no reallocation and page faults per step), unless it is mostly idle.
         let log = UndoLog {
             before: r.start,
             after: stamp,
             before_lens: r.start_lens,
             after_lens: lens,
-            writes: core::mem::take(&mut r.writes),
+            writes: r.writes.as_slice().to_vec(),
             wholes: core::mem::take(&mut r.wholes),
         };
+        if r.writes.capacity() > KEPT_WRITES && r.writes.capacity() > 4 * r.writes.len() {
+            r.writes = Vec::new();
+        } else {
+            r.writes.clear();
+        }
         r.start = stamp;
         r.start_lens = lens;
         Ok(log)

@@ -9,18 +9,18 @@ macro_rules! array_writers {
     ($set:ident, $push:ident, $field:ident, $ty:ty, $target:expr) => {
         #[doc = concat!("Writes `", stringify!($field), "[i]`, recording the old value when the undo log is on.")]
         #[inline(always)]
-        pub(crate) fn $set(&mut self, i: usize, x: $ty) {
-            if let Some(r) = self.undo.rec.as_deref_mut() {
-                r.push(Write::new($target, Op::Set, i, self.$field[i].0, x.0));
+        pub(crate) fn $set<const LOG: bool>(&mut self, i: usize, x: $ty) {
+            if LOG {
+                self.record(Write::new($target, Op::Set, i, self.$field[i].0, x.0));
             }
             self.$field[i] = x;
         }
 
         #[doc = concat!("Appends to `", stringify!($field), "`, recording it when the undo log is on.")]
         #[inline(always)]
-        pub(crate) fn $push(&mut self, x: $ty) {
-            if let Some(r) = self.undo.rec.as_deref_mut() {
-                r.push(Write::new($target, Op::Push, self.$field.len(), 0, x.0));
+        pub(crate) fn $push<const LOG: bool>(&mut self, x: $ty) {
+            if LOG {
+                self.record(Write::new($target, Op::Push, self.$field.len(), 0, x.0));
             }
             self.$field.push(x);
         }
@@ -28,6 +28,16 @@ macro_rules! array_writers {
 }
 
 impl Mesh {
+    /// Appends a write to the undo log. Out of line and cold: with the log off the write
+    /// helpers stay a load, a branch and the store.
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, w: Write) {
+        if let Some(r) = self.undo.rec.as_deref_mut() {
+            r.push(w);
+        }
+    }
+
     array_writers!(
         set_vertex_edge,
         push_vertex_edge,
@@ -95,42 +105,42 @@ impl Mesh {
 
     /// Pops an id from free list `list` (a `Free*` target), recording it.
     #[inline(always)]
-    pub(crate) fn pop_free(&mut self, list: Target) -> Option<u32> {
+    pub(crate) fn pop_free<const LOG: bool>(&mut self, list: Target) -> Option<u32> {
         let (ids, _, _) = self.kind_fields(list);
         let len = ids.len();
         let id = ids.pop()?;
-        if let Some(r) = self.undo.rec.as_deref_mut() {
-            r.push(Write::new(list, Op::Pop, len - 1, id, 0));
+        if LOG {
+            self.record(Write::new(list, Op::Pop, len - 1, id, 0));
         }
         Some(id)
     }
 
     /// Pushes a released id on free list `list` (a `Free*` target), recording it.
     #[inline(always)]
-    pub(crate) fn push_free(&mut self, list: Target, id: u32) {
+    pub(crate) fn push_free<const LOG: bool>(&mut self, list: Target, id: u32) {
         let (ids, _, _) = self.kind_fields(list);
         let len = ids.len();
         ids.push(id);
-        if let Some(r) = self.undo.rec.as_deref_mut() {
-            r.push(Write::new(list, Op::Push, len, 0, id));
+        if LOG {
+            self.record(Write::new(list, Op::Push, len, 0, id));
         }
     }
 
     /// Sets the live count of the kind of free list `list` to `count`, recording it.
     #[inline(always)]
-    pub(crate) fn set_live(&mut self, list: Target, count: u32) {
+    pub(crate) fn set_live<const LOG: bool>(&mut self, list: Target, count: u32) {
         let (_, live, target) = self.kind_fields(list);
         let old = core::mem::replace(live, count);
-        if let Some(r) = self.undo.rec.as_deref_mut() {
-            r.push(Write::new(target, Op::Set, 0, old, count));
+        if LOG {
+            self.record(Write::new(target, Op::Set, 0, old, count));
         }
     }
 
     /// Appends `n` isolated vertices (`Edge::INVALID`) in one recorded step.
-    pub(crate) fn extend_vertex_edge(&mut self, n: usize) {
+    pub(crate) fn extend_vertex_edge<const LOG: bool>(&mut self, n: usize) {
         let len = self.vertex_edge.len();
-        if let Some(r) = self.undo.rec.as_deref_mut() {
-            r.push(Write::new(
+        if LOG {
+            self.record(Write::new(
                 Target::VertexEdge,
                 Op::Extend,
                 len,

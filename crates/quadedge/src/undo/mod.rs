@@ -5,7 +5,7 @@
 //! a flip writes about 20). [`Mesh::take_undo_log`] hands the writes over as an [`UndoLog`];
 //! [`Mesh::undo`] plays it backwards and [`Mesh::redo`] forwards, restoring the mesh
 //! bit-identically (`==`, free lists included). Off, the log costs one predictable branch
-//! per write.
+//! per edit: each edit is generic over `const LOG: bool` and dispatches once.
 //!
 //! A log only fits the state it was taken from. Every mesh state that a log starts or ends at
 //! carries a stamp, unique in the process: edits clear it, taking a log or undoing sets it,

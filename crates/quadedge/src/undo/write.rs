@@ -1,5 +1,7 @@
 //! The only way edits write the topology: every write goes through these helpers, which record
-//! what they overwrite when an undo log is on. Off, each costs one predictable branch.
+//! what they overwrite when `LOG` is set. Edits are generic over `const LOG: bool` and test
+//! whether a log is on once, so the plain path is the same code as before the log existed
+//! (a per-write test measured 20–25% slower flips).
 
 use super::log::{Op, Target, Write};
 use crate::{Edge, Face, Mesh, Vertex};

@@ -206,3 +206,27 @@ fn log_switches_are_typed_errors() {
     m.undo(&log).unwrap();
     m.redo(&log).unwrap();
 }
+
+#[test]
+fn a_clone_shares_the_state_and_keeps_recording() {
+    // As a copy-on-write history does: the shared mesh is cloned, then the clone is edited.
+    let mut m = octahedron();
+    let start = m.clone();
+    m.start_undo_log().unwrap();
+    m.flip(m.directed_edges().next().unwrap()).unwrap();
+    let mut c = m.clone();
+    c.split(c.directed_edges().nth(4).unwrap(), 0.25).unwrap();
+    let both = c.clone();
+    let log = c.take_undo_log().unwrap();
+    // The clone's log holds the flip made before the clone and the split after it.
+    c.undo(&log).unwrap();
+    assert_eq!(c, start);
+    c.redo(&log).unwrap();
+    assert_eq!(c, both);
+    // The original went on alone: its log holds the flip only, and fits it only.
+    let own = m.take_undo_log().unwrap();
+    assert!(own.len() < log.len());
+    assert_eq!(c.undo(&own), Err(MeshError::UndoStateMismatch));
+    m.undo(&own).unwrap();
+    assert_eq!(m, start);
+}

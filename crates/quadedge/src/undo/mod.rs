@@ -148,6 +148,9 @@ impl Mesh {
     /// # Errors
     /// [`MeshError::UndoLogOff`] when no log is being recorded.
     pub fn take_undo_log(&mut self) -> Result<UndoLog, MeshError> {
+        if self.undo.rec.is_none() {
+            return Err(MeshError::UndoLogOff);
+        }
         if self.undo.stamp == 0 {
             self.undo.stamp = fresh_stamp();
         }

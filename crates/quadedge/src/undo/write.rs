@@ -30,10 +30,8 @@ macro_rules! array_writers {
 }
 
 impl Mesh {
-    /// Appends a write to the undo log. Out of line and cold: with the log off the write
-    /// helpers stay a load, a branch and the store.
-    #[cold]
-    #[inline(never)]
+    /// Appends a write to the undo log (only reached with `LOG` set).
+    #[inline]
     fn record(&mut self, w: Write) {
         if let Some(r) = self.undo.rec.as_deref_mut() {
             r.push(w);

@@ -37,12 +37,14 @@ fn record(start: usize, seed: u64, steps: usize) -> (Mesh, Vec<Mesh>, Vec<UndoLo
     (m, states, logs)
 }
 
-#[test]
-fn random_sequences_undo_to_every_saved_state_and_redo() {
+/// Records `steps` random edits per start mesh and seed, undoes them one by one back to the
+/// start and redoes them, comparing with the saved clones and running `check()` at every
+/// step; returns the number of steps that changed something.
+fn undo_and_redo_everything(seeds: u64, steps: usize) -> usize {
     let mut undone = 0;
     for start in 0..START_MESHES {
-        for seed in 1..=3u64 {
-            let (mut m, states, logs) = record(start, seed * 7919 + start as u64, 60);
+        for seed in 1..=seeds {
+            let (mut m, states, logs) = record(start, seed * 7919 + start as u64, steps);
             for i in (0..logs.len()).rev() {
                 m.undo(&logs[i]).unwrap();
                 assert_eq!(
@@ -59,7 +61,21 @@ fn random_sequences_undo_to_every_saved_state_and_redo() {
             }
         }
     }
+    undone
+}
+
+#[test]
+fn random_sequences_undo_to_every_saved_state_and_redo() {
+    let undone = undo_and_redo_everything(3, 60);
     assert!(undone > 500, "only {undone} non-empty steps undone");
+}
+
+/// The long run, for `cargo xtask stress`.
+#[test]
+#[ignore]
+fn stress_undo_sequences() {
+    let undone = undo_and_redo_everything(40, 400);
+    assert!(undone > 50_000, "only {undone} non-empty steps undone");
 }
 
 #[test]

@@ -1,0 +1,222 @@
+//! Evenly spread points in a rectangle: Bridson's Poisson-disc sampling with a background grid,
+//! after boundary points along the four sides.
+
+use crate::{PlaneError, Rect};
+use glam::DVec2;
+use rand_core::{RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// The most points a map may hold (the `xtask map` limit; memory stays within a few GB).
+pub const MAX_POINTS: usize = 50_000_000;
+
+/// Candidates tried around each active point before it retires (Bridson's `k`).
+const CANDIDATES: u32 = 20;
+
+/// Coordinates the exact predicates handle without scaling (see `delaunay::predicates`).
+const COORD_RANGE: std::ops::RangeInclusive<f64> = 1e-30..=1e30;
+
+/// Checks a rectangle size and spacing before any work: positive, finite, within the exact
+/// predicates' range, and not more than [`MAX_POINTS`] points.
+///
+/// # Errors
+/// [`PlaneError::InvalidArgument`] naming the argument; [`PlaneError::TooManyPoints`].
+pub fn validate(width: f64, height: f64, spacing: f64) -> Result<(), PlaneError> {
+    for (name, value) in [("width", width), ("height", height), ("spacing", spacing)] {
+        if !COORD_RANGE.contains(&value) {
+            return Err(PlaneError::InvalidArgument { name, value });
+        }
+    }
+    let estimated = estimated_points(width, height, spacing);
+    if estimated.is_nan() || estimated > MAX_POINTS as f64 {
+        return Err(PlaneError::TooManyPoints {
+            estimated,
+            limit: MAX_POINTS,
+        });
+    }
+    Ok(())
+}
+
+/// An upper estimate of the point count: a maximal Poisson-disc set packs at most one point
+/// per `(√3/2)·s²` (hexagonal packing), plus the boundary points and the four corners.
+fn estimated_points(width: f64, height: f64, spacing: f64) -> f64 {
+    let area = width * height / (0.866 * spacing * spacing);
+    area + 2.0 * (width + height) / spacing + 8.0
+}
+
+/// Points at least `spacing` apart filling `[0, width] × [0, height]`: first the boundary
+/// points (the four corners, then each side cut into equal steps of at least `spacing`), then
+/// Bridson's Poisson-disc sampling of the interior grown from them, seeded and deterministic.
+///
+/// Every pair of points is at least `spacing` apart, except corners of a side shorter than
+/// `spacing` (the corners are always there, so the map's edge is the rectangle). Points come
+/// out sorted by background-grid cell, row by row, so that neighbours have close indices.
+/// The first `boundary_count` points (see [`PoissonPoints`]) are the boundary ones, in
+/// counter-clockwise order from `(0, 0)`.
+///
+/// # Errors
+/// Those of [`validate`].
+///
+/// ```
+/// let p = plane::poisson_disc(10.0, 5.0, 1.0, 7).unwrap();
+/// assert!(p.points.len() > 40);
+/// assert_eq!(p, plane::poisson_disc(10.0, 5.0, 1.0, 7).unwrap());
+/// ```
+pub fn poisson_disc(
+    width: f64,
+    height: f64,
+    spacing: f64,
+    seed: u64,
+) -> Result<PoissonPoints, PlaneError> {
+    validate(width, height, spacing)?;
+    let rect = Rect::new(width, height);
+    let mut grid = Grid::new(width, height, spacing);
+    let mut points: Vec<DVec2> =
+        Vec::with_capacity(estimated_points(width, height, spacing) as usize);
+    boundary_points(width, height, spacing, &mut points);
+    let boundary_count = points.len();
+    for (i, &p) in points.iter().enumerate() {
+        grid.put(p, i as u32);
+    }
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut active: Vec<u32> = (0..boundary_count as u32).collect();
+    let s2 = spacing * spacing;
+    while !active.is_empty() {
+        let k = (rng.next_u64() % active.len() as u64) as usize;
+        let centre = points[active[k] as usize];
+        let mut found = false;
+        for _ in 0..CANDIDATES {
+            // Uniform in the annulus [s, 2s] by area.
+            let r = spacing * (1.0 + 3.0 * unit(&mut rng)).sqrt();
+            let a = std::f64::consts::TAU * unit(&mut rng);
+            let c = centre + r * DVec2::new(a.cos(), a.sin());
+            if !(c.x > 0.0 && c.x < width && c.y > 0.0 && c.y < height) {
+                continue;
+            }
+            if grid.is_free(c, s2, &points) {
+                let id = points.len() as u32;
+                points.push(c);
+                grid.put(c, id);
+                active.push(id);
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            active.swap_remove(k);
+        }
+    }
+    // Interior points in grid order (each cell holds at most one point): spatial locality
+    // for the triangulation and the mesh, and a deterministic order.
+    let mut order: Vec<u32> = Vec::with_capacity(points.len() - boundary_count);
+    order.extend(
+        grid.cells
+            .iter()
+            .copied()
+            .filter(|&i| i != NONE && i as usize >= boundary_count),
+    );
+    let mut sorted = Vec::with_capacity(points.len());
+    sorted.extend_from_slice(&points[..boundary_count]);
+    sorted.extend(order.iter().map(|&i| points[i as usize]));
+    Ok(PoissonPoints {
+        rect,
+        spacing,
+        points: sorted,
+        boundary_count,
+    })
+}
+
+/// The output of [`poisson_disc`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoissonPoints {
+    /// The rectangle filled.
+    pub rect: Rect,
+    /// The minimum distance between points.
+    pub spacing: f64,
+    /// Boundary points first, then the interior ones.
+    pub points: Vec<DVec2>,
+    /// How many of `points` lie on the rectangle's boundary.
+    pub boundary_count: usize,
+}
+
+/// Uniform in `[0, 1)` from 53 random bits.
+#[inline]
+fn unit(rng: &mut Pcg64Mcg) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// Corners and sides, counter-clockwise from the origin; each side cut into `⌊len / s⌋`
+/// equal steps (at least one), so consecutive boundary points are at least `s` apart.
+fn boundary_points(width: f64, height: f64, spacing: f64, out: &mut Vec<DVec2>) {
+    let steps = |len: f64| ((len / spacing).floor() as usize).max(1);
+    let (nx, ny) = (steps(width), steps(height));
+    for i in 0..nx {
+        out.push(DVec2::new(width * i as f64 / nx as f64, 0.0));
+    }
+    for i in 0..ny {
+        out.push(DVec2::new(width, height * i as f64 / ny as f64));
+    }
+    for i in 0..nx {
+        out.push(DVec2::new(width * (nx - i) as f64 / nx as f64, height));
+    }
+    for i in 0..ny {
+        out.push(DVec2::new(0.0, height * (ny - i) as f64 / ny as f64));
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Bridson's background grid: cells of side `s/√2` hold at most one point each.
+struct Grid {
+    cells: Vec<u32>,
+    cols: usize,
+    rows: usize,
+    inv_cell: f64,
+}
+
+impl Grid {
+    fn new(width: f64, height: f64, spacing: f64) -> Self {
+        let cell = spacing / std::f64::consts::SQRT_2;
+        let cols = (width / cell).floor() as usize + 1;
+        let rows = (height / cell).floor() as usize + 1;
+        Self {
+            cells: vec![NONE; cols * rows],
+            cols,
+            rows,
+            inv_cell: 1.0 / cell,
+        }
+    }
+
+    #[inline]
+    fn cell_of(&self, p: DVec2) -> (usize, usize) {
+        let cx = ((p.x * self.inv_cell) as usize).min(self.cols - 1);
+        let cy = ((p.y * self.inv_cell) as usize).min(self.rows - 1);
+        (cx, cy)
+    }
+
+    fn put(&mut self, p: DVec2, id: u32) {
+        let (cx, cy) = self.cell_of(p);
+        let slot = &mut self.cells[cy * self.cols + cx];
+        // Boundary points of a side shorter than s may share a cell: keep the first (the
+        // others are still points, only not in the grid; they are never near interior ones).
+        if *slot == NONE {
+            *slot = id;
+        }
+    }
+
+    /// No point within `√s2` of `p`: the 5 × 5 cells around it (corners included: cheap).
+    #[inline]
+    fn is_free(&self, p: DVec2, s2: f64, points: &[DVec2]) -> bool {
+        let (cx, cy) = self.cell_of(p);
+        let (x0, x1) = (cx.saturating_sub(2), (cx + 2).min(self.cols - 1));
+        let (y0, y1) = (cy.saturating_sub(2), (cy + 2).min(self.rows - 1));
+        for y in y0..=y1 {
+            let row = &self.cells[y * self.cols + x0..=y * self.cols + x1];
+            for &id in row {
+                if id != NONE && points[id as usize].distance_squared(p) < s2 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}

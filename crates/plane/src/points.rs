@@ -10,7 +10,7 @@ use rand_pcg::Pcg64Mcg;
 pub const MAX_POINTS: usize = 50_000_000;
 
 /// Candidates tried around each active point before it retires (Bridson's `k`).
-const CANDIDATES: u32 = 20;
+const CANDIDATES: u32 = 12;
 
 /// Coordinates the exact predicates handle without scaling (see `delaunay::predicates`).
 const COORD_RANGE: std::ops::RangeInclusive<f64> = 1e-30..=1e30;
@@ -80,15 +80,25 @@ pub fn poisson_disc(
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut active: Vec<u32> = (0..boundary_count as u32).collect();
     let s2 = spacing * spacing;
+    // Candidates on a circle just outside the spacing, at evenly turned angles from a random
+    // start (a rotation per step, no trigonometry per candidate): denser sets and fewer
+    // failed tries than uniform candidates in the annulus [s, 2s].
+    let radius = spacing * (1.0 + 1e-7);
+    let (step_sin, step_cos) = (std::f64::consts::TAU / CANDIDATES as f64).sin_cos();
     while !active.is_empty() {
-        let k = (rng.next_u64() % active.len() as u64) as usize;
+        // The newest active point (a stack): the front stays in cache. Random picks over the
+        // whole front spread the same points but cost 3× more in cache misses at 1M points.
+        let k = active.len() - 1;
         let centre = points[active[k] as usize];
+        let (sin, cos) = (std::f64::consts::TAU * unit(&mut rng)).sin_cos();
+        let mut dir = DVec2::new(cos, sin);
         let mut found = false;
         for _ in 0..CANDIDATES {
-            // Uniform in the annulus [s, 2s] by area.
-            let r = spacing * (1.0 + 3.0 * unit(&mut rng)).sqrt();
-            let a = std::f64::consts::TAU * unit(&mut rng);
-            let c = centre + r * DVec2::new(a.cos(), a.sin());
+            let c = centre + radius * dir;
+            dir = DVec2::new(
+                dir.x * step_cos - dir.y * step_sin,
+                dir.x * step_sin + dir.y * step_cos,
+            );
             if !(c.x > 0.0 && c.x < width && c.y > 0.0 && c.y < height) {
                 continue;
             }
@@ -102,18 +112,13 @@ pub fn poisson_disc(
             }
         }
         if !found {
-            active.swap_remove(k);
+            active.pop();
         }
     }
     // Interior points in grid order (each cell holds at most one point): spatial locality
     // for the triangulation and the mesh, and a deterministic order.
     let mut order: Vec<u32> = Vec::with_capacity(points.len() - boundary_count);
-    order.extend(
-        grid.cells
-            .iter()
-            .copied()
-            .filter(|&i| i != NONE && i as usize >= boundary_count),
-    );
+    order.extend(grid.in_order().filter(|&i| i as usize >= boundary_count));
     let mut sorted = Vec::with_capacity(points.len());
     sorted.extend_from_slice(&points[..boundary_count]);
     sorted.extend(order.iter().map(|&i| points[i as usize]));
@@ -165,12 +170,44 @@ fn boundary_points(width: f64, height: f64, spacing: f64, out: &mut Vec<DVec2>) 
 
 const NONE: u32 = u32::MAX;
 
+/// Border cells around the grid, always empty, so neighbour lookups need no bounds checks.
+const PAD: usize = 2;
+
+/// The 21 cells that can hold a point within `s` of a point in the centre cell (5 × 5 without
+/// the corners), nearest first so that a conflict is usually found in the first few.
+const NEIGHBOURS: [(i8, i8); 21] = [
+    (0, 0),
+    (-1, 0),
+    (1, 0),
+    (0, -1),
+    (0, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+    (1, 1),
+    (-2, 0),
+    (2, 0),
+    (0, -2),
+    (0, 2),
+    (-2, -1),
+    (2, -1),
+    (-2, 1),
+    (2, 1),
+    (-1, -2),
+    (1, -2),
+    (-1, 2),
+    (1, 2),
+];
+
 /// Bridson's background grid: cells of side `s/√2` hold at most one point each.
 struct Grid {
     cells: Vec<u32>,
+    /// Row stride (columns plus both borders).
+    stride: usize,
     cols: usize,
     rows: usize,
     inv_cell: f64,
+    offsets: [isize; 21],
 }
 
 impl Grid {
@@ -178,45 +215,47 @@ impl Grid {
         let cell = spacing / std::f64::consts::SQRT_2;
         let cols = (width / cell).floor() as usize + 1;
         let rows = (height / cell).floor() as usize + 1;
+        let stride = cols + 2 * PAD;
+        let offsets = NEIGHBOURS.map(|(dx, dy)| dy as isize * stride as isize + dx as isize);
         Self {
-            cells: vec![NONE; cols * rows],
+            cells: vec![NONE; stride * (rows + 2 * PAD)],
+            stride,
             cols,
             rows,
             inv_cell: 1.0 / cell,
+            offsets,
         }
     }
 
+    /// The index of the cell holding `p` (inside the rectangle).
     #[inline]
-    fn cell_of(&self, p: DVec2) -> (usize, usize) {
+    fn cell_of(&self, p: DVec2) -> usize {
         let cx = ((p.x * self.inv_cell) as usize).min(self.cols - 1);
         let cy = ((p.y * self.inv_cell) as usize).min(self.rows - 1);
-        (cx, cy)
+        (cy + PAD) * self.stride + cx + PAD
     }
 
     fn put(&mut self, p: DVec2, id: u32) {
-        let (cx, cy) = self.cell_of(p);
-        let slot = &mut self.cells[cy * self.cols + cx];
-        // Boundary points of a side shorter than s may share a cell: keep the first (the
-        // others are still points, only not in the grid; they are never near interior ones).
+        let i = self.cell_of(p);
+        let slot = &mut self.cells[i];
+        // Boundary points of a side shorter than s may share a cell: keep the first.
         if *slot == NONE {
             *slot = id;
         }
     }
 
-    /// No point within `√s2` of `p`: the 5 × 5 cells around it (corners included: cheap).
+    /// No point within `√s2` of `p`.
     #[inline]
     fn is_free(&self, p: DVec2, s2: f64, points: &[DVec2]) -> bool {
-        let (cx, cy) = self.cell_of(p);
-        let (x0, x1) = (cx.saturating_sub(2), (cx + 2).min(self.cols - 1));
-        let (y0, y1) = (cy.saturating_sub(2), (cy + 2).min(self.rows - 1));
-        for y in y0..=y1 {
-            let row = &self.cells[y * self.cols + x0..=y * self.cols + x1];
-            for &id in row {
-                if id != NONE && points[id as usize].distance_squared(p) < s2 {
-                    return false;
-                }
-            }
-        }
-        true
+        let centre = self.cell_of(p);
+        self.offsets.iter().all(|&o| {
+            let id = self.cells[centre.wrapping_add_signed(o)];
+            id == NONE || points[id as usize].distance_squared(p) >= s2
+        })
+    }
+
+    /// The points in row-major cell order.
+    fn in_order(&self) -> impl Iterator<Item = u32> + '_ {
+        self.cells.iter().copied().filter(|&i| i != NONE)
     }
 }

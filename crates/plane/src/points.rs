@@ -102,7 +102,7 @@ pub fn poisson_disc(
             if !(c.x > 0.0 && c.x < width && c.y > 0.0 && c.y < height) {
                 continue;
             }
-            if grid.is_free(c, s2, &points) {
+            if grid.is_free(c, s2) {
                 let id = points.len() as u32;
                 points.push(c);
                 grid.put(c, id);
@@ -199,9 +199,12 @@ const NEIGHBOURS: [(i8, i8); 21] = [
     (1, 2),
 ];
 
-/// Bridson's background grid: cells of side `s/√2` hold at most one point each.
+/// Bridson's background grid: cells of side `s/√2` hold at most one point each. A cell keeps
+/// its point's coordinates (infinite when empty, so an empty cell is simply far away) beside
+/// its id: the hot test reads one array, without a branch for empty cells.
 struct Grid {
-    cells: Vec<u32>,
+    coords: Vec<DVec2>,
+    ids: Vec<u32>,
     /// Row stride (columns plus both borders).
     stride: usize,
     cols: usize,
@@ -217,8 +220,10 @@ impl Grid {
         let rows = (height / cell).floor() as usize + 1;
         let stride = cols + 2 * PAD;
         let offsets = NEIGHBOURS.map(|(dx, dy)| dy as isize * stride as isize + dx as isize);
+        let len = stride * (rows + 2 * PAD);
         Self {
-            cells: vec![NONE; stride * (rows + 2 * PAD)],
+            coords: vec![DVec2::INFINITY; len],
+            ids: vec![NONE; len],
             stride,
             cols,
             rows,
@@ -237,25 +242,24 @@ impl Grid {
 
     fn put(&mut self, p: DVec2, id: u32) {
         let i = self.cell_of(p);
-        let slot = &mut self.cells[i];
         // Boundary points of a side shorter than s may share a cell: keep the first.
-        if *slot == NONE {
-            *slot = id;
+        if self.ids[i] == NONE {
+            self.ids[i] = id;
+            self.coords[i] = p;
         }
     }
 
     /// No point within `√s2` of `p`.
     #[inline]
-    fn is_free(&self, p: DVec2, s2: f64, points: &[DVec2]) -> bool {
+    fn is_free(&self, p: DVec2, s2: f64) -> bool {
         let centre = self.cell_of(p);
-        self.offsets.iter().all(|&o| {
-            let id = self.cells[centre.wrapping_add_signed(o)];
-            id == NONE || points[id as usize].distance_squared(p) >= s2
-        })
+        self.offsets
+            .iter()
+            .all(|&o| self.coords[centre.wrapping_add_signed(o)].distance_squared(p) >= s2)
     }
 
     /// The points in row-major cell order.
     fn in_order(&self) -> impl Iterator<Item = u32> + '_ {
-        self.cells.iter().copied().filter(|&i| i != NONE)
+        self.ids.iter().copied().filter(|&i| i != NONE)
     }
 }

@@ -54,14 +54,41 @@ fn wants_flip(mesh: &Mesh, pos: &[DVec3], ghost: Vertex, e: Edge) -> bool {
     }
 }
 
-/// Flips from a queue of edges until none wants a flip; returns the number of flips.
+/// The check's verdict on one edge and its two faces: each real face counter-clockwise, a
+/// real edge between real faces locally Delaunay. (Hull convexity is checked on the ghost's
+/// ring.)
+#[inline]
+fn edge_ok(mesh: &Mesh, pos: &[DVec3], ghost: Vertex, e: Edge) -> Result<(), Violation> {
+    let (a, b) = (mesh.origin(e), mesh.dest(e));
+    if a == ghost || b == ghost {
+        return Ok(());
+    }
+    let c = mesh.dest(mesh.left_next(e));
+    let d = mesh.dest(mesh.left_next(e.sym()));
+    let p = |v: Vertex| pos[v.index()];
+    if c != ghost && Plane.orient(p(a), p(b), p(c)) <= 0.0 {
+        return Err(Violation::InvertedFace(mesh.left(e)));
+    }
+    if d != ghost && Plane.orient(p(b), p(a), p(d)) <= 0.0 {
+        return Err(Violation::InvertedFace(mesh.right(e)));
+    }
+    if c != ghost && d != ghost && Plane.in_circle(p(a), p(b), p(c), p(d)) > 0.0 {
+        return Err(Violation::NotLocallyDelaunay(e));
+    }
+    Ok(())
+}
+
+/// Flips from a queue of edges until none wants a flip; returns the number of flips. Every
+/// edge queued or made by a flip is appended to `touched`.
 fn flip_from(
     mesh: &mut Mesh,
     pos: &[DVec3],
     ghost: Vertex,
     mut queue: Vec<Edge>,
+    touched: &mut Vec<Edge>,
 ) -> Result<usize, PlaneError> {
     let mut flips = 0;
+    touched.extend_from_slice(&queue);
     while let Some(e) = queue.pop() {
         if !mesh.is_edge_alive(e) || !wants_flip(mesh, pos, ghost, e) {
             continue;
@@ -70,12 +97,15 @@ fn flip_from(
             Ok(f) => {
                 flips += 1;
                 // The quadrilateral's four sides may now want a flip.
-                queue.extend([
+                let sides = [
                     mesh.left_next(f),
                     mesh.left_prev(f),
                     mesh.left_next(f.sym()),
                     mesh.left_prev(f.sym()),
-                ]);
+                ];
+                queue.extend(sides);
+                touched.extend(sides);
+                touched.push(f);
             }
             // The apex is already joined to the far corner (it is a hull vertex elsewhere):
             // another edge of the same flat face fixes it.
@@ -86,8 +116,14 @@ fn flip_from(
     Ok(flips)
 }
 
-/// Makes a ghost-closed mesh exactly planar Delaunay: queues every edge that fails the test,
-/// then flips locally; checks the result.
+/// Makes a ghost-closed mesh exactly planar Delaunay: one pass queues every edge that fails
+/// the check, flips run locally from them, then only what the flips touched is checked again.
+///
+/// That final check is complete: an edge never touched still has the two faces it had during
+/// the pass (a flip changes only its diagonal and the faces of its quadrilateral, whose four
+/// sides are queued), so its verdict stands; every face alive at the end either was there
+/// during the pass (its edges passed, or one failed and was queued) or was made by a flip
+/// (its diagonal is touched); the hull's convexity is checked on the whole ghost ring.
 pub(crate) fn repair_all(
     mesh: &mut Mesh,
     pos: &[DVec3],
@@ -95,16 +131,28 @@ pub(crate) fn repair_all(
 ) -> Result<usize, PlaneError> {
     let queue: Vec<Edge> = mesh
         .undirected_edges()
-        .filter(|&e| wants_flip(mesh, pos, ghost, e))
+        .filter(|&e| edge_ok(mesh, pos, ghost, e).is_err())
         .collect();
-    let flips = flip_from(mesh, pos, ghost, queue)?;
-    check(mesh, pos, ghost).map_err(PlaneError::NotDelaunay)?;
+    let mut touched = Vec::new();
+    let flips = flip_from(mesh, pos, ghost, queue, &mut touched)?;
+    check_edges(mesh, pos, ghost, &touched).map_err(PlaneError::NotDelaunay)?;
     Ok(flips)
+}
+
+/// [`check`] restricted to some edges (and their faces), plus the whole hull.
+fn check_edges(mesh: &Mesh, pos: &[DVec3], ghost: Vertex, edges: &[Edge]) -> Result<(), Violation> {
+    for &e in edges {
+        if mesh.is_edge_alive(e) {
+            edge_ok(mesh, pos, ghost, e)?;
+        }
+    }
+    check_hull(mesh, pos, ghost)
 }
 
 /// Restores the planar Delaunay property after edits, from the edges that changed (for
 /// example those around a moved or inserted vertex); ghost edges are never flipped. Returns
-/// the number of flips.
+/// the number of flips. The flips are local; the final exact check covers the whole mesh
+/// (`O(n)`), so a wrong list of changed edges is an error, not a silent success.
 ///
 /// # Errors
 /// [`PlaneError::NotPlanarMap`] when `pos` does not cover the mesh or the ghost is dead;
@@ -122,7 +170,10 @@ pub fn make_delaunay_from_edges(
         .copied()
         .filter(|&e| mesh.is_edge_alive(e))
         .collect();
-    let flips = flip_from(mesh, pos, ghost, queue)?;
+    let mut touched = Vec::new();
+    let flips = flip_from(mesh, pos, ghost, queue, &mut touched)?;
+    // The whole mesh, not only what was touched: the caller's list of changed edges is a
+    // claim this check does not take on trust.
     check(mesh, pos, ghost).map_err(PlaneError::NotDelaunay)?;
     Ok(flips)
 }
@@ -152,32 +203,20 @@ pub(crate) fn covers(mesh: &Mesh, pos: &[DVec3], ghost: Vertex) -> Result<(), Pl
 /// vertex where the boundary turns clockwise. Ghost faces and edges are skipped (their
 /// criterion is the hull's convexity).
 pub(crate) fn check(mesh: &Mesh, pos: &[DVec3], ghost: Vertex) -> Result<(), Violation> {
-    let p = |v: Vertex| pos[v.index()];
-    for f in mesh.faces() {
-        let [a, b, c] = mesh.face_vertices(f);
-        if a != ghost && b != ghost && c != ghost && Plane.orient(p(a), p(b), p(c)) <= 0.0 {
-            return Err(Violation::InvertedFace(f));
-        }
-    }
     for e in mesh.undirected_edges() {
-        let (a, b) = (mesh.origin(e), mesh.dest(e));
-        let c = mesh.dest(mesh.left_next(e));
-        let d = mesh.dest(mesh.left_next(e.sym()));
-        if [a, b, c, d].contains(&ghost) {
-            continue;
-        }
-        if Plane.in_circle(p(a), p(b), p(c), p(d)) > 0.0 {
-            return Err(Violation::NotLocallyDelaunay(e));
-        }
+        edge_ok(mesh, pos, ghost, e)?;
     }
-    // Around the ghost, counter-clockwise: each outgoing edge g → v is followed by g → w; the
-    // hull runs w → v → u... check each consecutive triple of hull vertices.
+    check_hull(mesh, pos, ghost)
+}
+
+/// Around the ghost the hull vertices come clockwise (the hull is counter-clockwise seen from
+/// the real faces): each consecutive triple must not turn clockwise along the hull.
+fn check_hull(mesh: &Mesh, pos: &[DVec3], ghost: Vertex) -> Result<(), Violation> {
+    let p = |v: Vertex| pos[v.index()];
     let ring: Vec<Vertex> = mesh.outgoing(ghost).map(|e| mesh.dest(e)).collect();
     let k = ring.len();
     for i in 0..k {
         let (prev, v, next) = (ring[(i + k - 1) % k], ring[i], ring[(i + 1) % k]);
-        // The ghost's ring runs clockwise along the hull (the hull is counter-clockwise seen
-        // from the real faces, so from the outside the order reverses).
         if Plane.orient(p(next), p(v), p(prev)) < 0.0 {
             return Err(Violation::ReflexHullVertex(v));
         }

@@ -7,8 +7,8 @@
 //! * `living/scratch`: the same moved positions triangulated from scratch
 //!   (`sphere::sphere_mesh`), which also loses every layer's data.
 //! * `living/locate_coherent`: 1M queries along a random walk, each hinted by the previous
-//!   answer. `living/locate_random`: 100k random directions, hinted by a coarse 64 × 128
-//!   latitude–longitude table of faces (about 20 edge lengths from the answer).
+//!   answer. `living/locate_random`: 100k random directions, hinted by a 512 × 1024
+//!   latitude–longitude table of faces (a few edge lengths from the answer).
 //! * `living/insert`: 1M random points, sorted along a Morton curve, into a 1M planet.
 //! * `living/remove`: 100k random vertices out of a 1M planet.
 //! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
@@ -84,12 +84,12 @@ fn morton(p: DVec3) -> u64 {
     spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2
 }
 
-/// A face per cell of a 64 × 128 latitude–longitude grid: a good start for random queries.
+/// A face per cell of a 512 × 1024 latitude–longitude grid: a good start for random queries.
 struct HintGrid(Vec<Face>);
 
 impl HintGrid {
-    const ROWS: usize = 64;
-    const COLS: usize = 128;
+    const ROWS: usize = 512;
+    const COLS: usize = 1024;
     fn cell(p: DVec3) -> usize {
         let lat = (p.y / p.length()).clamp(-1.0, 1.0).acos() / std::f64::consts::PI;
         let lon = (p.z.atan2(p.x) / std::f64::consts::TAU + 0.5).rem_euclid(1.0);
@@ -103,12 +103,16 @@ impl HintGrid {
             let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
             g[Self::cell(a + b + c)] = f;
         }
-        let any = mesh.faces().next().unwrap();
-        Self(
-            g.into_iter()
-                .map(|f| if f.is_valid() { f } else { any })
-                .collect(),
-        )
+        // Cells no face centre fell in (near the poles) take the previous cell's face.
+        let mut last = mesh.faces().next().unwrap();
+        for f in &mut g {
+            if f.is_valid() {
+                last = *f;
+            } else {
+                *f = last;
+            }
+        }
+        Self(g)
     }
     fn hint(&self, p: DVec3) -> Face {
         self.0[Self::cell(p)]

@@ -1,7 +1,7 @@
 //! Inserting a point into a Delaunay triangulation and removing a vertex from one.
 
 use crate::check::{check_len, pos};
-use crate::flips::{flip_limit, lawson, star_and_link};
+use crate::flips::{flip_limit, lawson};
 use crate::locate::{Location, locate};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
@@ -81,8 +81,12 @@ pub fn insert<S: Surface>(
         }
     };
     set_position(positions, vertex, p);
+    // Only the edges opposite the new vertex can fail the circle test: its spokes are
+    // Delaunay by construction (Lawson's insertion lemma), and each flip queues its quad.
     let mut stack = Vec::with_capacity(16);
-    star_and_link(mesh, vertex, &mut stack);
+    for e in mesh.outgoing(vertex) {
+        stack.push(mesh.left_next(e));
+    }
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
     let flips = lawson(surface, mesh, positions, &mut stack, limit)?;
     Ok(Inserted {
@@ -156,22 +160,20 @@ pub fn remove<S: Surface>(
     if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
         return Err(DelaunayError::DeadVertex(v));
     }
-    if mesh.is_boundary_vertex(v) {
+    if !surface.is_closed() && mesh.is_boundary_vertex(v) {
         return Err(DelaunayError::BoundaryVertex(v));
     }
     if mesh.vertex_count() <= 4 {
         return Err(DelaunayError::TooFewVertices(mesh.vertex_count()));
     }
-    let link: Vec<Vertex> = mesh.neighbors(v).collect();
-    for &u in &link {
+    for u in mesh.neighbors(v) {
         pos(positions, u)?;
     }
-    let ear_flips = reduce_to_degree3(surface, mesh, positions, v)?;
+    // The hole's edges: its polygon and the diagonals the ear flips create. Every other
+    // edge keeps both its faces, hence its circle test.
+    let mut stack: Vec<Edge> = mesh.outgoing(v).map(|e| mesh.left_next(e)).collect();
+    let ear_flips = reduce_to_degree3(surface, mesh, positions, v, &mut stack)?;
     mesh.dissolve_vertex(v)?;
-    let mut stack = Vec::with_capacity(8 * link.len());
-    for &u in &link {
-        stack.extend(mesh.outgoing(u));
-    }
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
     let flips = lawson(surface, mesh, positions, &mut stack, limit)?;
     Ok(Removed { ear_flips, flips })
@@ -183,32 +185,36 @@ const EAR_TEST_MAX_DEGREE: usize = 48;
 
 /// Flips edges of `v`'s star until `v` has three neighbours, choosing Delaunay ears of the
 /// link polygon (positions of the link only; `v`'s own position is not read). Returns the
-/// number of flips. Falls back to any convex ear, then to any ear whose flip the mesh accepts
-/// (folded links), so it fails only when no flip of the star is possible at all.
+/// number of flips; the diagonals the flips create are pushed to `created`. Falls back to a
+/// true ear, a convex corner, then any corner whose flip the mesh accepts (folded links), so
+/// it fails only when no flip of the star is possible at all.
 pub(crate) fn reduce_to_degree3<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &[DVec3],
     v: Vertex,
+    created: &mut Vec<Edge>,
 ) -> Result<usize, DelaunayError> {
-    // Spokes v → u_i, counter-clockwise.
+    // Spokes v → u_i, counter-clockwise, and the link's positions (read once).
     let mut spokes: Vec<Edge> = mesh.outgoing(v).collect();
+    let mut link: Vec<DVec3> = spokes
+        .iter()
+        .map(|&e| positions[mesh.dest(e).index()])
+        .collect();
+    // Ears whose diagonal already exists (the flip was refused): skipped until the next flip.
+    let mut blocked: Vec<bool> = vec![false; spokes.len()];
     let mut flips = 0;
     while spokes.len() > 3 {
         let d = spokes.len();
-        let u = |i: usize| positions[mesh.dest(spokes[i % d]).index()];
+        let u = |i: usize| link[i % d];
         // Tiers: a Delaunay ear (convex, no other corner in its circumcircle); a true ear
-        // (convex, no other corner inside the triangle); a convex corner; any flippable one.
+        // (convex, no other corner inside the triangle); a convex corner; any other one.
         let mut true_ear = None;
         let mut convex_ear = None;
         let mut any_ear = None;
         let mut chosen = None;
-        for i in 0..d {
+        for (i, _) in blocked.iter().enumerate().filter(|(_, b)| !**b) {
             let (a, b, c) = ((i + d - 1) % d, i, (i + 1) % d);
-            let (va, vc) = (mesh.dest(spokes[a]), mesh.dest(spokes[c]));
-            if mesh.find_edge(va, vc).is_some() {
-                continue;
-            }
             any_ear.get_or_insert(b);
             if surface.orient(u(a), u(b), u(c)) <= 0.0 {
                 continue;
@@ -238,8 +244,18 @@ pub(crate) fn reduce_to_degree3<S: Surface>(
         let Some(b) = chosen.or(true_ear).or(convex_ear).or(any_ear) else {
             return Err(DelaunayError::FoldUnresolved(v));
         };
-        mesh.flip(spokes[b])?;
+        match mesh.flip(spokes[b]) {
+            Ok(e) => created.push(e),
+            Err(MeshError::FlipWouldDuplicate(_)) => {
+                blocked[b] = true;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        }
         spokes.remove(b);
+        link.remove(b);
+        blocked.clear();
+        blocked.resize(spokes.len(), false);
         flips += 1;
     }
     Ok(flips)

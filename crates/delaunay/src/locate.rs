@@ -89,66 +89,50 @@ pub fn locate<S: Surface>(
     };
     let limit = 4 * mesh.face_count() + 64;
     let mut rng = Xorshift(0x9e37_79b9 ^ start.raw());
-    let mut f = start;
-    let mut came = Edge::INVALID;
+    // The walk stands on edge `e` (origin `a`, destination `b`) with the current face on its
+    // left, usually the edge it came in through: `p` is then known to be strictly on its inner
+    // side, and each step reads one new corner only.
+    let mut e = mesh.face_edge(start);
+    let mut pa = pos(positions, mesh.origin(e))?;
+    let mut pb = pos(positions, mesh.dest(e))?;
+    let mut entered = false;
     for _ in 0..limit {
-        match step(surface, mesh, positions, p, f, came, &mut rng)? {
-            Step::Found(loc) => return Ok(loc),
-            Step::Cross(e) => {
-                let g = mesh.right(e);
-                if !g.is_valid() {
-                    return Ok(Location::Outside(e));
-                }
-                came = e.sym();
-                f = g;
-            }
+        let e1 = mesh.left_next(e);
+        let e2 = mesh.left_next(e1);
+        if mesh.left_next(e2) != e {
+            return Err(DelaunayError::NotTriangulated(mesh.left(e)));
         }
+        let pc = pos(positions, mesh.dest(e1))?;
+        let corners = [pa, pb, pc];
+        let edges = [e, e1, e2];
+        let r = rng.next3();
+        let mut side = [1.0f64; 3];
+        let mut crossed = None;
+        for k in 0..3 {
+            let i = (r + k) % 3;
+            if i == 0 && entered {
+                continue;
+            }
+            let o = surface.orient(corners[i], corners[(i + 1) % 3], p);
+            if o < 0.0 {
+                crossed = Some(i);
+                break;
+            }
+            side[i] = o;
+        }
+        let Some(i) = crossed else {
+            return Ok(classify(mesh, edges, side));
+        };
+        let x = edges[i];
+        if !mesh.right(x).is_valid() {
+            return Ok(Location::Outside(x));
+        }
+        // Step across `x`: its reverse is the new entering edge.
+        e = x.sym();
+        (pa, pb) = (corners[(i + 1) % 3], corners[i]);
+        entered = true;
     }
     scan(surface, mesh, positions, p)
-}
-
-enum Step {
-    Found(Location),
-    Cross(Edge),
-}
-
-/// One step of the walk in face `f`.
-#[inline]
-fn step<S: Surface>(
-    surface: &S,
-    mesh: &Mesh,
-    positions: &[DVec3],
-    p: DVec3,
-    f: Face,
-    came: Edge,
-    rng: &mut Xorshift,
-) -> Result<Step, DelaunayError> {
-    let e0 = mesh.face_edge(f);
-    let e1 = mesh.left_next(e0);
-    let e2 = mesh.left_next(e1);
-    if mesh.left_next(e2) != e0 {
-        return Err(DelaunayError::NotTriangulated(f));
-    }
-    let edges = [e0, e1, e2];
-    let corners = [
-        pos(positions, mesh.origin(e0))?,
-        pos(positions, mesh.origin(e1))?,
-        pos(positions, mesh.origin(e2))?,
-    ];
-    let r = rng.next3();
-    let mut side = [1.0f64; 3];
-    for k in 0..3 {
-        let i = (r + k) % 3;
-        if edges[i] == came {
-            continue;
-        }
-        let o = surface.orient(corners[i], corners[(i + 1) % 3], p);
-        if o < 0.0 {
-            return Ok(Step::Cross(edges[i]));
-        }
-        side[i] = o;
-    }
-    Ok(Step::Found(classify(mesh, edges, side)))
 }
 
 /// The location inside a face from the signs against its three edges (none negative).

@@ -55,7 +55,9 @@ pub struct RestoreStats {
 }
 
 /// Restores the exact Delaunay triangulation after any displacement of any set of vertices,
-/// keeping every vertex id (see the module notes above for how folds are repaired).
+/// keeping every vertex id and its data: small moves are repaired by Lawson flips; a vertex
+/// whose faces folded is relocated by flips only (its star emptied to three edges as for a
+/// removal, then walked, two flips per step, to the triangle holding its new position).
 ///
 /// `moved` names the vertices whose positions changed; the work is then proportional to the
 /// region around them. `None` checks every vertex (the cost of a full scan, still no rebuild).
@@ -308,7 +310,8 @@ fn relocate<S: Surface>(
     if mesh.is_boundary_vertex(v) {
         return Err(DelaunayError::BoundaryVertex(v));
     }
-    stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v)?;
+    let mut created = Vec::new();
+    stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
     let p = positions[v.index()];
     let limit = 2 * mesh.face_count() + 64;
     let mut came = Edge::INVALID;

@@ -411,3 +411,51 @@ fn stress_locate_walk_lengths() {
     }
     eprintln!("2000 short walks in {:?}", t.elapsed());
 }
+
+#[test]
+#[ignore = "stress: run with --release -- --ignored stress_"]
+fn stress_remove_timing_probe() {
+    let (mut mesh, pos) = sphere::fibonacci_sphere(1_000_000, 1.0, 0.0, 0).unwrap();
+    let mut rng = Rng(9);
+    let mut victims: Vec<u32> = (0..1_000_000).collect();
+    for i in 0..20_000 {
+        let j = i + rng.below(1_000_000 - i);
+        victims.swap(i, j);
+    }
+    let t = std::time::Instant::now();
+    let mut ears = 0;
+    let mut flips = 0;
+    for &k in &victims[..20_000] {
+        let r = remove(&Sphere, &mut mesh, &pos, Vertex::new(k)).unwrap();
+        ears += r.ear_flips;
+        flips += r.flips;
+    }
+    eprintln!(
+        "20k removals in {:?}: {ears} ear flips, {flips} flips",
+        t.elapsed()
+    );
+}
+
+#[test]
+#[ignore = "stress: run with --release -- --ignored stress_"]
+fn stress_insert_timing_probe() {
+    let (mut mesh, mut pos) = sphere::fibonacci_sphere(200_000, 1.0, 0.0, 0).unwrap();
+    let mut rng = Rng(4);
+    let mut pts: Vec<DVec3> = (0..200_000).map(|_| rng.unit()).collect();
+    let key = |p: &DVec3| {
+        let q = ((*p + DVec3::ONE) * 511.5).as_uvec3();
+        (0..10).fold(0u64, |k, b| {
+            k | (((q.x >> b) & 1) as u64) << (3 * b)
+                | (((q.y >> b) & 1) as u64) << (3 * b + 1)
+                | (((q.z >> b) & 1) as u64) << (3 * b + 2)
+        })
+    };
+    pts.sort_by_key(key);
+    let t = std::time::Instant::now();
+    let mut hint = None;
+    for &p in &pts {
+        let ins = insert(&Sphere, &mut mesh, &mut pos, p, hint).unwrap();
+        hint = mesh.vertex_faces(ins.vertex).next();
+    }
+    eprintln!("200k insertions in {:?}", t.elapsed());
+}

@@ -31,6 +31,7 @@ pub mod geometry;
 mod icosphere;
 mod order;
 mod points;
+mod seed;
 mod triangulate;
 
 pub use delaunay;

@@ -134,3 +134,35 @@ fn non_lattice_input_takes_the_general_path() {
         canon(triangulate(&perturbed).unwrap())
     );
 }
+
+/// Timings of the inputs that used to be quadratic (printed; speed is judged by comparing the
+/// lines, not asserted): two latitude rings at 100k and 400k against the same points shuffled.
+#[test]
+#[ignore = "stress: run with --release -- --ignored stress_ --nocapture"]
+fn stress_two_rings_scale_like_shuffled_points() {
+    for n in [100_000usize, 400_000] {
+        let p: Vec<DVec3> = (0..n)
+            .map(|i| {
+                let t =
+                    (i / 2) as f64 * 2.0 * std::f64::consts::PI / (n / 2) as f64 + (i % 2) as f64;
+                let y: f64 = if i % 2 == 0 { 0.6 } else { -0.3 };
+                let r = (1.0 - y * y).sqrt();
+                DVec3::new(r * t.cos(), y, r * t.sin())
+            })
+            .collect();
+        let mut shuffled = p.clone();
+        let mut s = 7u64;
+        for i in (1..n).rev() {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            shuffled.swap(i, (s >> 33) as usize % (i + 1));
+        }
+        let t = std::time::Instant::now();
+        assert_eq!(triangulate(&p).unwrap().len(), 2 * n - 4);
+        let rings = t.elapsed();
+        let t = std::time::Instant::now();
+        assert_eq!(triangulate(&shuffled).unwrap().len(), 2 * n - 4);
+        eprintln!("two rings n={n}: {rings:?}; shuffled: {:?}", t.elapsed());
+    }
+}

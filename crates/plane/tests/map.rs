@@ -358,3 +358,47 @@ fn voronoi_cells_tile_the_rectangle_and_hold_their_sites() {
     assert!((total - 108.0).abs() < 1e-9, "{total}");
     assert!(cells.cell(map.ghost).is_empty());
 }
+
+/// Random subsets of a small integer lattice: collinear runs on the hull and inside, many
+/// co-circular quadruples; the hardest input for a hull computed on rounded projections.
+fn lattice_subset(side: u32, keep_percent: u64, seed: u64) -> Vec<DVec2> {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut pts = Vec::new();
+    for y in 0..side {
+        for x in 0..side {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            if s % 100 < keep_percent {
+                pts.push(DVec2::new(x as f64, y as f64));
+            }
+        }
+    }
+    pts
+}
+
+#[test]
+fn degenerate_lattice_subsets_are_exactly_delaunay() {
+    for seed in 0..12 {
+        let pts = lattice_subset(14, 35, seed);
+        let map = plane::triangulate(&pts).unwrap();
+        map.mesh.check().unwrap();
+        assert_eq!(
+            plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+            Ok(())
+        );
+        assert_matches_spade(&pts);
+    }
+}
+
+#[test]
+#[ignore = "long: many seeds of degenerate and random inputs against spade"]
+fn stress_planar_maps_against_spade() {
+    for seed in 0..300 {
+        let pts = lattice_subset(30, 10 + seed % 80, seed);
+        if pts.len() >= 3 && plane::triangulate(&pts).is_ok() {
+            assert_matches_spade(&pts);
+        }
+        assert_eq!(assert_matches_spade(&uniform_points(3000, seed)), 0);
+    }
+}

@@ -21,6 +21,11 @@ pub enum PlaneError {
         /// The limit ([`crate::MAX_POINTS`]).
         limit: usize,
     },
+    /// The memory for the requested size could not be allocated (asked for before any work).
+    OutOfMemory {
+        /// Bytes requested.
+        bytes: usize,
+    },
     /// The point set is not usable: fewer than three points, all collinear, a non-finite
     /// coordinate or an exact duplicate.
     BadPoints(&'static str),
@@ -58,6 +63,7 @@ impl fmt::Display for PlaneError {
                 f,
                 "about {estimated:.0} points requested, more than the limit of {limit}"
             ),
+            Self::OutOfMemory { bytes } => write!(f, "cannot allocate {bytes} bytes"),
             Self::BadPoints(why) => write!(f, "unusable points: {why}"),
             Self::Sphere(e) => write!(f, "triangulation failed: {e}"),
             Self::Mesh(e) => write!(f, "mesh error: {e}"),

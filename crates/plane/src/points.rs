@@ -69,9 +69,8 @@ pub fn poisson_disc(
 ) -> Result<PoissonPoints, PlaneError> {
     validate(width, height, spacing)?;
     let rect = Rect::new(width, height);
-    let mut grid = Grid::new(width, height, spacing);
-    let mut points: Vec<DVec2> =
-        Vec::with_capacity(estimated_points(width, height, spacing) as usize);
+    let mut grid = Grid::new(width, height, spacing)?;
+    let mut points: Vec<DVec2> = try_vec(estimated_points(width, height, spacing) as usize)?;
     boundary_points(width, height, spacing, &mut points);
     let boundary_count = points.len();
     for (i, &p) in points.iter().enumerate() {
@@ -117,9 +116,9 @@ pub fn poisson_disc(
     }
     // Interior points in grid order (each cell holds at most one point): spatial locality
     // for the triangulation and the mesh, and a deterministic order.
-    let mut order: Vec<u32> = Vec::with_capacity(points.len() - boundary_count);
+    let mut order: Vec<u32> = try_vec(points.len() - boundary_count)?;
     order.extend(grid.in_order().filter(|&i| i as usize >= boundary_count));
-    let mut sorted = Vec::with_capacity(points.len());
+    let mut sorted = try_vec(points.len())?;
     sorted.extend_from_slice(&points[..boundary_count]);
     sorted.extend(order.iter().map(|&i| points[i as usize]));
     Ok(PoissonPoints {
@@ -141,6 +140,16 @@ pub struct PoissonPoints {
     pub points: Vec<DVec2>,
     /// How many of `points` lie on the rectangle's boundary.
     pub boundary_count: usize,
+}
+
+/// An empty `Vec` with room for `n` values, or a typed error instead of an abort.
+fn try_vec<T>(n: usize) -> Result<Vec<T>, PlaneError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| PlaneError::OutOfMemory {
+            bytes: n.saturating_mul(std::mem::size_of::<T>()),
+        })?;
+    Ok(v)
 }
 
 /// Uniform in `[0, 1)` from 53 random bits.
@@ -214,22 +223,26 @@ struct Grid {
 }
 
 impl Grid {
-    fn new(width: f64, height: f64, spacing: f64) -> Self {
+    fn new(width: f64, height: f64, spacing: f64) -> Result<Self, PlaneError> {
         let cell = spacing / std::f64::consts::SQRT_2;
         let cols = (width / cell).floor() as usize + 1;
         let rows = (height / cell).floor() as usize + 1;
         let stride = cols + 2 * PAD;
         let offsets = NEIGHBOURS.map(|(dx, dy)| dy as isize * stride as isize + dx as isize);
         let len = stride * (rows + 2 * PAD);
-        Self {
-            coords: vec![DVec2::INFINITY; len],
-            ids: vec![NONE; len],
+        let mut coords = try_vec(len)?;
+        coords.resize(len, DVec2::INFINITY);
+        let mut ids = try_vec(len)?;
+        ids.resize(len, NONE);
+        Ok(Self {
+            coords,
+            ids,
             stride,
             cols,
             rows,
             inv_cell: 1.0 / cell,
             offsets,
-        }
+        })
     }
 
     /// The index of the cell holding `p` (inside the rectangle).

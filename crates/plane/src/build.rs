@@ -24,8 +24,8 @@ use quadedge::{Mesh, Vertex};
 /// on the hull are all hull vertices (no flat triangles).
 ///
 /// # Errors
-/// [`PlaneError::BadPoints`] for fewer than 3 points, a non-finite coordinate or all points
-/// on one line; [`PlaneError::Sphere`] when the hull refuses them (exact duplicates, points
+/// [`PlaneError::BadPoints`] for fewer than 3 points, a non-finite coordinate or one beyond
+/// `±1e30`, or all points on one line; [`PlaneError::Sphere`] when the hull refuses them (exact duplicates, points
 /// closer than about `1e-7` of the set's diameter); [`PlaneError::NotDelaunay`] if the repair
 /// could not reach the planar Delaunay triangulation (not expected; reported, never silent).
 ///
@@ -43,6 +43,10 @@ pub fn triangulate(points: &[DVec2]) -> Result<PlanarMap, PlaneError> {
     }
     if points.iter().any(|p| !p.is_finite()) {
         return Err(PlaneError::BadPoints("a coordinate is not finite"));
+    }
+    // The exact predicates hold while products of four differences stay inside f64.
+    if points.iter().any(|p| p.abs().max_element() > 1e30) {
+        return Err(PlaneError::BadPoints("a coordinate is beyond ±1e30"));
     }
     let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), &p| {
         (lo.min(p), hi.max(p))

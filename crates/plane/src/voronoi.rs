@@ -86,7 +86,8 @@ fn cell_polygon(map: &PlanarMap, v: Vertex, far: f64, out: &mut Vec<DVec2>) {
     let mut e = first;
     loop {
         let f = mesh.left(e);
-        if !map.is_ghost_face(f) {
+        // A hole (a face removed by an edit) contributes no corner.
+        if f.is_valid() && !map.is_ghost_face(f) {
             let [a, b, c] = mesh.face_vertices(f);
             out.push(circumcentre(p(a), p(b), p(c)));
         }

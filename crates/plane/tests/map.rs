@@ -306,6 +306,11 @@ fn hostile_arguments_give_typed_errors() {
         plane::triangulate(&nan),
         Err(PlaneError::BadPoints(_))
     ));
+    let huge = [DVec2::ZERO, DVec2::X, DVec2::new(1e200, 1.0)];
+    assert!(matches!(
+        plane::triangulate(&huge),
+        Err(PlaneError::BadPoints(_))
+    ));
     let dup = [DVec2::ZERO, DVec2::X, DVec2::Y, DVec2::X];
     assert!(matches!(
         plane::triangulate(&dup),

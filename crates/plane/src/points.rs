@@ -77,18 +77,37 @@ pub fn poisson_disc(
         grid.put(p, i as u32);
     }
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut active: Vec<u32> = (0..boundary_count as u32).collect();
+    // Active points in a bucket queue by grid row, each bucket a stack (flat linked lists):
+    // the lowest row with an active point goes first, so the front sweeps the rectangle
+    // upwards and its working set is a band of a few rows, which stays in cache (a random or
+    // single-stack order wanders over the whole grid and waits on memory).
+    let mut head: Vec<u32> = try_vec(grid.rows)?;
+    head.resize(grid.rows, NONE);
+    let mut next: Vec<u32> = try_vec(points.capacity())?;
+    let push = |head: &mut [u32], next: &mut Vec<u32>, row: usize, id: u32| {
+        if next.len() <= id as usize {
+            next.resize(id as usize + 1, NONE);
+        }
+        next[id as usize] = head[row];
+        head[row] = id;
+    };
+    for (i, &p) in points.iter().enumerate() {
+        push(&mut head, &mut next, grid.row_of(p), i as u32);
+    }
+    let mut row = 0;
     let s2 = spacing * spacing;
     // Candidates on a circle just outside the spacing, at evenly turned angles from a random
     // start (a rotation per step, no trigonometry per candidate): denser sets and fewer
     // failed tries than uniform candidates in the annulus [s, 2s].
     let radius = spacing * (1.0 + 1e-7);
     let (step_sin, step_cos) = (std::f64::consts::TAU / CANDIDATES as f64).sin_cos();
-    while !active.is_empty() {
-        // The newest active point (a stack): the front stays in cache. Random picks over the
-        // whole front spread the same points but cost 3× more in cache misses at 1M points.
-        let k = active.len() - 1;
-        let centre = points[active[k] as usize];
+    while row < grid.rows {
+        let top = head[row];
+        if top == NONE {
+            row += 1;
+            continue;
+        }
+        let centre = points[top as usize];
         let (sin, cos) = (std::f64::consts::TAU * unit(&mut rng)).sin_cos();
         let mut dir = DVec2::new(cos, sin);
         let mut found = false;
@@ -105,13 +124,15 @@ pub fn poisson_disc(
                 let id = points.len() as u32;
                 points.push(c);
                 grid.put(c, id);
-                active.push(id);
+                let r = grid.row_of(c);
+                push(&mut head, &mut next, r, id);
+                row = row.min(r);
                 found = true;
                 break;
             }
         }
         if !found {
-            active.pop();
+            head[row] = next[top as usize];
         }
     }
     // Interior points in grid order (each cell holds at most one point): spatial locality
@@ -260,6 +281,12 @@ impl Grid {
             self.ids[i] = id;
             self.coords[i] = p;
         }
+    }
+
+    /// The grid row of `p` (inside the rectangle).
+    #[inline]
+    fn row_of(&self, p: DVec2) -> usize {
+        ((p.y * self.inv_cell) as usize).min(self.rows - 1)
     }
 
     /// No point within `√s2` of `p`.

@@ -407,3 +407,53 @@ fn stress_planar_maps_against_spade() {
         assert_eq!(assert_matches_spade(&uniform_points(3000, seed)), 0);
     }
 }
+
+#[test]
+fn edits_through_the_world_keep_layers_and_the_planar_criterion() {
+    let o = plane::MapOptions {
+        width: 16.0,
+        height: 10.0,
+        spacing: 1.0,
+        seed: 6,
+    };
+    let (mut world, map) = plane::map_world(&o).unwrap();
+    let elevation_before = world.layer(&plane::ELEVATION).unwrap().to_vec();
+    {
+        let mut g = world.lock_mesh_and_positions(&plane::POSITION).unwrap();
+        let (mesh, pos) = g.parts();
+        // Break one real edge by a flip, then let the planar repair restore it.
+        let e = mesh
+            .undirected_edges()
+            .find(|&e| {
+                [mesh.origin(e), mesh.dest(e)]
+                    .iter()
+                    .chain(&[
+                        mesh.dest(mesh.left_next(e)),
+                        mesh.dest(mesh.left_next(e.sym())),
+                    ])
+                    .all(|&v| v != map.ghost)
+            })
+            .unwrap();
+        let f = mesh.flip(e).unwrap();
+        assert_eq!(
+            plane::make_delaunay_from_edges(mesh, pos, map.ghost, &[f]),
+            Ok(1)
+        );
+        g.commit().unwrap();
+    }
+    assert_eq!(
+        plane::is_delaunay(
+            world.mesh(),
+            &world.layer(&plane::POSITION).unwrap().to_vec(),
+            map.ghost
+        ),
+        Ok(())
+    );
+    // Flips change no vertex: every layer keeps its values.
+    assert_eq!(
+        world.layer(&plane::ELEVATION).unwrap().to_vec(),
+        elevation_before
+    );
+    let back = world::World::load_from_slice(&world.save_to_vec().unwrap()).unwrap();
+    assert_eq!(back, world);
+}

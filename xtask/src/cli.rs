@@ -18,6 +18,9 @@ pub enum Command {
     Demo(DemoArgs),
     /// Write a Fibonacci sphere as Wavefront OBJ and print its build time and quality.
     Sphere(SphereArgs),
+    /// Build a flat map world (Poisson-disc points, planar Delaunay closed by a ghost vertex)
+    /// and write DIR/map.png, DIR/map.obj and DIR/map.world.
+    Map(MapArgs),
     /// Run the criterion benchmarks and regenerate docs/benchmarks.md.
     Bench(BenchArgs),
     /// Run the insta snapshot tests; list, review or accept pending snapshots.
@@ -132,6 +135,26 @@ impl FuzzTarget {
             FuzzTarget::EditSequence => "edit_sequence",
         }
     }
+}
+
+/// Options of `cargo xtask map`.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// Width of the map's rectangle.
+    #[arg(long, value_name = "W", default_value_t = 1000.0)]
+    pub width: f64,
+    /// Height of the map's rectangle.
+    #[arg(long, value_name = "H", default_value_t = 500.0)]
+    pub height: f64,
+    /// Minimum spacing of the Poisson-disc points.
+    #[arg(long, value_name = "S", default_value_t = 5.0)]
+    pub spacing: f64,
+    /// Seed of the points and the elevation noise.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Output folder, created if missing.
+    #[arg(long, value_name = "DIR", default_value = "out/map")]
+    pub out: PathBuf,
 }
 
 /// Options of `cargo xtask fuzz`.

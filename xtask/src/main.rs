@@ -10,6 +10,7 @@ mod bench;
 mod cli;
 mod demo;
 mod fuzz;
+mod map_cmd;
 mod sphere_cmd;
 mod tasks;
 mod tidy;
@@ -27,6 +28,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(a) => demo::run(&a),
         Command::Sphere(a) => sphere_cmd::run(&a),
+        Command::Map(a) => {
+            map_cmd::run(a.width, a.height, a.spacing, a.seed, &a.out).map_err(|e| e.to_string())
+        }
         Command::Bench(a) => bench::run(&a),
         Command::Snapshots(a) => tasks::snapshots(&a),
         Command::Ci => tasks::ci(),

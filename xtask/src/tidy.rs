@@ -21,6 +21,7 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
     ("delaunay", &["quadedge"]),
     ("sphere", &["quadedge", "delaunay"]),
     ("export", &["quadedge"]),
+    ("plane", &["quadedge", "layers", "world", "delaunay", "sphere"]),
     (
         "planet",
         &[
@@ -31,13 +32,15 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
     (
         "xtask",
         &[
-            "quadedge", "layers", "world", "delaunay", "sphere", "export", "planet", "testkit",
+            "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
+            "testkit",
         ],
     ),
     (
         "benches",
         &[
-            "quadedge", "layers", "world", "delaunay", "sphere", "export", "planet", "testkit",
+            "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
+            "testkit",
         ],
     ),
 ];

@@ -36,6 +36,7 @@ mod common;
 mod error;
 pub mod gltf;
 mod image;
+pub mod map;
 pub mod obj;
 pub mod ply;
 pub mod render;

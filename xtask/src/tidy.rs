@@ -21,7 +21,10 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
     ("delaunay", &["quadedge"]),
     ("sphere", &["quadedge", "delaunay"]),
     ("export", &["quadedge"]),
-    ("plane", &["quadedge", "layers", "world", "delaunay", "sphere"]),
+    (
+        "plane",
+        &["quadedge", "layers", "world", "delaunay", "sphere"],
+    ),
     (
         "planet",
         &[

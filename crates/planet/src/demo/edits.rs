@@ -206,9 +206,14 @@ fn region_edges(mesh: &Mesh, center: Vertex, positions: &[DVec3]) -> Vec<(f64, E
         .collect()
 }
 
-/// What the layer policies promise after the edits, checked; returns the largest relative
-/// distance of a vertex from the sphere.
-fn check(world: &World, plates: usize, radius: f64, delaunay: bool) -> Result<f64, DemoError> {
+/// What the layer policies promise after the edits (and after the plates moved), checked;
+/// returns the largest relative distance of a vertex from the sphere.
+pub(super) fn check(
+    world: &World,
+    plates: usize,
+    radius: f64,
+    delaunay: bool,
+) -> Result<f64, DemoError> {
     let pos = world.layer(&POSITION).expect("kept");
     let plate = world.layer(&super::PLATE).expect("kept");
     let mesh = world.mesh();

@@ -114,6 +114,20 @@ fn impossible_settings_are_refused_before_any_work() {
             },
             "--radius inf",
         ),
+        (
+            DemoConfig {
+                steps: planet::demo::MAX_STEPS + 1,
+                ..base.clone()
+            },
+            "--steps 10001",
+        ),
+        (
+            DemoConfig {
+                steps: usize::MAX,
+                ..base.clone()
+            },
+            "--steps",
+        ),
     ];
     for (cfg, names) in cases {
         let e = cfg.validate().unwrap_err();

@@ -159,7 +159,11 @@ fn small_planets_work() {
         assert_eq!(report.faces, 2 * report.vertices - 4, "{vertices} vertices");
         // Planets too small to move stay still; the others take the default ten steps.
         let moves = report.vertices >= planet::demo::MIN_MOVING_VERTICES;
-        assert_eq!(report.motion.len(), if moves { 10 } else { 0 }, "{vertices}");
+        assert_eq!(
+            report.motion.len(),
+            if moves { 10 } else { 0 },
+            "{vertices}"
+        );
         let w = world::World::load(tmp.path().join("planet.world")).unwrap();
         w.mesh().check().unwrap();
         assert!(tmp.path().join("planet_mesh.png").is_file());

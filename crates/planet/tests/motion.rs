@@ -147,6 +147,23 @@ fn moved_planet_keeps_ids_and_data_and_is_exactly_delaunay() {
                 kept += 1;
             }
         }
+        // And every value kept is the length of its edge, before and after the motion
+        // (rotations are rigid).
+        for (w, name) in [(&still, "still"), (&moved, "moved")] {
+            let (m, p, d) = (
+                w.mesh(),
+                w.layer(&POSITION).unwrap(),
+                w.layer(&PLATE_DISTANCE).unwrap(),
+            );
+            for e in m.undirected_edges().filter(|&e| d[e] >= 0.0) {
+                let length = sphere::geometry::great_circle_distance(p[m.origin(e)], p[m.dest(e)]);
+                let stored = f64::from(d[e]);
+                assert!(
+                    (stored - length).abs() < 1e-5 * length,
+                    "{seed} {name}: {e:?} {stored} ≠ {length}"
+                );
+            }
+        }
         assert!(kept > mesh.undirected_edge_count() / 2, "{seed}: {kept}");
     }
 }

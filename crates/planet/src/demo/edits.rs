@@ -2,7 +2,7 @@
 //! edges split) and coarsened (its shortest edges collapsed), the mesh is flipped back to
 //! Delaunay and compacted. Keeping the edits in one region lets the close-up show them all.
 
-use super::{DemoError, POSITION, Report, err};
+use super::{DemoError, PLATE_DISTANCE, POSITION, Report, err};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
 use std::collections::VecDeque;
@@ -135,6 +135,7 @@ pub(super) fn edit_around(
         .collect();
     touched.sort();
     touched.dedup();
+    reset_lengths_around(world, &touched)?;
     let max_deviation = check(world, seeds.len(), radius, encloses_centre)?;
     Ok(Edited {
         seeds,
@@ -145,6 +146,23 @@ pub(super) fn edit_around(
         slots: world.mesh().vertex_slots(),
         max_deviation,
     })
+}
+
+/// A collapse moves its survivor to the edge's middle, so the edges it keeps change length
+/// without being rewired (which the layer's policy would catch): their `plate_distance` is
+/// reset here, as the split's new edges were by the policy.
+fn reset_lengths_around(world: &mut World, touched: &[Vertex]) -> Result<(), DemoError> {
+    let edges: Vec<Edge> = touched
+        .iter()
+        .flat_map(|&v| world.mesh().outgoing(v))
+        .collect();
+    let mut dist = world
+        .lock_layer(&PLATE_DISTANCE)
+        .map_err(|e| err("plate_distance")(&e))?;
+    for e in edges {
+        dist[e] = *PLATE_DISTANCE.initial_value();
+    }
+    Ok(())
 }
 
 /// Where the survivor of collapsing `e` at its middle would sit (the slerp midpoint), if every

@@ -24,9 +24,12 @@ pub const POSITION: LayerInfo<DVec3, VertexKind> =
 pub const PLATE: LayerInfo<u32, VertexKind> =
     LayerInfo::new("plate").interpolation(Interpolation::MaxWeight);
 /// Great-circle length of edges inside a plate, −1 across plate borders: an edge layer whose
-/// values only make sense while both ends stay in one plate, so edits reset what they touch.
+/// values only make sense while both ends stay in one plate, so edits reset what they touch:
+/// flips and removals (`ResetAffected`) and splits (`Reset`: the halves of a split edge are
+/// shorter than the edge they came from).
 pub const PLATE_DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance")
     .initial(-1.0)
+    .interpolation(Interpolation::Reset)
     .on_change(OnChange::ResetAffected);
 
 /// The steps [`run`] announces through its progress callback, in order.

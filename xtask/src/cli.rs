@@ -59,6 +59,10 @@ pub struct DemoArgs {
     /// Width of planet.png in pixels (its height is half; at least 2).
     #[arg(long, value_name = "PX", default_value_t = DemoConfig::default().image_width)]
     pub width: u32,
+    /// Plate motion steps: each plate turns about its own axis, the mesh is restored to
+    /// Delaunay after each step, and every output shows the moved planet (0 = no motion).
+    #[arg(long, value_name = "N", default_value_t = DemoConfig::default().steps)]
+    pub steps: usize,
 }
 
 impl DemoArgs {
@@ -71,6 +75,7 @@ impl DemoArgs {
             radius: self.radius,
             perturbation: self.perturbation,
             image_width: self.width,
+            steps: self.steps,
         }
     }
 }
@@ -213,16 +218,35 @@ mod tests {
         let def = DemoConfig::default();
         let cfg = d.config();
         assert_eq!(
-            (cfg.vertices, cfg.plates, cfg.seed, cfg.out.clone()),
-            (def.vertices, def.plates, def.seed, def.out)
+            (
+                cfg.vertices,
+                cfg.plates,
+                cfg.seed,
+                cfg.out.clone(),
+                cfg.steps
+            ),
+            (def.vertices, def.plates, def.seed, def.out, 10)
         );
-        let Command::Demo(d) = parse(&["demo", "--vertices=500", "--plates", "3", "--out", "x"])
-            .unwrap()
-            .command
+        let Command::Demo(d) = parse(&[
+            "demo",
+            "--vertices=500",
+            "--plates",
+            "3",
+            "--out",
+            "x",
+            "--steps",
+            "0",
+        ])
+        .unwrap()
+        .command
         else {
             panic!("not demo");
         };
-        assert_eq!((d.vertices, d.plates, d.out), (500, 3, PathBuf::from("x")));
+        assert_eq!(
+            (d.vertices, d.plates, d.out.clone(), d.config().steps),
+            (500, 3, PathBuf::from("x"), 0)
+        );
+        assert!(parse(&["demo", "--steps", "-1"]).is_err());
         let Command::Bench(b) = parse(&["bench", "edit", "layers", "--quick"])
             .unwrap()
             .command
@@ -253,6 +277,8 @@ mod tests {
             "--radius",
             "--perturbation",
             "--width",
+            "--steps",
+            "[default: 10]",
         ] {
             assert!(help.contains(needle), "demo help lacks {needle}:\n{help}");
         }

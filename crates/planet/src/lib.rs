@@ -3,7 +3,8 @@
 //! # Overview
 //!
 //! The demo pipeline behind `cargo xtask demo`: a Fibonacci planet, plates grown over its
-//! mesh, a few edits that exercise the layer policies, and pictures and files written out.
+//! mesh, a few edits that exercise the layer policies, plates turning with the mesh restored
+//! to Delaunay after each step, and pictures and files of the moved planet written out.
 
 pub mod demo;
 pub mod plates;

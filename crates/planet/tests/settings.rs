@@ -114,6 +114,20 @@ fn impossible_settings_are_refused_before_any_work() {
             },
             "--radius inf",
         ),
+        (
+            DemoConfig {
+                steps: planet::demo::MAX_STEPS + 1,
+                ..base.clone()
+            },
+            "--steps 10001",
+        ),
+        (
+            DemoConfig {
+                steps: usize::MAX,
+                ..base.clone()
+            },
+            "--steps",
+        ),
     ];
     for (cfg, names) in cases {
         let e = cfg.validate().unwrap_err();
@@ -143,6 +157,13 @@ fn small_planets_work() {
         let report = run(&cfg, &mut |_| {})
             .unwrap_or_else(|e| panic!("{vertices} vertices, {plates} plates: {e}"));
         assert_eq!(report.faces, 2 * report.vertices - 4, "{vertices} vertices");
+        // Planets too small to move stay still; the others take the default ten steps.
+        let moves = report.vertices >= planet::demo::MIN_MOVING_VERTICES;
+        assert_eq!(
+            report.motion.len(),
+            if moves { 10 } else { 0 },
+            "{vertices}"
+        );
         let w = world::World::load(tmp.path().join("planet.world")).unwrap();
         w.mesh().check().unwrap();
         assert!(tmp.path().join("planet_mesh.png").is_file());

@@ -2,7 +2,7 @@
 //! edges split) and coarsened (its shortest edges collapsed), the mesh is flipped back to
 //! Delaunay and compacted. Keeping the edits in one region lets the close-up show them all.
 
-use super::{DemoError, POSITION, Report, err};
+use super::{DemoError, PLATE_DISTANCE, POSITION, Report, err};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
 use std::collections::VecDeque;
@@ -135,6 +135,7 @@ pub(super) fn edit_around(
         .collect();
     touched.sort();
     touched.dedup();
+    reset_lengths_around(world, &touched)?;
     let max_deviation = check(world, seeds.len(), radius, encloses_centre)?;
     Ok(Edited {
         seeds,
@@ -145,6 +146,23 @@ pub(super) fn edit_around(
         slots: world.mesh().vertex_slots(),
         max_deviation,
     })
+}
+
+/// A collapse moves its survivor to the edge's middle, so the edges it keeps change length
+/// without being rewired (which the layer's policy would catch): their `plate_distance` is
+/// reset here, as the split's new edges were by the policy.
+fn reset_lengths_around(world: &mut World, touched: &[Vertex]) -> Result<(), DemoError> {
+    let edges: Vec<Edge> = touched
+        .iter()
+        .flat_map(|&v| world.mesh().outgoing(v))
+        .collect();
+    let mut dist = world
+        .lock_layer(&PLATE_DISTANCE)
+        .map_err(|e| err("plate_distance")(&e))?;
+    for e in edges {
+        dist[e] = *PLATE_DISTANCE.initial_value();
+    }
+    Ok(())
 }
 
 /// Where the survivor of collapsing `e` at its middle would sit (the slerp midpoint), if every
@@ -206,9 +224,14 @@ fn region_edges(mesh: &Mesh, center: Vertex, positions: &[DVec3]) -> Vec<(f64, E
         .collect()
 }
 
-/// What the layer policies promise after the edits, checked; returns the largest relative
-/// distance of a vertex from the sphere.
-fn check(world: &World, plates: usize, radius: f64, delaunay: bool) -> Result<f64, DemoError> {
+/// What the layer policies promise after the edits (and after the plates moved), checked;
+/// returns the largest relative distance of a vertex from the sphere.
+pub(super) fn check(
+    world: &World,
+    plates: usize,
+    radius: f64,
+    delaunay: bool,
+) -> Result<f64, DemoError> {
     let pos = world.layer(&POSITION).expect("kept");
     let plate = world.layer(&super::PLATE).expect("kept");
     let mesh = world.mesh();

@@ -1,11 +1,15 @@
 //! The whole demo: generate, attach data, edit, write pictures and files, reload.
 //!
 //! [`run`] calls one function per step, in order; each lives with its concept: `steps.rs`
-//! (sphere, plates, plate distance, metadata, pictures, files) and `edits.rs` (the edits that
-//! exercise the layer policies, and what they touched).
+//! (sphere, plates, plate distance, metadata, pictures, files), `edits.rs` (the edits that
+//! exercise the layer policies, and what they touched) and `motion.rs` (plates turning, the
+//! mesh restored to Delaunay after each step).
 
 mod edits;
+mod motion;
 mod steps;
+
+pub use motion::MIN_MOVING_VERTICES;
 
 use glam::DVec3;
 use layers::{EdgeKind, Interpolation, LayerInfo, OnChange, VertexKind};
@@ -20,17 +24,21 @@ pub const POSITION: LayerInfo<DVec3, VertexKind> =
 pub const PLATE: LayerInfo<u32, VertexKind> =
     LayerInfo::new("plate").interpolation(Interpolation::MaxWeight);
 /// Great-circle length of edges inside a plate, −1 across plate borders: an edge layer whose
-/// values only make sense while both ends stay in one plate, so edits reset what they touch.
+/// values only make sense while both ends stay in one plate, so edits reset what they touch:
+/// flips and removals (`ResetAffected`) and splits (`Reset`: the halves of a split edge are
+/// shorter than the edge they came from).
 pub const PLATE_DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance")
     .initial(-1.0)
+    .interpolation(Interpolation::Reset)
     .on_change(OnChange::ResetAffected);
 
 /// The steps [`run`] announces through its progress callback, in order.
-pub const STEP_NAMES: [&str; 8] = [
+pub const STEP_NAMES: [&str; 9] = [
     "fibonacci sphere",
     "plates",
     "plate distance",
     "edits",
+    "move plates",
     "plate metadata",
     "render",
     "export",
@@ -56,6 +64,8 @@ pub struct DemoConfig {
     pub perturbation: f64,
     /// Width of `planet.png` (its height is half).
     pub image_width: u32,
+    /// Plate motion steps (0 = the plates stay where they grew).
+    pub steps: usize,
 }
 
 impl DemoConfig {
@@ -102,6 +112,12 @@ impl DemoConfig {
                 self.image_width
             ));
         }
+        if self.steps > MAX_STEPS {
+            return bad(format!(
+                "--steps {}: at most {MAX_STEPS} plate motion steps are supported",
+                self.steps
+            ));
+        }
         Ok(())
     }
 }
@@ -110,6 +126,8 @@ impl DemoConfig {
 pub const MAX_VERTICES: usize = 50_000_000;
 /// Widest `planet.png` the demo renders.
 pub const MAX_IMAGE_WIDTH: u32 = 16_384;
+/// Most plate motion steps: far past where plates have crossed each other several times.
+pub const MAX_STEPS: usize = 10_000;
 
 impl Default for DemoConfig {
     fn default() -> Self {
@@ -121,6 +139,7 @@ impl Default for DemoConfig {
             radius: 6371.0,
             perturbation: 0.5,
             image_width: 2048,
+            steps: 10,
         }
     }
 }
@@ -159,6 +178,17 @@ pub struct Report {
     pub files: Vec<(String, u64)>,
     /// Heap bytes of the world per vertex.
     pub bytes_per_vertex: f64,
+    /// What each plate motion step cost, in order.
+    pub motion: Vec<MotionStep>,
+}
+
+/// One plate motion step: what restoring the Delaunay mesh took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MotionStep {
+    /// Flips, folds, relocations (re-insertions keeping the id) and merges.
+    pub stats: delaunay::RestoreStats,
+    /// Wall time of the step: rotating the positions and restoring the mesh.
+    pub seconds: f64,
 }
 
 impl Report {
@@ -183,6 +213,27 @@ impl Report {
                 "   [time]".into()
             };
             s += &format!("  {k:<28} {t}\n");
+        }
+        if !self.motion.is_empty() {
+            s += "plate motion:\n";
+            s += "   step    flips    folds relocated reloc.flips merged      time\n";
+        }
+        for (i, m) in self.motion.iter().enumerate() {
+            let r = &m.stats;
+            let t = if times {
+                format!("{:6.1} ms", m.seconds * 1e3)
+            } else {
+                "  [time]".into()
+            };
+            s += &format!(
+                "  {:5} {:8} {:8} {:9} {:11} {:6} {t}\n",
+                i + 1,
+                r.flips,
+                r.folds,
+                r.relocated,
+                r.relocation_flips,
+                r.merged
+            );
         }
         s += "files:\n";
         for (f, b) in &self.files {
@@ -226,18 +277,27 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     timer.done("split, collapse, flip, compact", &mut report);
 
     timer.start(4);
-    steps::plate_metadata(&mut world, &edited.seeds, cfg.radius, &mut report)?;
-    timer.done("plate metadata + areas", &mut report);
+    let motions = motion::plate_motions(&mut world, cfg.plates);
+    report.motion = motion::move_plates(&mut world, &motions, cfg.steps, cfg.radius)?;
+    motion::check_and_report(&world, cfg.plates, cfg.radius, &mut report)?;
+    timer.done(
+        &format!("move plates ({} steps)", report.motion.len()),
+        &mut report,
+    );
 
     timer.start(5);
+    steps::plate_metadata(&mut world, &edited.seeds, &motions, cfg.radius, &mut report)?;
+    timer.done("plate metadata + areas", &mut report);
+
+    timer.start(6);
     let pictures = steps::render_pictures(&world, cfg, &edited)?;
     timer.done("render pictures", &mut report);
 
-    timer.start(6);
+    timer.start(7);
     let meshes = steps::export_meshes(&world, &cfg.out)?;
     timer.done("export glb + ply", &mut report);
 
-    timer.start(7);
+    timer.start(8);
     let file = steps::save_and_reload(&world, &cfg.out)?;
     timer.done("save + reload + compare", &mut report);
 

@@ -2,6 +2,7 @@
 //! calls them.
 
 use super::edits::Edited;
+use super::motion::PlateMotion;
 use super::{DemoConfig, DemoError, PLATE, PLATE_DISTANCE, POSITION, Report, err};
 use crate::plates::grow_plates;
 use export::{Borders, CloseupOptions, GlobeOptions};
@@ -63,11 +64,13 @@ pub(super) fn plate_distance(world: &mut World) -> Result<(), DemoError> {
 }
 
 /// The `plates` dictionary: per plate its id, seed vertex (an id value, which follows
-/// compaction), vertex count and area (from the Voronoi cells), written after the edits so
-/// the counts and areas describe the final mesh.
+/// compaction), vertex count, area (from the Voronoi cells) and motion (rotation axis, angle
+/// per step), written after the edits and the motion so counts and areas describe the final
+/// mesh.
 pub(super) fn plate_metadata(
     world: &mut World,
     seeds: &[Vertex],
+    motions: &[PlateMotion],
     radius: f64,
     report: &mut Report,
 ) -> Result<(), DemoError> {
@@ -91,6 +94,9 @@ pub(super) fn plate_metadata(
                 e.set("seed_vertex", seeds[p]);
                 e.set("vertices", plate_count[p] as i64);
                 e.set("area_km2", plate_area[p]);
+                let axis = motions[p].axis.to_array().map(Value::from);
+                e.set("rotation_axis", Value::List(axis.to_vec()));
+                e.set("rotation_rad_per_step", motions[p].angle_per_step);
                 Value::from(e)
             })
             .collect();

@@ -191,9 +191,12 @@ pub struct DissolveRecord {
     pub removed_edges: [Edge; 3],
 }
 
-/// Old index → new index, per element kind, as produced by [`Mesh::compact`](crate::Mesh::compact).
+/// Old index → new index, per element kind, as produced by [`Mesh::compact`](crate::Mesh::compact)
+/// and [`Mesh::reorder_vertices`](crate::Mesh::reorder_vertices).
 ///
-/// Dead elements map to [`Remap::DEAD`] (which is [`NONE`]). Survivors keep their relative order, so `new <= old`.
+/// Dead elements map to [`Remap::DEAD`] (which is [`NONE`]). After `compact()` survivors keep
+/// their relative order (`new <= old`); after `reorder_vertices` the map is any permutation of
+/// the survivors, so code that follows a remap must not assume either.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Remap {

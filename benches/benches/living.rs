@@ -7,8 +7,8 @@
 //! * `living/scratch`: the same moved positions triangulated from scratch
 //!   (`sphere::sphere_mesh`), which also loses every layer's data.
 //! * `living/locate_coherent`: 1M queries along a random walk, each hinted by the previous
-//!   answer. `living/locate_random`: 100k random directions, hinted by a 512 × 1024
-//!   latitude–longitude table of faces (a few edge lengths from the answer).
+//!   answer. `living/locate_random`: 100k random directions, each started from
+//!   `delaunay::hint::HintGrid` (a cube map of faces, about an edge wide per cell).
 //! * `living/insert`: 1M random points, sorted along a Morton curve, into a 1M planet.
 //! * `living/remove`: 100k random vertices out of a 1M planet.
 //! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
@@ -18,9 +18,10 @@
 //! timed).
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use delaunay::hint::HintGrid;
 use delaunay::{Location, RestoreOptions, Sphere, insert, locate, remove, restore};
 use glam::{DQuat, DVec3};
-use quadedge::{Face, Mesh, Vertex};
+use quadedge::Vertex;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 use std::hint::black_box;
 use std::time::Duration;
@@ -82,41 +83,6 @@ fn spread(mut x: u64) -> u64 {
 fn morton(p: DVec3) -> u64 {
     let q = ((p + DVec3::ONE) * 0.5 * ((1u32 << 21) - 1) as f64).as_uvec3();
     spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2
-}
-
-/// A face per cell of a 512 × 1024 latitude–longitude grid: a good start for random queries.
-struct HintGrid(Vec<Face>);
-
-impl HintGrid {
-    const ROWS: usize = 512;
-    const COLS: usize = 1024;
-    fn cell(p: DVec3) -> usize {
-        let lat = (p.y / p.length()).clamp(-1.0, 1.0).acos() / std::f64::consts::PI;
-        let lon = (p.z.atan2(p.x) / std::f64::consts::TAU + 0.5).rem_euclid(1.0);
-        let r = ((lat * Self::ROWS as f64) as usize).min(Self::ROWS - 1);
-        let c = ((lon * Self::COLS as f64) as usize).min(Self::COLS - 1);
-        r * Self::COLS + c
-    }
-    fn new(mesh: &Mesh, pos: &[DVec3]) -> Self {
-        let mut g = vec![Face::INVALID; Self::ROWS * Self::COLS];
-        for f in mesh.faces() {
-            let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
-            g[Self::cell(a + b + c)] = f;
-        }
-        // Cells no face centre fell in (near the poles) take the previous cell's face.
-        let mut last = mesh.faces().next().unwrap();
-        for f in &mut g {
-            if f.is_valid() {
-                last = *f;
-            } else {
-                *f = last;
-            }
-        }
-        Self(g)
-    }
-    fn hint(&self, p: DVec3) -> Face {
-        self.0[Self::cell(p)]
-    }
 }
 
 fn living(c: &mut Criterion) {
@@ -192,7 +158,7 @@ fn living(c: &mut Criterion) {
         b.iter(|| {
             let mut found = 0usize;
             for &q in &random[..N / 10] {
-                let loc = locate(&Sphere, &mesh, &pos, q, Some(grid.hint(q))).unwrap();
+                let loc = grid.locate(&Sphere, &mesh, &pos, q).unwrap();
                 found += matches!(loc, Location::InFace(_)) as usize;
             }
             black_box(found)

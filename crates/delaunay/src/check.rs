@@ -94,12 +94,26 @@ pub(crate) fn is_reflex<S: Surface>(
     let b = mesh.dest(e);
     let c = mesh.dest(mesh.left_next(e));
     let d = mesh.dest(mesh.left_next(e.sym()));
-    Ok(surface.in_circle(
-        pos(positions, a)?,
-        pos(positions, b)?,
-        pos(positions, c)?,
-        pos(positions, d)?,
-    ) > 0.0)
+    let [pa, pb, pc, pd] = finite4(positions, [a, b, c, d])?;
+    Ok(surface.in_circle(pa, pb, pc, pd) > 0.0)
+}
+
+/// The positions of four vertices, refusing NaN and infinities with one test on their sum in
+/// the usual case (a sum of finite values is finite unless it overflows; then each is checked).
+#[inline(always)]
+pub(crate) fn finite4(positions: &[DVec3], v: [Vertex; 4]) -> Result<[DVec3; 4], DelaunayError> {
+    let p = [
+        positions[v[0].index()],
+        positions[v[1].index()],
+        positions[v[2].index()],
+        positions[v[3].index()],
+    ];
+    if !(p[0] + p[1] + p[2] + p[3]).is_finite() {
+        for v in v {
+            pos(positions, v)?;
+        }
+    }
+    Ok(p)
 }
 
 /// Every violation of `mesh` as a triangulation of `positions` on `surface`: inverted faces

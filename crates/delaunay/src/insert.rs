@@ -1,7 +1,7 @@
 //! Inserting a point into a Delaunay triangulation and removing a vertex from one.
 
 use crate::check::{check_len, pos};
-use crate::flips::{flip_limit, lawson};
+use crate::flips::{flip_limit, lawson, lawson_insert};
 use crate::locate::{Location, locate};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
@@ -88,7 +88,7 @@ pub fn insert<S: Surface>(
         stack.push(mesh.left_next(e));
     }
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-    let flips = lawson(surface, mesh, positions, &mut stack, limit)?;
+    let flips = lawson_insert(surface, mesh, positions, vertex, &mut stack, limit)?;
     Ok(Inserted {
         vertex,
         flips,
@@ -171,7 +171,8 @@ pub fn remove<S: Surface>(
     }
     // The hole's edges: its polygon and the diagonals the ear flips create. Every other
     // edge keeps both its faces, hence its circle test.
-    let mut stack: Vec<Edge> = mesh.outgoing(v).map(|e| mesh.left_next(e)).collect();
+    let mut stack: Vec<Edge> = Vec::with_capacity(32);
+    stack.extend(mesh.outgoing(v).map(|e| mesh.left_next(e)));
     let ear_flips = reduce_to_degree3(surface, mesh, positions, v, &mut stack)?;
     mesh.dissolve_vertex(v)?;
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
@@ -195,70 +196,84 @@ pub(crate) fn reduce_to_degree3<S: Surface>(
     v: Vertex,
     created: &mut Vec<Edge>,
 ) -> Result<usize, DelaunayError> {
-    // Spokes v → u_i, counter-clockwise, and the link's positions (read once).
-    let mut spokes: Vec<Edge> = mesh.outgoing(v).collect();
-    let mut link: Vec<DVec3> = spokes
-        .iter()
-        .map(|&e| positions[mesh.dest(e).index()])
+    // Spokes v → u_i, counter-clockwise, with the link's positions (read once) and whether
+    // the ear at u_i is blocked: its diagonal already exists (the flip was refused), skipped
+    // until the next flip. One allocation per removal.
+    let mut ring: Vec<(Edge, DVec3, bool)> = mesh
+        .outgoing(v)
+        .map(|e| (e, positions[mesh.dest(e).index()], false))
         .collect();
-    // Ears whose diagonal already exists (the flip was refused): skipped until the next flip.
-    let mut blocked: Vec<bool> = vec![false; spokes.len()];
     let mut flips = 0;
-    while spokes.len() > 3 {
-        let d = spokes.len();
-        let u = |i: usize| link[i % d];
-        // Tiers: a Delaunay ear (convex, no other corner in its circumcircle); a true ear
-        // (convex, no other corner inside the triangle); a convex corner; any other one.
-        let mut true_ear = None;
-        let mut convex_ear = None;
-        let mut any_ear = None;
-        let mut chosen = None;
-        for (i, _) in blocked.iter().enumerate().filter(|(_, b)| !**b) {
-            let (a, b, c) = ((i + d - 1) % d, i, (i + 1) % d);
-            any_ear.get_or_insert(b);
-            if surface.orient(u(a), u(b), u(c)) <= 0.0 {
-                continue;
-            }
-            convex_ear.get_or_insert(b);
-            if d > EAR_TEST_MAX_DEGREE && true_ear.is_none() {
-                true_ear = Some(b);
-                break;
-            }
-            let others = || (0..d).filter(|&j| j != a && j != b && j != c);
-            if true_ear.is_none() {
-                let inside = others().any(|j| {
-                    surface.orient(u(a), u(b), u(j)) >= 0.0
-                        && surface.orient(u(b), u(c), u(j)) >= 0.0
-                        && surface.orient(u(c), u(a), u(j)) >= 0.0
-                });
-                if inside {
-                    continue;
-                }
-                true_ear = Some(b);
-            }
-            if others().all(|j| surface.in_circle(u(a), u(b), u(c), u(j)) <= 0.0) {
-                chosen = Some(b);
-                break;
-            }
-        }
-        let Some(b) = chosen.or(true_ear).or(convex_ear).or(any_ear) else {
-            return Err(DelaunayError::FoldUnresolved(v));
+    while ring.len() > 3 {
+        let d = ring.len();
+        let b = match delaunay_ear(surface, &ring) {
+            Some(b) => b,
+            None => fallback_ear(surface, &ring).ok_or(DelaunayError::FoldUnresolved(v))?,
         };
-        match mesh.flip(spokes[b]) {
+        match mesh.flip(ring[b].0) {
             Ok(e) => created.push(e),
             Err(MeshError::FlipWouldDuplicate(_)) => {
-                blocked[b] = true;
+                ring[b].2 = true;
                 continue;
             }
             Err(e) => return Err(e.into()),
         }
-        spokes.remove(b);
-        link.remove(b);
-        blocked.clear();
-        blocked.resize(spokes.len(), false);
+        ring.remove(b);
+        for r in &mut ring {
+            r.2 = false;
+        }
         flips += 1;
+        debug_assert_eq!(ring.len(), d - 1);
     }
     Ok(flips)
+}
+
+/// The first unblocked ear of the link that is convex and whose circumcircle holds no other
+/// corner of the link (such an ear exists on a Delaunay star; it is also a true ear, since a
+/// circumcircle holds its triangle). Early exits keep a typical star at a few tests per ear.
+fn delaunay_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
+    let d = ring.len();
+    if d > EAR_TEST_MAX_DEGREE {
+        return None;
+    }
+    let u = |i: usize| ring[i % d].1;
+    (0..d).find(|&b| {
+        let (a, c) = (b + d - 1, b + 1);
+        !ring[b].2
+            && surface.orient(u(a), u(b), u(c)) > 0.0
+            && (b + 2..b + d - 1).all(|j| surface.in_circle(u(a), u(b), u(c), u(j)) <= 0.0)
+    })
+}
+
+/// When no Delaunay ear is free (folded links, refused flips, huge degrees): a true ear
+/// (convex, no other corner inside the triangle), else a convex corner, else any unblocked
+/// corner. The final Lawson pass of the caller makes the hole Delaunay.
+#[cold]
+fn fallback_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
+    let d = ring.len();
+    let u = |i: usize| ring[i % d].1;
+    let mut convex_ear = None;
+    let mut any_ear = None;
+    for b in (0..d).filter(|&b| !ring[b].2) {
+        let (a, c) = (b + d - 1, b + 1);
+        any_ear.get_or_insert(b);
+        if surface.orient(u(a), u(b), u(c)) <= 0.0 {
+            continue;
+        }
+        convex_ear.get_or_insert(b);
+        if d > EAR_TEST_MAX_DEGREE {
+            return Some(b);
+        }
+        let inside = (b + 2..b + d - 1).any(|j| {
+            surface.orient(u(a), u(b), u(j)) >= 0.0
+                && surface.orient(u(b), u(c), u(j)) >= 0.0
+                && surface.orient(u(c), u(a), u(j)) >= 0.0
+        });
+        if !inside {
+            return Some(b);
+        }
+    }
+    convex_ear.or(any_ear)
 }
 
 /// Moves a degree-3 vertex `v` from the triangle of its neighbours into the neighbouring

@@ -40,6 +40,7 @@
 mod check;
 mod error;
 mod flips;
+pub mod hint;
 mod insert;
 mod locate;
 pub mod predicates;

@@ -10,7 +10,7 @@
 //! data in every layer; the work is proportional to the folded region and to how far its
 //! vertices moved.
 
-use crate::check::{check_len, pos};
+use crate::check::{check_len, finite4, pos};
 use crate::flips::{flip_limit, lawson, lawson_collect, star_and_link};
 use crate::insert::{hop, reduce_to_degree3};
 use crate::{DelaunayError, Surface};
@@ -99,14 +99,16 @@ pub fn restore<S: Surface>(
         m
     });
     let mut queue: Vec<Vertex> = Vec::new();
-    for &v in &candidates {
-        let folded = match &mask {
-            Some(m) => owned_folds(surface, mesh, positions, v, m)?,
-            None => folded_faces(surface, mesh, positions, v)?,
-        };
-        if folded > 0 {
-            stats.folds += folded;
-            queue.push(v);
+    match &mask {
+        Some(m) => stats.folds += scan_folds(surface, mesh, positions, m, &mut queue)?,
+        None => {
+            for &v in &candidates {
+                let folded = folded_faces(surface, mesh, positions, v)?;
+                if folded > 0 {
+                    stats.folds += folded;
+                    queue.push(v);
+                }
+            }
         }
     }
     queue.sort_unstable();
@@ -187,13 +189,7 @@ pub fn restore<S: Surface>(
     touched.sort_unstable();
     touched.dedup();
     match &mask {
-        Some(m) => {
-            for &v in &candidates {
-                if mesh.is_vertex_alive(v) {
-                    owned_edges(mesh, v, m, &mut stack);
-                }
-            }
-        }
+        Some(m) => scan_reflex(surface, mesh, positions, m, &mut stack)?,
         None => {
             for &v in &candidates {
                 if mesh.is_vertex_alive(v) {
@@ -209,7 +205,25 @@ pub fn restore<S: Surface>(
     }
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
     stats.flips += lawson(surface, mesh, positions, &mut stack, limit)?;
-    for &v in candidates.iter().chain(&relocated) {
+    // Lawson never makes a clockwise face, so a fold left now is one around a moved or
+    // relocated vertex; with the mask, one scan of the faces tests each face once.
+    let mut left = Vec::new();
+    match &mask {
+        Some(m) => {
+            scan_folds(surface, mesh, positions, m, &mut left)?;
+        }
+        None => {
+            for &v in &candidates {
+                if mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0 {
+                    left.push(v);
+                }
+            }
+        }
+    }
+    if let Some(&v) = left.first() {
+        return Err(DelaunayError::FoldUnresolved(v));
+    }
+    for &v in &relocated {
         if mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0 {
             return Err(DelaunayError::FoldUnresolved(v));
         }
@@ -246,48 +260,68 @@ fn folded_faces<S: Surface>(
     Ok(n)
 }
 
-/// The folded faces around `v` that `v` owns: `v` is their smallest moved corner (each face is
-/// counted once over all moved vertices).
-fn owned_folds<S: Surface>(
+/// One pass over the faces: counts the clockwise or flat faces with a moved corner (each
+/// once) and pushes, for each, its smallest moved corner to `out`. A linear scan of flat
+/// arrays costs less than walking every moved vertex's ring when most vertices moved.
+fn scan_folds<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
-    v: Vertex,
     moved: &[bool],
+    out: &mut Vec<Vertex>,
 ) -> Result<usize, DelaunayError> {
     let mut n = 0;
-    let pv = positions[v.index()];
-    for e in mesh.outgoing(v) {
-        if !mesh.left(e).is_valid() {
+    for f in mesh.faces() {
+        let [a, b, c] = mesh.face_vertices(f);
+        let m = [moved[a.index()], moved[b.index()], moved[c.index()]];
+        if m == [false; 3] {
             continue;
         }
-        let (a, b) = (mesh.dest(e), mesh.dest(mesh.left_next(e)));
-        if (moved[a.index()] && a < v) || (moved[b.index()] && b < v) {
-            continue;
-        }
-        if surface.orient(pv, pos(positions, a)?, pos(positions, b)?) <= 0.0 {
+        let [pa, pb, pc, _] = finite4(positions, [a, b, c, a])?;
+        if surface.orient(pa, pb, pc) <= 0.0 {
             n += 1;
+            let owner = [a, b, c]
+                .into_iter()
+                .zip(m)
+                .filter(|&(_, m)| m)
+                .map(|(v, _)| v)
+                .min();
+            out.extend(owner);
         }
     }
     Ok(n)
 }
 
-/// The edges whose circumcircle test `v`'s move can change, each pushed by one moved vertex:
-/// star edges to a neighbour that did not move or has a larger id, and far edges of `v`'s
-/// faces whose ends both stayed.
-fn owned_edges(mesh: &Mesh, v: Vertex, moved: &[bool], out: &mut Vec<Edge>) {
-    for e in mesh.outgoing(v) {
-        let d = mesh.dest(e);
-        if !moved[d.index()] || v < d {
+/// One pass over the edges: pushes to `out` every edge that is not locally Delaunay among
+/// those whose circle test a move can change (one of its four quad corners moved). Lawson
+/// then starts from these only: an edge found Delaunay here changes its quad only through a
+/// neighbouring flip, which queues it again.
+fn scan_reflex<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    moved: &[bool],
+    out: &mut Vec<Edge>,
+) -> Result<(), DelaunayError> {
+    for e in mesh.undirected_edges() {
+        if mesh.is_boundary_edge(e) {
+            continue;
+        }
+        let quad = [
+            mesh.origin(e),
+            mesh.dest(e),
+            mesh.dest(mesh.left_next(e)),
+            mesh.dest(mesh.left_next(e.sym())),
+        ];
+        if !quad.iter().any(|v| moved[v.index()]) {
+            continue;
+        }
+        let [pa, pb, pc, pd] = finite4(positions, quad)?;
+        if surface.in_circle(pa, pb, pc, pd) > 0.0 {
             out.push(e);
         }
-        if mesh.left(e).is_valid() {
-            let far = mesh.left_next(e);
-            if !moved[d.index()] && !moved[mesh.dest(far).index()] {
-                out.push(far);
-            }
-        }
     }
+    Ok(())
 }
 
 enum Relocation {

@@ -1,0 +1,122 @@
+//! Starting faces for point location from random positions on a sphere.
+//!
+//! A walk from a far hint costs a number of steps proportional to the distance (about √n on a
+//! sphere of n vertices). A [`HintGrid`] remembers one face per cell of a cube map of
+//! directions, so a query starts a cell's width (about one edge) from its answer and walks a
+//! step or two. Cells are found without trigonometry: the dominant axis of the direction picks
+//! the cube face, the other two coordinates divided by it (a gnomonic projection) the cell.
+
+use crate::{DelaunayError, Location, Surface, locate};
+use glam::DVec3;
+use quadedge::{Face, Mesh};
+
+/// One face per cell of a cube map of directions around the origin, built in one pass over the
+/// faces: a good starting point for [`locate`] from arbitrary positions on a sphere centred at
+/// the origin (the cell of a face is that of its corners' sum).
+///
+/// The grid holds face ids only: after edits a hint may be a dead face; [`HintGrid::locate`]
+/// then starts from the first live face instead (correct, just slower). Rebuild the grid, or
+/// [`HintGrid::remember`] new answers, to keep hints close.
+///
+/// ```
+/// use delaunay::{Location, Sphere, hint::HintGrid, locate};
+/// let (mesh, pos) = sphere::fibonacci_sphere(5000, 1.0, 0.0, 3).unwrap();
+/// let grid = HintGrid::new(&mesh, &pos);
+/// let p = glam::DVec3::new(-0.4, 0.1, 0.6).normalize();
+/// let near = grid.locate(&Sphere, &mesh, &pos, p).unwrap();
+/// assert_eq!(near, locate(&Sphere, &mesh, &pos, p, None).unwrap());
+/// ```
+#[derive(Clone, Debug)]
+pub struct HintGrid {
+    /// Cells per cube-face side.
+    side: usize,
+    /// `6 · side²` faces, [`Face::INVALID`] only when the mesh had no face.
+    cells: Vec<Face>,
+}
+
+impl HintGrid {
+    /// About this many mesh faces per cell: a cell is then about an edge wide.
+    const FACES_PER_CELL: usize = 2;
+    /// Bounds the grid's memory whatever the mesh size (`6 · 2048²` cells, 100 MB).
+    const MAX_SIDE: usize = 2048;
+
+    /// A grid sized for `mesh` (about two faces per cell), filled from its live faces; cells no
+    /// face centre fell in take the face of the cell before them.
+    pub fn new(mesh: &Mesh, positions: &[DVec3]) -> Self {
+        let cells_wanted = mesh.face_count() / Self::FACES_PER_CELL;
+        let side = ((cells_wanted as f64 / 6.0).sqrt() as usize).clamp(1, Self::MAX_SIDE);
+        let mut grid = Self {
+            side,
+            cells: vec![Face::INVALID; 6 * side * side],
+        };
+        for f in mesh.faces() {
+            let [a, b, c] = mesh.face_vertices(f);
+            let corner = |v: quadedge::Vertex| positions.get(v.index()).copied();
+            if let (Some(a), Some(b), Some(c)) = (corner(a), corner(b), corner(c)) {
+                let i = grid.cell(a + b + c);
+                grid.cells[i] = f;
+            }
+        }
+        let mut last = mesh.faces().next().unwrap_or(Face::INVALID);
+        for f in &mut grid.cells {
+            if f.is_valid() {
+                last = *f;
+            } else {
+                *f = last;
+            }
+        }
+        grid
+    }
+
+    /// The number of cells (`6 · side²`).
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The cell of direction `p` (any finite vector; NaN and zero fall in cell 0).
+    fn cell(&self, p: DVec3) -> usize {
+        let a = p.abs();
+        let (axis, u, v, m) = if a.x >= a.y && a.x >= a.z {
+            (0, p.y, p.z, p.x)
+        } else if a.y >= a.z {
+            (1, p.z, p.x, p.y)
+        } else {
+            (2, p.x, p.y, p.z)
+        };
+        let face = 2 * axis + (m < 0.0) as usize;
+        let scale = 0.5 * self.side as f64 / m.abs();
+        // `as usize` saturates: NaN and negatives give 0; the `min` keeps the edge inside.
+        let i = ((u * scale + 0.5 * self.side as f64) as usize).min(self.side - 1);
+        let j = ((v * scale + 0.5 * self.side as f64) as usize).min(self.side - 1);
+        (face * self.side + i) * self.side + j
+    }
+
+    /// The remembered face for direction `p` ([`Face::INVALID`] for a grid of an empty mesh).
+    /// It may have died since: check with [`Mesh::is_face_alive`] before passing it on.
+    pub fn hint(&self, p: DVec3) -> Face {
+        self.cells[self.cell(p)]
+    }
+
+    /// Remembers `f` as the hint of the cell of `p` (for instance an answer, after edits).
+    pub fn remember(&mut self, p: DVec3, f: Face) {
+        let i = self.cell(p);
+        self.cells[i] = f;
+    }
+
+    /// [`locate`] `p`, starting from the cell's face when it is still alive, else from the
+    /// mesh's first face.
+    ///
+    /// # Errors
+    /// As [`locate`].
+    pub fn locate<S: Surface>(
+        &self,
+        surface: &S,
+        mesh: &Mesh,
+        positions: &[DVec3],
+        p: DVec3,
+    ) -> Result<Location, DelaunayError> {
+        let f = self.hint(p);
+        let start = (f.index() < mesh.face_slots() && mesh.is_face_alive(f)).then_some(f);
+        locate(surface, mesh, positions, p, start)
+    }
+}

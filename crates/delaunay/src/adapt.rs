@@ -10,7 +10,8 @@
 //! so the layers of a world follow through the mesh's journal (splits and collapses at weight
 //! `t = 0.5`, or at the boundary vertex's end in the plane).
 
-use crate::{DelaunayError, Plane, Sphere, Surface, Violation, is_delaunay, make_delaunay_around};
+use crate::flips::{flip_limit, lawson};
+use crate::{DelaunayError, Plane, Sphere, Surface, Violation, is_delaunay};
 use core::fmt;
 use glam::DVec3;
 use quadedge::{Edge, Mesh, MeshError, Vertex};
@@ -270,21 +271,14 @@ pub fn adapt<S: Metric>(
         stamp: Vec::new(),
         touched: Vec::new(),
         queue: Vec::new(),
+        queued: Vec::new(),
         pass: 0,
     };
     for pass in 1..=o.max_passes {
         run.pass = pass as u32;
         run.stats.passes = pass;
         let edits = run.split_sweep()? + run.collapse_sweep()?;
-        let touched: Vec<Vertex> = core::mem::take(&mut run.touched);
-        let live: Vec<Vertex> = touched
-            .iter()
-            .copied()
-            .filter(|&v| run.mesh.is_vertex_alive(v))
-            .collect();
-        run.stats.flips += make_delaunay_around(surface, run.mesh, run.positions, &live)?;
-        run.touched = touched;
-        run.touched.clear();
+        run.flip_back()?;
         if edits == 0 {
             run.stats.converged = !run.stats.budget_reached;
             break;
@@ -316,6 +310,8 @@ struct Run<'a, S, F> {
     stamp: Vec<u32>,
     touched: Vec<Vertex>,
     queue: Vec<Edge>,
+    /// Pass number that last queued each quad-edge for the flips (dedupes `queue`).
+    queued: Vec<u32>,
     pass: u32,
 }
 
@@ -459,7 +455,12 @@ impl<S: Metric, F: Fn(Vertex, DVec3) -> f64> Run<'_, S, F> {
     fn collapse(&mut self, e: Edge) -> Result<bool, AdaptError> {
         let m = &*self.mesh;
         let (a, b) = (m.origin(e), m.dest(e));
-        let (ba, bb) = (m.is_boundary_vertex(a), m.is_boundary_vertex(b));
+        // A closed surface has no boundary: skip the two ring walks.
+        let (ba, bb) = if self.surface.is_closed() {
+            (false, false)
+        } else {
+            (m.is_boundary_vertex(a), m.is_boundary_vertex(b))
+        };
         // Keep the outline: a boundary vertex stays where it is.
         let tries: &[(Edge, f64)] = match (ba, bb) {
             (false, false) => &[(e, 0.5)],
@@ -532,6 +533,38 @@ impl<S: Metric, F: Fn(Vertex, DVec3) -> f64> Run<'_, S, F> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Lawson flips from the star and link of every touched vertex (each edge queued once):
+    /// every edge whose quad an edit changed has a touched vertex in its quad. No face is
+    /// folded (splits and collapses were checked exactly), so the result is Delaunay.
+    fn flip_back(&mut self) -> Result<(), AdaptError> {
+        let mut queue = core::mem::take(&mut self.queue);
+        queue.clear();
+        self.queued.resize(self.mesh.quad_slots(), 0);
+        let m = &*self.mesh;
+        for &v in &self.touched {
+            if !m.is_vertex_alive(v) {
+                continue;
+            }
+            for e in m.outgoing(v) {
+                for x in [e, m.left_next(e)] {
+                    if m.left(e).is_valid() || x == e {
+                        let q = x.quad();
+                        if self.queued[q] != self.pass {
+                            self.queued[q] = self.pass;
+                            queue.push(x);
+                        }
+                    }
+                }
+            }
+        }
+        self.touched.clear();
+        let limit = flip_limit(queue.len(), self.mesh.undirected_edge_count());
+        let flips = lawson(self.surface, self.mesh, self.positions, &mut queue, limit);
+        self.queue = queue;
+        self.stats.flips += flips?;
         Ok(())
     }
 

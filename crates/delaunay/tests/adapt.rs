@@ -331,3 +331,28 @@ fn an_absurdly_small_target_stops_at_the_vertex_budget() {
     assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
     mesh.check().unwrap();
 }
+
+#[test]
+fn a_moving_field_over_many_rounds_keeps_every_invariant() {
+    // A fine spot that wanders over the sphere: each round refines where it goes and coarsens
+    // where it was, on the previous round's mesh.
+    let n = 1500;
+    let h = 1.1 * spacing(n);
+    let (mut mesh, mut pos) = sphere::fibonacci_sphere(n, 1.0, 0.3, 8).unwrap();
+    let mut rng = Rng(21);
+    let opts = AdaptOptions {
+        sample_new_vertices: true,
+        max_passes: 4,
+        ..AdaptOptions::default()
+    };
+    for round in 0..6 {
+        let spot = rng.unit();
+        let s = |p: DVec3| h * (0.5 + 0.75 * (1.0 - spot.dot(p)));
+        let stats = adapt(&Sphere, &mut mesh, &mut pos, |_, p| s(p), &opts).unwrap();
+        mesh.check().unwrap();
+        assert_eq!(pos.len(), mesh.vertex_slots(), "round {round}");
+        assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()), "round {round}");
+        assert!(stats.splits > 0 && stats.collapses > 0, "round {round}: {stats:?}");
+        assert_eq!(stats.long_edges + stats.short_edges > 0, stats.within_bounds() < 1.0);
+    }
+}

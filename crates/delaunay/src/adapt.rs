@@ -425,8 +425,14 @@ impl<S: Metric, F: Fn(Vertex, DVec3) -> f64> Run<'_, S, F> {
     fn collapse_sweep(&mut self) -> Result<usize, AdaptError> {
         let mut queue = core::mem::take(&mut self.queue);
         queue.clear();
+        let fresh = |v: Vertex| self.stamp.get(v.index()) == Some(&self.pass);
         for e in self.mesh.undirected_edges() {
             let (a, b) = (self.mesh.origin(e), self.mesh.dest(e));
+            // Halves of this pass's splits wait for the flips: collapsing them now would
+            // mostly undo the split (and the guard refuses nearly all of them anyway).
+            if fresh(a) || fresh(b) {
+                continue;
+            }
             let len = self.surface.length(self.p(a), self.p(b));
             if len < self.o.collapse_below * self.target(a, b) {
                 queue.push(e);

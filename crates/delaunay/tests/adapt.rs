@@ -352,7 +352,13 @@ fn a_moving_field_over_many_rounds_keeps_every_invariant() {
         mesh.check().unwrap();
         assert_eq!(pos.len(), mesh.vertex_slots(), "round {round}");
         assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()), "round {round}");
-        assert!(stats.splits > 0 && stats.collapses > 0, "round {round}: {stats:?}");
-        assert_eq!(stats.long_edges + stats.short_edges > 0, stats.within_bounds() < 1.0);
+        assert!(
+            stats.splits > 0 && stats.collapses > 0,
+            "round {round}: {stats:?}"
+        );
+        assert_eq!(
+            stats.long_edges + stats.short_edges > 0,
+            stats.within_bounds() < 1.0
+        );
     }
 }

@@ -6,6 +6,13 @@
 //!   sphere (`h` about the lattice's edge, `d` a fixed direction): half the sphere refines,
 //!   the other half coarsens.
 //!
+//! Measured (release, one thread, the shared 2-core machine at a load average of 7–10, so
+//! absolute times are inflated): one pass 0.97 s (1.30 s at load 8) for 865,936 splits,
+//! 245,768 collapses and 608,725 flips, 1M → 1.62M vertices. Run to the 16-pass cap (not
+//! timed here): 7.2 s, 1.37M vertices, 87.7% of the edges within `[4/5, 4/3]` of their target,
+//! the rest short edges kept by the collapse guard; a few pockets still split and collapse at
+//! the cap.
+//!
 //! Every timed routine starts from a clone of the prepared mesh (`iter_batched`, cloning not
 //! timed).
 

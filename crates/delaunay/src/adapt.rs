@@ -101,14 +101,15 @@ pub struct AdaptStats {
     pub collapses: usize,
     /// Lawson flips back to Delaunay.
     pub flips: usize,
-    /// Short edges kept because the collapse would break the link condition.
+    /// Refusals, counted once per edge and pass (an edge kept for several passes counts in
+    /// each): short edges kept because the collapse would break the link condition (or long
+    /// edges of a pillow, which cannot be split).
     pub refused_link: usize,
-    /// Short edges kept because the collapse would fold a face (or a split would make a flat
-    /// or inverted face).
+    /// Refusals: a collapse would fold a face, or a split would make a flat or inverted face.
     pub refused_fold: usize,
-    /// Short edges kept because the collapse would make an edge longer than the split bound.
+    /// Refusals: a collapse would make an edge longer than the split bound.
     pub refused_long: usize,
-    /// Short edges kept because both endpoints are on the boundary (plane): the outline stays.
+    /// Refusals: both endpoints are on the boundary (plane), and the outline stays.
     pub refused_boundary: usize,
     /// Whether the vertex budget stopped splits.
     pub budget_reached: bool,
@@ -195,8 +196,11 @@ impl From<MeshError> for AdaptError {
 /// A collapse is skipped, by rule, when [`Mesh::collapse`] refuses it (the link condition),
 /// when a face of the survivor's new star would not turn counter-clockwise (checked exactly
 /// before the edit), or when an edge of the new star would be longer than the split bound (the
-/// guard against split–collapse cycles). Sweeps go in edge-id order; after each pass the
-/// flips start from every touched vertex. `size` is asked once per live vertex at entry; new
+/// guard against split–collapse cycles); edges at a vertex made by this pass's splits wait for
+/// the next pass. Sweeps go in edge-id order; after each pass the flips start from the star
+/// and link of every touched vertex. The guard cannot see the flips that follow, so on large
+/// meshes a few pockets may keep splitting and collapsing until the pass cap
+/// (`converged == false`; the mesh is valid and Delaunay after every pass). `size` is asked once per live vertex at entry; new
 /// vertices interpolate (see [`AdaptOptions::sample_new_vertices`]).
 ///
 /// Work per pass is proportional to the mesh (one scan of the edges per sweep), with buffers

@@ -30,11 +30,13 @@
 //! ```
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod common;
 mod error;
 pub mod gltf;
 mod image;
+pub mod map;
 pub mod obj;
 pub mod ply;
 pub mod render;

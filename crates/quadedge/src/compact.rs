@@ -34,7 +34,10 @@ impl Mesh {
     /// Removes every hole from the id spaces: survivors are renumbered densely, keeping their
     /// relative order, every stored id is rewritten and the free lists are emptied. Returns the
     /// old → new [`Remap`] and logs it as [`Change::Compact`]. Cheap to call on a mesh without
-    /// holes (the identity map, nothing moves).
+    /// holes (the identity map, nothing moves). Either way the arrays give their spare capacity
+    /// back ([`Mesh::shrink_to_fit`]), e.g. after a [`Mesh::reserve`] that was not used up.
+    /// With an undo log on, a compaction that moves anything is recorded as a copy of the whole
+    /// topology before and after.
     ///
     /// ```
     /// use quadedge::{Face, Mesh, Vertex};
@@ -63,8 +66,10 @@ impl Mesh {
         };
         self.log(|| Change::Compact(remap.clone()));
         if !self.has_holes() {
+            self.shrink_to_fit();
             return remap;
         }
+        let before = self.begin_bulk_write();
 
         let qmap = &remap.quads;
         let vmap = &remap.vertices;
@@ -112,6 +117,8 @@ impl Mesh {
         self.free_vertices.clear();
         self.free_faces.clear();
         self.free_quads.clear();
+        self.shrink_to_fit();
+        self.end_bulk_write(before);
         remap
     }
 }

@@ -74,6 +74,16 @@ pub enum MeshError {
     /// The journal was not started by the [`Recording`](crate::journal::Recording) given, or
     /// no journal is being recorded.
     NotRecording,
+    /// [`Mesh::start_undo_log`](crate::Mesh::start_undo_log) while an undo log is on.
+    UndoLogOn,
+    /// No undo log is being recorded.
+    UndoLogOff,
+    /// [`Mesh::undo`](crate::Mesh::undo) / [`redo`](crate::Mesh::redo): the mesh is not in
+    /// the state the log ends (starts) at: another mesh, or edited since.
+    UndoStateMismatch,
+    /// The mesh carries the log's state stamp but its arrays differ from what the log wrote
+    /// (a write bypassed the log); nothing was changed.
+    UndoContentMismatch,
     /// [`Mesh::check`](crate::Mesh::check) found a broken invariant.
     Corrupt(String),
 }
@@ -136,6 +146,16 @@ impl fmt::Display for MeshError {
             VertexInUse(v) => write!(f, "vertex {v:?} still has edges"),
             AlreadyRecording => write!(f, "a change journal is being recorded already"),
             NotRecording => write!(f, "no change journal is being recorded for this recording"),
+            UndoLogOn => write!(f, "an undo log is being recorded already"),
+            UndoLogOff => write!(f, "no undo log is being recorded"),
+            UndoStateMismatch => write!(
+                f,
+                "the mesh is not in the state this undo log applies to (another mesh, or edited since)"
+            ),
+            UndoContentMismatch => write!(
+                f,
+                "the mesh differs from what this undo log wrote; nothing was changed"
+            ),
             Corrupt(s) => write!(f, "mesh invariant broken: {s}"),
         }
     }

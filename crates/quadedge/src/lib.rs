@@ -43,12 +43,15 @@ mod ids;
 mod iter;
 pub mod journal;
 mod mesh;
+#[cfg(feature = "rayon")]
+mod par;
 mod reorder;
 #[cfg(feature = "serde")]
 mod serde_bytes;
 pub mod shapes;
 mod slots;
 mod topology;
+mod undo;
 
 pub use error::MeshError;
 pub use frozen::{FrozenError, FrozenMesh, FrozenParts, MAX_FROZEN_VERTICES};
@@ -59,5 +62,8 @@ pub use journal::{
     SplitRecord,
 };
 pub use mesh::Mesh;
+#[cfg(feature = "rayon")]
+pub use par::PAR_CHUNK;
 pub use reorder::ReorderError;
 pub use topology::Topology;
+pub use undo::UndoLog;

@@ -58,6 +58,10 @@ pub struct Mesh {
 
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) journal: Option<JournalBuffer>,
+
+    /// The undo log being recorded and the state stamp ([`crate::undo`]).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) undo: crate::undo::UndoState,
 }
 
 /// Bit-identical topology, free lists included; the journal is not compared.
@@ -462,8 +466,11 @@ impl Mesh {
         self.journal = None;
     }
 
+    /// Every mutating operation calls this: it also marks the state as changed for undo logs
+    /// (clears the state stamp).
     #[inline]
     pub(crate) fn log(&mut self, change: impl FnOnce() -> Change) {
+        self.undo.stamp = 0;
         if let Some(j) = self.journal.as_mut() {
             j.changes.push(change());
         }

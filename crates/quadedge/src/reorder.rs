@@ -101,6 +101,8 @@ impl Mesh {
             }
         }
         let rebuilt = self.sweep(order)?;
+        // The whole topology is rewritten: an undo log keeps it as one before/after copy.
+        let before = self.begin_bulk_write();
         let remap = Remap {
             vertices,
             faces: rebuilt.faces,
@@ -129,6 +131,7 @@ impl Mesh {
         self.free_vertices.clear();
         self.free_faces.clear();
         self.free_quads.clear();
+        self.end_bulk_write(before);
         self.log(|| Change::Compact(remap.clone()));
         Ok(remap)
     }

@@ -3,6 +3,7 @@
 //! that construction and edits share.
 
 use crate::mesh::DEAD_VERTEX;
+use crate::undo::Target;
 use crate::{Edge, Face, Mesh, Vertex};
 
 impl Mesh {
@@ -23,11 +24,11 @@ impl Mesh {
     /// Recomputes the dual `origin_next` of every edge in the primal ring that contains `e`:
     /// `onext(rot(x)) = inv_rot(oprev(x))`, so the dual rings follow from the primal ones.
     #[inline]
-    pub(crate) fn refresh_dual_ring(&mut self, e: Edge) {
+    pub(crate) fn refresh_dual_ring<const LOG: bool>(&mut self, e: Edge) {
         let mut prev = e;
         loop {
             let cur = self.primal_next[prev.index()];
-            self.dual_next[cur.index()] = Edge::dual((prev.index() ^ 1) as u32);
+            self.set_dual_next::<LOG>(cur.index(), Edge::dual((prev.index() ^ 1) as u32));
             if cur == e {
                 break;
             }
@@ -36,54 +37,59 @@ impl Mesh {
     }
 
     /// Takes a vertex id from the free list or appends one.
-    pub(crate) fn alloc_vertex(&mut self) -> Vertex {
-        self.live_vertices += 1;
-        if let Some(i) = self.free_vertices.pop() {
-            self.vertex_edge[i as usize] = Edge::INVALID;
+    pub(crate) fn alloc_vertex<const LOG: bool>(&mut self) -> Vertex {
+        self.set_live::<LOG>(Target::FreeVertices, self.live_vertices + 1);
+        if let Some(i) = self.pop_free::<LOG>(Target::FreeVertices) {
+            self.set_vertex_edge::<LOG>(i as usize, Edge::INVALID);
             Vertex::new(i)
         } else {
-            self.vertex_edge.push(Edge::INVALID);
+            self.push_vertex_edge::<LOG>(Edge::INVALID);
             Vertex::new(self.vertex_edge.len() as u32 - 1)
         }
     }
 
     /// Takes a face id from the free list or appends one.
-    pub(crate) fn alloc_face(&mut self, edge: Edge) -> Face {
-        self.live_faces += 1;
-        if let Some(i) = self.free_faces.pop() {
-            self.face_edge[i as usize] = edge;
+    pub(crate) fn alloc_face<const LOG: bool>(&mut self, edge: Edge) -> Face {
+        self.set_live::<LOG>(Target::FreeFaces, self.live_faces + 1);
+        if let Some(i) = self.pop_free::<LOG>(Target::FreeFaces) {
+            self.set_face_edge::<LOG>(i as usize, edge);
             Face::new(i)
         } else {
-            self.face_edge.push(edge);
+            self.push_face_edge::<LOG>(edge);
             Face::new(self.face_edge.len() as u32 - 1)
         }
     }
 
     /// Takes a quad-edge from the free list or appends one; returns its base primal edge
     /// `a → b`. Rings are left as self-loops and faces as holes for the caller to wire.
-    pub(crate) fn alloc_quad(&mut self, a: Vertex, b: Vertex) -> Edge {
-        self.live_quads += 1;
-        let e = if let Some(q) = self.free_quads.pop() {
-            Edge::of_quad(q)
+    pub(crate) fn alloc_quad<const LOG: bool>(&mut self, a: Vertex, b: Vertex) -> Edge {
+        self.set_live::<LOG>(Target::FreeQuads, self.live_quads + 1);
+        // A lone edge: onext(e) = e, onext(rot e) = inv_rot(e).
+        if let Some(q) = self.pop_free::<LOG>(Target::FreeQuads) {
+            let e = Edge::of_quad(q);
+            let i = e.index();
+            self.set_primal_origin::<LOG>(i, a);
+            self.set_primal_origin::<LOG>(i + 1, b);
+            self.set_primal_next::<LOG>(i, e);
+            self.set_primal_next::<LOG>(i + 1, e.sym());
+            self.set_dual_origin::<LOG>(i, Face::INVALID);
+            self.set_dual_origin::<LOG>(i + 1, Face::INVALID);
+            self.set_dual_next::<LOG>(i, Edge::dual(i as u32 + 1));
+            self.set_dual_next::<LOG>(i + 1, Edge::dual(i as u32));
+            e
         } else {
-            let i = self.primal_origin.len() as u32;
-            self.primal_origin.extend([Vertex::INVALID; 2]);
-            self.primal_next.extend([Edge::INVALID; 2]);
-            self.dual_origin.extend([Face::INVALID; 2]);
-            self.dual_next.extend([Edge::INVALID; 2]);
-            Edge::primal(i)
-        };
-        let i = e.index();
-        self.primal_origin[i] = a;
-        self.primal_origin[i + 1] = b;
-        self.primal_next[i] = e;
-        self.primal_next[i + 1] = e.sym();
-        self.dual_origin[i] = Face::INVALID;
-        self.dual_origin[i + 1] = Face::INVALID;
-        // A lone edge: onext(rot e) = inv_rot(e).
-        self.dual_next[i] = Edge::dual(i as u32 + 1);
-        self.dual_next[i + 1] = Edge::dual(i as u32);
-        e
+            let e = Edge::primal(self.primal_origin.len() as u32);
+            let i = e.index();
+            self.push_primal_origin::<LOG>(a);
+            self.push_primal_origin::<LOG>(b);
+            self.push_primal_next::<LOG>(e);
+            self.push_primal_next::<LOG>(e.sym());
+            self.push_dual_origin::<LOG>(Face::INVALID);
+            self.push_dual_origin::<LOG>(Face::INVALID);
+            self.push_dual_next::<LOG>(Edge::dual(i as u32 + 1));
+            self.push_dual_next::<LOG>(Edge::dual(i as u32));
+            e
+        }
     }
 
     /// Can `n` new vertices get ids (free ones first)? Ids stay below the dead-vertex marker.
@@ -107,31 +113,29 @@ impl Mesh {
     }
 
     /// Marks quad-edge `e` dead and pushes it on the free list.
-    pub(crate) fn free_quad(&mut self, e: Edge) {
+    pub(crate) fn free_quad<const LOG: bool>(&mut self, e: Edge) {
         let i = e.index() & !1;
-        self.primal_origin[i] = Vertex::INVALID;
-        self.primal_origin[i + 1] = Vertex::INVALID;
-        self.primal_next[i] = Edge::INVALID;
-        self.primal_next[i + 1] = Edge::INVALID;
-        self.dual_origin[i] = Face::INVALID;
-        self.dual_origin[i + 1] = Face::INVALID;
-        self.dual_next[i] = Edge::INVALID;
-        self.dual_next[i + 1] = Edge::INVALID;
-        self.free_quads.push((i / 2) as u32);
-        self.live_quads -= 1;
+        for j in [i, i + 1] {
+            self.set_primal_origin::<LOG>(j, Vertex::INVALID);
+            self.set_primal_next::<LOG>(j, Edge::INVALID);
+            self.set_dual_origin::<LOG>(j, Face::INVALID);
+            self.set_dual_next::<LOG>(j, Edge::INVALID);
+        }
+        self.push_free::<LOG>(Target::FreeQuads, (i / 2) as u32);
+        self.set_live::<LOG>(Target::FreeQuads, self.live_quads - 1);
     }
 
     /// Marks face `f` dead and pushes it on the free list.
-    pub(crate) fn free_face(&mut self, f: Face) {
-        self.face_edge[f.index()] = Edge::INVALID;
-        self.free_faces.push(f.raw());
-        self.live_faces -= 1;
+    pub(crate) fn free_face<const LOG: bool>(&mut self, f: Face) {
+        self.set_face_edge::<LOG>(f.index(), Edge::INVALID);
+        self.push_free::<LOG>(Target::FreeFaces, f.raw());
+        self.set_live::<LOG>(Target::FreeFaces, self.live_faces - 1);
     }
 
     /// Marks vertex `v` dead and pushes it on the free list.
-    pub(crate) fn free_vertex(&mut self, v: Vertex) {
-        self.vertex_edge[v.index()] = DEAD_VERTEX;
-        self.free_vertices.push(v.raw());
-        self.live_vertices -= 1;
+    pub(crate) fn free_vertex<const LOG: bool>(&mut self, v: Vertex) {
+        self.set_vertex_edge::<LOG>(v.index(), DEAD_VERTEX);
+        self.push_free::<LOG>(Target::FreeVertices, v.raw());
+        self.set_live::<LOG>(Target::FreeVertices, self.live_vertices - 1);
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::journal::Change;
 use crate::mesh::DEAD_VERTEX;
+use crate::undo::Target;
 use crate::{Edge, Face, Mesh, MeshError, Vertex};
 
 /// How one corner of a new face is wired into its vertex's ring (decided before any write).
@@ -35,8 +36,17 @@ impl Mesh {
     /// When the vertex id space (about 4 billion ids) is full; [`Mesh::add_vertices`] returns
     /// an error instead.
     pub fn add_vertex(&mut self) -> Vertex {
+        if self.undo.rec.is_some() {
+            self.add_vertex_with::<true>()
+        } else {
+            self.add_vertex_with::<false>()
+        }
+    }
+
+    /// [`Mesh::add_vertex`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn add_vertex_with<const LOG: bool>(&mut self) -> Vertex {
         assert!(self.can_alloc_vertices(1), "vertex id space exhausted");
-        let v = self.alloc_vertex();
+        let v = self.alloc_vertex::<LOG>();
         self.log(|| Change::VerticesAdded { first: v, count: 1 });
         v
     }
@@ -59,6 +69,15 @@ impl Mesh {
     /// assert_eq!(m.vertex_count(), 3);
     /// ```
     pub fn add_vertices(&mut self, n: usize) -> Result<Vertex, MeshError> {
+        if self.undo.rec.is_some() {
+            self.add_vertices_with::<true>(n)
+        } else {
+            self.add_vertices_with::<false>(n)
+        }
+    }
+
+    /// [`Mesh::add_vertices`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn add_vertices_with<const LOG: bool>(&mut self, n: usize) -> Result<Vertex, MeshError> {
         let first = self.vertex_edge.len();
         match first.checked_add(n) {
             Some(end) if end < DEAD_VERTEX.raw() as usize => {}
@@ -67,9 +86,9 @@ impl Mesh {
         self.vertex_edge
             .try_reserve_exact(n)
             .map_err(|_| MeshError::OutOfMemory)?;
-        self.vertex_edge.resize(first + n, Edge::INVALID);
+        self.extend_vertex_edge::<LOG>(n);
         // Fits: live vertices never outnumber the slots, which stay below `DEAD_VERTEX`.
-        self.live_vertices += n as u32;
+        self.set_live::<LOG>(Target::FreeVertices, self.live_vertices + n as u32);
         let first = Vertex::new(first as u32);
         self.log(|| Change::VerticesAdded {
             first,
@@ -85,13 +104,22 @@ impl Mesh {
     /// Changing nothing: [`MeshError::DeadVertex`] for a dead or out-of-range id,
     /// [`MeshError::VertexInUse`] when the vertex still has edges.
     pub fn remove_vertex(&mut self, v: Vertex) -> Result<(), MeshError> {
+        if self.undo.rec.is_some() {
+            self.remove_vertex_with::<true>(v)
+        } else {
+            self.remove_vertex_with::<false>(v)
+        }
+    }
+
+    /// [`Mesh::remove_vertex`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn remove_vertex_with<const LOG: bool>(&mut self, v: Vertex) -> Result<(), MeshError> {
         if !self.is_vertex_alive(v) {
             return Err(MeshError::DeadVertex(v));
         }
         if self.vertex_edge[v.index()].is_valid() {
             return Err(MeshError::VertexInUse(v));
         }
-        self.free_vertex(v);
+        self.free_vertex::<LOG>(v);
         self.log(|| Change::VertexRemoved(v));
         Ok(())
     }
@@ -125,6 +153,20 @@ impl Mesh {
     /// m.check().unwrap();
     /// ```
     pub fn add_face(&mut self, a: Vertex, b: Vertex, c: Vertex) -> Result<Face, MeshError> {
+        if self.undo.rec.is_some() {
+            self.add_face_with::<true>(a, b, c)
+        } else {
+            self.add_face_with::<false>(a, b, c)
+        }
+    }
+
+    /// [`Mesh::add_face`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn add_face_with<const LOG: bool>(
+        &mut self,
+        a: Vertex,
+        b: Vertex,
+        c: Vertex,
+    ) -> Result<Face, MeshError> {
         let vs = [a, b, c];
         for &v in &vs {
             if !self.is_vertex_alive(v) {
@@ -204,7 +246,7 @@ impl Mesh {
         // Phase 2: write. Nothing below can fail.
         for k in 0..3 {
             if !sides[k].is_valid() {
-                let e = self.alloc_quad(vs[k], vs[(k + 1) % 3]);
+                let e = self.alloc_quad::<LOG>(vs[k], vs[(k + 1) % 3]);
                 sides[k] = e;
                 self.log(|| Change::EdgeAdded(e));
             }
@@ -213,16 +255,15 @@ impl Mesh {
             let v = vs[k];
             let out = sides[k];
             let inc = sides[(k + 2) % 3].sym();
-            let next = &mut self.primal_next;
             match plan[k] {
                 Corner::Nothing => {}
                 Corner::AfterOut(o) => {
-                    next[inc.index()] = next[o.index()];
-                    next[o.index()] = inc;
+                    self.set_primal_next::<LOG>(inc.index(), self.primal_next[o.index()]);
+                    self.set_primal_next::<LOG>(o.index(), inc);
                 }
                 Corner::BeforeIn { prev } => {
-                    next[out.index()] = inc;
-                    next[prev.index()] = out;
+                    self.set_primal_next::<LOG>(out.index(), inc);
+                    self.set_primal_next::<LOG>(prev.index(), out);
                 }
                 Corner::Relink {
                     out,
@@ -231,31 +272,31 @@ impl Mesh {
                     last,
                     gap,
                 } => {
-                    let after_gap = next[gap.index()];
-                    next[out.index()] = inc;
-                    next[gap.index()] = first;
-                    next[last.index()] = after_gap;
+                    let after_gap = self.primal_next[gap.index()];
+                    self.set_primal_next::<LOG>(out.index(), inc);
+                    self.set_primal_next::<LOG>(gap.index(), first);
+                    self.set_primal_next::<LOG>(last.index(), after_gap);
                 }
                 Corner::Fresh => {
-                    next[out.index()] = inc;
-                    next[inc.index()] = out;
-                    self.vertex_edge[v.index()] = out;
+                    self.set_primal_next::<LOG>(out.index(), inc);
+                    self.set_primal_next::<LOG>(inc.index(), out);
+                    self.set_vertex_edge::<LOG>(v.index(), out);
                 }
                 Corner::IntoGap(gap) => {
-                    let after_gap = next[gap.index()];
-                    next[gap.index()] = out;
-                    next[out.index()] = inc;
-                    next[inc.index()] = after_gap;
+                    let after_gap = self.primal_next[gap.index()];
+                    self.set_primal_next::<LOG>(gap.index(), out);
+                    self.set_primal_next::<LOG>(out.index(), inc);
+                    self.set_primal_next::<LOG>(inc.index(), after_gap);
                 }
             }
         }
-        let f = self.alloc_face(sides[0]);
+        let f = self.alloc_face::<LOG>(sides[0]);
         for e in sides {
-            self.dual_origin[e.index() ^ 1] = f;
+            self.set_dual_origin::<LOG>(e.index() ^ 1, f);
         }
         for k in 0..3 {
             if !matches!(plan[k], Corner::Nothing) {
-                self.refresh_dual_ring(sides[k]);
+                self.refresh_dual_ring::<LOG>(sides[k]);
             }
         }
         self.log(|| Change::FaceAdded(f));

@@ -1,15 +1,15 @@
 //! Faces: triangles of three distinct corners, consistent with their edges.
 
-use super::ensure;
+use super::{ensure, scan};
 use crate::{Face, Mesh, MeshError};
 
 impl Mesh {
-    pub(super) fn check_faces(&self) -> Result<(), MeshError> {
+    pub(super) fn check_faces(&self, par: bool) -> Result<(), MeshError> {
         let nf = self.face_edge.len();
-        for f in 0..nf {
+        scan(nf, par, |f| {
             let e = self.face_edge[f];
             if !e.is_valid() {
-                continue;
+                return Ok(());
             }
             let face = Face::new(f as u32);
             ensure!(
@@ -25,7 +25,8 @@ impl Mesh {
             ensure!(e3 == e, "{face:?} is not a triangle");
             let [a, b, c] = self.face_vertices(face);
             ensure!(a != b && b != c && a != c, "{face:?} repeats a vertex");
-        }
+            Ok(())
+        })?;
         let mut left_count = vec![0u8; nf];
         for i in 0..self.primal_origin.len() {
             if self.primal_origin[i & !1].is_valid() {
@@ -35,11 +36,12 @@ impl Mesh {
                 }
             }
         }
-        for (f, &c) in left_count.iter().enumerate() {
+        scan(nf, par, |f| {
+            let c = left_count[f];
             if self.face_edge[f].is_valid() {
                 ensure!(c == 3, "f{f} is the left face of {c} edges");
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }

@@ -60,13 +60,34 @@ impl Mesh {
     /// assert!(pillow.is_closed());
     /// ```
     pub fn check(&self) -> Result<(), MeshError> {
+        self.check_with(false)
+    }
+
+    /// The checks, with the per-element scans in parallel chunks when `par` (feature `rayon`).
+    pub(crate) fn check_with(&self, par: bool) -> Result<(), MeshError> {
         self.check_array_lengths()?;
         self.check_free_lists()?;
         self.check_live_counts()?;
-        let edges_at = self.check_edges()?;
-        self.check_vertex_rings(&edges_at)?;
+        let edges_at = self.check_edges(par)?;
+        self.check_vertex_rings(&edges_at, par)?;
         self.check_no_parallel_edges()?;
-        self.check_faces()?;
+        self.check_faces(par)?;
         self.check_euler()
     }
+}
+
+/// Runs `f` on `0..n` and returns the first error in index order: one index after the other,
+/// or (`par`, feature `rayon`) in parallel chunks where the lowest failing index wins, which
+/// is the same error.
+pub(crate) fn scan(
+    n: usize,
+    par: bool,
+    f: impl Fn(usize) -> Result<(), MeshError> + Sync,
+) -> Result<(), MeshError> {
+    #[cfg(feature = "rayon")]
+    if par {
+        return crate::par::first_error(n, f);
+    }
+    let _ = par;
+    (0..n).try_for_each(f)
 }

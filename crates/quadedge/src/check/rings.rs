@@ -1,25 +1,22 @@
 //! Edges, vertex rings, dual rings and simplicity (no loops, no parallel edges).
 
-use super::ensure;
+use super::{ensure, scan};
 use crate::mesh::DEAD_VERTEX;
 use crate::{Edge, Mesh, MeshError, Vertex};
 
 impl Mesh {
     /// Endpoints, faces and `origin_next` of every live edge; returns the number of edges
     /// leaving each vertex.
-    pub(super) fn check_edges(&self) -> Result<Vec<u32>, MeshError> {
+    pub(super) fn check_edges(&self, par: bool) -> Result<Vec<u32>, MeshError> {
         let ne = self.primal_origin.len();
-        let mut incoming = vec![0u8; ne];
-        let mut edges_at = vec![0u32; self.vertex_edge.len()];
-        for i in 0..ne {
+        scan(ne, par, |i| {
             let e = Edge::primal(i as u32);
             if !self.primal_origin[i & !1].is_valid() {
-                continue;
+                return Ok(());
             }
             let o = self.primal_origin[i];
             ensure!(self.is_vertex_alive(o), "{e:?} starts at dead vertex {o:?}");
             ensure!(o != self.primal_origin[i ^ 1], "{e:?} is a loop at {o:?}");
-            edges_at[o.index()] += 1;
             ensure!(
                 self.left(e).is_valid() || self.right(e).is_valid(),
                 "{e:?} has no face on either side"
@@ -39,7 +36,6 @@ impl Mesh {
                 self.primal_origin[n.index()] == o,
                 "onext({e:?}) = {n:?} starts elsewhere"
             );
-            incoming[n.index()] = incoming[n.index()].saturating_add(1);
             // Dual ring implied by the primal one.
             let d = self.dual_next[n.index()];
             ensure!(
@@ -48,37 +44,51 @@ impl Mesh {
                 n.rot(),
                 e.inv_rot()
             );
+            Ok(())
+        })?;
+        // Every entry is now in range: count edges per vertex and `onext` preimages.
+        let mut incoming = vec![0u8; ne];
+        let mut edges_at = vec![0u32; self.vertex_edge.len()];
+        for i in 0..ne {
+            if self.primal_origin[i & !1].is_valid() {
+                edges_at[self.primal_origin[i].index()] += 1;
+                let n = self.primal_next[i].index();
+                incoming[n] = incoming[n].saturating_add(1);
+            }
         }
-        for (i, &c) in incoming.iter().enumerate() {
+        scan(ne, par, |i| {
+            let c = incoming[i];
             if self.primal_origin[i & !1].is_valid() {
                 ensure!(c == 1, "e{i} is onext of {c} edges");
             }
-        }
+            Ok(())
+        })?;
         // `origin_next` is now known to be a permutation of the live primal edges, so every
         // live dual `origin_next` entry has been checked above: `lnext` is safe to follow.
-        for i in 0..ne {
+        scan(ne, par, |i| {
             if !self.primal_origin[i & !1].is_valid() {
-                continue;
+                return Ok(());
             }
             let e = Edge::primal(i as u32);
             ensure!(
                 self.left(self.left_next(e)) == self.left(e),
                 "left face changes along lnext at {e:?}"
             );
-        }
+            Ok(())
+        })?;
         Ok(edges_at)
     }
 
     /// One cycle per vertex holding all its edges.
-    pub(super) fn check_vertex_rings(&self, edges_at: &[u32]) -> Result<(), MeshError> {
-        for v in 0..self.vertex_edge.len() {
+    pub(super) fn check_vertex_rings(&self, edges_at: &[u32], par: bool) -> Result<(), MeshError> {
+        scan(self.vertex_edge.len(), par, |v| {
             let start = self.vertex_edge[v];
             if start == DEAD_VERTEX {
-                continue;
+                return Ok(());
             }
             if !start.is_valid() {
                 ensure!(edges_at[v] == 0, "isolated v{v} has {} edges", edges_at[v]);
-                continue;
+                return Ok(());
             }
             ensure!(
                 start.is_primal() && self.is_edge_alive(start),
@@ -94,8 +104,8 @@ impl Mesh {
                 "ring of v{v} holds {n} of its {} edges",
                 edges_at[v]
             );
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// No two edges join the same two vertices. Every edit's precondition (above all the link

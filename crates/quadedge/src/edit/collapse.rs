@@ -44,6 +44,19 @@ impl Mesh {
     /// assert_eq!(tet.collapse(e, 0.5), Err(MeshError::CollapseNotManifold(e)));
     /// ```
     pub fn collapse(&mut self, e: Edge, t: f32) -> Result<CollapseRecord, MeshError> {
+        if self.undo.rec.is_some() {
+            self.collapse_with::<true>(e, t)
+        } else {
+            self.collapse_with::<false>(e, t)
+        }
+    }
+
+    /// [`Mesh::collapse`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn collapse_with<const LOG: bool>(
+        &mut self,
+        e: Edge,
+        t: f32,
+    ) -> Result<CollapseRecord, MeshError> {
         let e = self.live_primal(e)?;
         if !(0.0..=1.0).contains(&t) {
             return Err(MeshError::BadWeight);
@@ -138,56 +151,56 @@ impl Mesh {
         let mut last = Edge::INVALID;
         let mut x = seg_start;
         while x != stop {
-            self.primal_origin[x.index()] = a;
+            self.set_primal_origin::<LOG>(x.index(), a);
             last = x;
             x = self.primal_next[x.index()];
         }
         if last.is_valid() {
-            self.set_next(a_prev, seg_start);
-            self.set_next(last, a_next);
+            self.set_next::<LOG>(a_prev, seg_start);
+            self.set_next::<LOG>(last, a_next);
         } else {
-            self.set_next(a_prev, a_next);
+            self.set_next::<LOG>(a_prev, a_next);
         }
         if self.vertex_edge[a.index()] == e {
-            self.vertex_edge[a.index()] = a_next;
+            self.set_vertex_edge::<LOG>(a.index(), a_next);
         }
         let mut removed_edges = [e.base(), Edge::INVALID, Edge::INVALID];
         if fl.is_valid() {
             // c → a takes over c → b: its left face is the one beyond b → c.
             let lp = a_next.sym();
             let gl = self.dual_origin[b_prev.index()];
-            self.set_next(lp, c_after);
-            self.dual_origin[a_next.index()] = gl;
+            self.set_next::<LOG>(lp, c_after);
+            self.set_dual_origin::<LOG>(a_next.index(), gl);
             if gl.is_valid() && self.face_edge[gl.index()] == b_prev.sym() {
-                self.face_edge[gl.index()] = lp;
+                self.set_face_edge::<LOG>(gl.index(), lp);
             }
             if self.vertex_edge[c.index()] == b_prev.sym() {
-                self.vertex_edge[c.index()] = lp;
+                self.set_vertex_edge::<LOG>(c.index(), lp);
             }
             removed_edges[1] = b_prev.base();
         }
         if fr.is_valid() {
             // a → d takes over b → d: its left face is the one beyond d → b.
             let gr = self.dual_origin[b_next.index() ^ 1];
-            self.set_next(d_before, a_prev.sym());
-            self.dual_origin[a_prev.index() ^ 1] = gr;
+            self.set_next::<LOG>(d_before, a_prev.sym());
+            self.set_dual_origin::<LOG>(a_prev.index() ^ 1, gr);
             if gr.is_valid() && self.face_edge[gr.index()] == b_next {
-                self.face_edge[gr.index()] = a_prev;
+                self.set_face_edge::<LOG>(gr.index(), a_prev);
             }
             if self.vertex_edge[d.index()] == b_next.sym() {
-                self.vertex_edge[d.index()] = a_prev.sym();
+                self.set_vertex_edge::<LOG>(d.index(), a_prev.sym());
             }
             removed_edges[2] = b_next.base();
         }
-        self.free_vertex(b);
+        self.free_vertex::<LOG>(b);
         for q in removed_edges {
             if q.is_valid() {
-                self.free_quad(q);
+                self.free_quad::<LOG>(q);
             }
         }
         for f in [fl, fr] {
             if f.is_valid() {
-                self.free_face(f);
+                self.free_face::<LOG>(f);
             }
         }
         let rec = CollapseRecord {

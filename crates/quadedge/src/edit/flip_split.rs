@@ -36,6 +36,15 @@ impl Mesh {
     /// assert_eq!(m.flip(b), Err(MeshError::BoundaryEdge(b)));
     /// ```
     pub fn flip(&mut self, edge: Edge) -> Result<Edge, MeshError> {
+        if self.undo.rec.is_some() {
+            self.flip_with::<true>(edge)
+        } else {
+            self.flip_with::<false>(edge)
+        }
+    }
+
+    /// [`Mesh::flip`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn flip_with<const LOG: bool>(&mut self, edge: Edge) -> Result<Edge, MeshError> {
         if !self.is_edge_alive(edge) {
             return Err(MeshError::DeadEdge(edge));
         }
@@ -59,24 +68,24 @@ impl Mesh {
         }
 
         // a and b lose the edge, c and d gain it.
-        self.set_next(rn, lp.sym());
-        self.set_next(ln, rp.sym());
-        self.set_next(lp, es);
-        self.set_next(es, ln.sym());
-        self.set_next(rp, e);
-        self.set_next(e, rn.sym());
-        self.primal_origin[e.index()] = d;
-        self.primal_origin[es.index()] = c;
+        self.set_next::<LOG>(rn, lp.sym());
+        self.set_next::<LOG>(ln, rp.sym());
+        self.set_next::<LOG>(lp, es);
+        self.set_next::<LOG>(es, ln.sym());
+        self.set_next::<LOG>(rp, e);
+        self.set_next::<LOG>(e, rn.sym());
+        self.set_primal_origin::<LOG>(e.index(), d);
+        self.set_primal_origin::<LOG>(es.index(), c);
         // b → c moves to the right face, a → d to the left one.
-        self.dual_origin[ln.index() ^ 1] = fr;
-        self.dual_origin[rn.index() ^ 1] = fl;
-        self.face_edge[fl.index()] = e;
-        self.face_edge[fr.index()] = es;
+        self.set_dual_origin::<LOG>(ln.index() ^ 1, fr);
+        self.set_dual_origin::<LOG>(rn.index() ^ 1, fl);
+        self.set_face_edge::<LOG>(fl.index(), e);
+        self.set_face_edge::<LOG>(fr.index(), es);
         if self.vertex_edge[a.index()] == e {
-            self.vertex_edge[a.index()] = rn;
+            self.set_vertex_edge::<LOG>(a.index(), rn);
         }
         if self.vertex_edge[b.index()] == es {
-            self.vertex_edge[b.index()] = ln;
+            self.set_vertex_edge::<LOG>(b.index(), ln);
         }
         self.log(|| {
             Change::Flip(FlipRecord {
@@ -129,6 +138,15 @@ impl Mesh {
     /// m.check().unwrap();
     /// ```
     pub fn split(&mut self, e: Edge, t: f32) -> Result<SplitRecord, MeshError> {
+        if self.undo.rec.is_some() {
+            self.split_with::<true>(e, t)
+        } else {
+            self.split_with::<false>(e, t)
+        }
+    }
+
+    /// [`Mesh::split`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn split_with<const LOG: bool>(&mut self, e: Edge, t: f32) -> Result<SplitRecord, MeshError> {
         let e = self.live_primal(e)?;
         if !(0.0..=1.0).contains(&t) {
             return Err(MeshError::BadWeight);
@@ -158,65 +176,65 @@ impl Mesh {
             return Err(MeshError::SplitWouldDuplicate(e));
         }
 
-        let v = self.alloc_vertex();
-        let n = self.alloc_quad(v, b);
+        let v = self.alloc_vertex::<LOG>();
+        let n = self.alloc_quad::<LOG>(v, b);
         let cl = if fl.is_valid() {
-            self.alloc_quad(v, c)
+            self.alloc_quad::<LOG>(v, c)
         } else {
             Edge::INVALID
         };
         let cr = if fr.is_valid() {
-            self.alloc_quad(v, d)
+            self.alloc_quad::<LOG>(v, d)
         } else {
             Edge::INVALID
         };
         let gl = if fl.is_valid() {
-            self.alloc_face(n)
+            self.alloc_face::<LOG>(n)
         } else {
             Face::INVALID
         };
         let gr = if fr.is_valid() {
-            self.alloc_face(n.sym())
+            self.alloc_face::<LOG>(n.sym())
         } else {
             Face::INVALID
         };
 
-        self.primal_origin[es.index()] = v;
+        self.set_primal_origin::<LOG>(es.index(), v);
         // b: n.sym takes the place of e.sym.
-        self.set_next(pred_b, n.sym());
-        self.set_next(n.sym(), next_b);
+        self.set_next::<LOG>(pred_b, n.sym());
+        self.set_next::<LOG>(n.sym(), next_b);
         if self.vertex_edge[b.index()] == es {
-            self.vertex_edge[b.index()] = n.sym();
+            self.set_vertex_edge::<LOG>(b.index(), n.sym());
         }
         // v: n, (cl), e.sym, (cr), counter-clockwise.
-        self.vertex_edge[v.index()] = n;
-        self.dual_origin[n.index()] = gr;
-        self.dual_origin[n.index() ^ 1] = gl;
+        self.set_vertex_edge::<LOG>(v.index(), n);
+        self.set_dual_origin::<LOG>(n.index(), gr);
+        self.set_dual_origin::<LOG>(n.index() ^ 1, gl);
         if fl.is_valid() {
-            self.set_next(n, cl);
-            self.set_next(cl, es);
+            self.set_next::<LOG>(n, cl);
+            self.set_next::<LOG>(cl, es);
             // c: cl.sym goes between c → a and c → b.
-            self.set_next(lp, cl.sym());
-            self.set_next(cl.sym(), ln.sym());
-            self.dual_origin[cl.index() ^ 1] = fl;
-            self.dual_origin[cl.index()] = gl;
-            self.dual_origin[ln.index() ^ 1] = gl;
-            self.face_edge[fl.index()] = e;
+            self.set_next::<LOG>(lp, cl.sym());
+            self.set_next::<LOG>(cl.sym(), ln.sym());
+            self.set_dual_origin::<LOG>(cl.index() ^ 1, fl);
+            self.set_dual_origin::<LOG>(cl.index(), gl);
+            self.set_dual_origin::<LOG>(ln.index() ^ 1, gl);
+            self.set_face_edge::<LOG>(fl.index(), e);
         } else {
-            self.set_next(n, es);
+            self.set_next::<LOG>(n, es);
         }
         if fr.is_valid() {
-            self.set_next(es, cr);
-            self.set_next(cr, n);
+            self.set_next::<LOG>(es, cr);
+            self.set_next::<LOG>(cr, n);
             // d: cr.sym goes between d → b and d → a.
-            self.set_next(rp, cr.sym());
-            self.set_next(cr.sym(), rn.sym());
-            self.dual_origin[cr.index() ^ 1] = gr;
-            self.dual_origin[cr.index()] = fr;
-            self.dual_origin[rp.index() ^ 1] = gr;
-            self.face_edge[fr.index()] = es;
+            self.set_next::<LOG>(rp, cr.sym());
+            self.set_next::<LOG>(cr.sym(), rn.sym());
+            self.set_dual_origin::<LOG>(cr.index() ^ 1, gr);
+            self.set_dual_origin::<LOG>(cr.index(), fr);
+            self.set_dual_origin::<LOG>(rp.index() ^ 1, gr);
+            self.set_face_edge::<LOG>(fr.index(), es);
         } else {
-            self.set_next(es, n);
+            self.set_next::<LOG>(es, n);
         }
 
         let rec = SplitRecord {

@@ -65,9 +65,9 @@ impl Mesh {
 
     /// Sets `onext(p) = n` for primal edges and keeps the dual ring consistent.
     #[inline(always)]
-    pub(crate) fn set_next(&mut self, p: Edge, n: Edge) {
-        self.primal_next[p.index()] = n;
-        self.dual_next[n.index()] = Edge::dual((p.index() ^ 1) as u32);
+    pub(crate) fn set_next<const LOG: bool>(&mut self, p: Edge, n: Edge) {
+        self.set_primal_next::<LOG>(p.index(), n);
+        self.set_dual_next::<LOG>(n.index(), Edge::dual((p.index() ^ 1) as u32));
     }
 
     /// `onext` of a primal edge.
@@ -83,16 +83,16 @@ impl Mesh {
     }
 
     /// Takes primal edge `x` out of its origin ring (the ring stays consistent).
-    pub(crate) fn unlink(&mut self, x: Edge) {
+    pub(crate) fn unlink<const LOG: bool>(&mut self, x: Edge) {
         let o = self.primal_origin[x.index()];
         let n = self.onext(x);
         if n == x {
-            self.vertex_edge[o.index()] = Edge::INVALID;
+            self.set_vertex_edge::<LOG>(o.index(), Edge::INVALID);
         } else {
             let p = self.oprev(x);
-            self.set_next(p, n);
+            self.set_next::<LOG>(p, n);
             if self.vertex_edge[o.index()] == x {
-                self.vertex_edge[o.index()] = n;
+                self.set_vertex_edge::<LOG>(o.index(), n);
             }
         }
     }
@@ -160,20 +160,29 @@ impl Mesh {
     /// m.check().unwrap();
     /// ```
     pub fn remove_face(&mut self, f: Face) -> Result<(), MeshError> {
+        if self.undo.rec.is_some() {
+            self.remove_face_with::<true>(f)
+        } else {
+            self.remove_face_with::<false>(f)
+        }
+    }
+
+    /// [`Mesh::remove_face`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn remove_face_with<const LOG: bool>(&mut self, f: Face) -> Result<(), MeshError> {
         if !self.is_face_alive(f) {
             return Err(MeshError::DeadFace(f));
         }
         let es = self.face_edges(f);
         for x in es {
-            self.dual_origin[x.index() ^ 1] = Face::INVALID;
+            self.set_dual_origin::<LOG>(x.index() ^ 1, Face::INVALID);
         }
-        self.free_face(f);
+        self.free_face::<LOG>(f);
         self.log(|| Change::FaceRemoved(f));
         for x in es {
             if !self.dual_origin[x.index()].is_valid() {
-                self.unlink(x);
-                self.unlink(x.sym());
-                self.free_quad(x);
+                self.unlink::<LOG>(x);
+                self.unlink::<LOG>(x.sym());
+                self.free_quad::<LOG>(x);
                 self.log(|| Change::EdgeRemoved(x.base()));
             }
         }

@@ -45,6 +45,19 @@ impl Mesh {
     /// m.check().unwrap();
     /// ```
     pub fn split_face(&mut self, f: Face, weights: [f32; 3]) -> Result<FaceSplitRecord, MeshError> {
+        if self.undo.rec.is_some() {
+            self.split_face_with::<true>(f, weights)
+        } else {
+            self.split_face_with::<false>(f, weights)
+        }
+    }
+
+    /// [`Mesh::split_face`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn split_face_with<const LOG: bool>(
+        &mut self,
+        f: Face,
+        weights: [f32; 3],
+    ) -> Result<FaceSplitRecord, MeshError> {
         if !self.is_face_alive(f) {
             return Err(MeshError::DeadFace(f));
         }
@@ -62,22 +75,26 @@ impl Mesh {
         let corners = sides.map(|e| self.primal_origin[e.index()]);
 
         // Write: nothing below can fail.
-        let v = self.alloc_vertex();
-        let spokes = corners.map(|c| self.alloc_quad(v, c));
-        let faces = [f, self.alloc_face(sides[1]), self.alloc_face(sides[2])];
-        self.vertex_edge[v.index()] = spokes[0];
+        let v = self.alloc_vertex::<LOG>();
+        let spokes = corners.map(|c| self.alloc_quad::<LOG>(v, c));
+        let faces = [
+            f,
+            self.alloc_face::<LOG>(sides[1]),
+            self.alloc_face::<LOG>(sides[2]),
+        ];
+        self.set_vertex_edge::<LOG>(v.index(), spokes[0]);
         for i in 0..3 {
             let (s, side) = (spokes[i], sides[i]);
             // Around v: the face (v, c_i, c_i+1) lies between spokes i and i + 1.
-            self.set_next(s, spokes[(i + 1) % 3]);
+            self.set_next::<LOG>(s, spokes[(i + 1) % 3]);
             // Around c_i: the spoke's sym goes between c_i → c_i+1 and c_i → c_i-1.
             let before = sides[(i + 2) % 3].sym();
-            self.set_next(side, s.sym());
-            self.set_next(s.sym(), before);
-            self.dual_origin[s.index() ^ 1] = faces[i];
-            self.dual_origin[s.index()] = faces[(i + 2) % 3];
-            self.dual_origin[side.index() ^ 1] = faces[i];
-            self.face_edge[faces[i].index()] = side;
+            self.set_next::<LOG>(side, s.sym());
+            self.set_next::<LOG>(s.sym(), before);
+            self.set_dual_origin::<LOG>(s.index() ^ 1, faces[i]);
+            self.set_dual_origin::<LOG>(s.index(), faces[(i + 2) % 3]);
+            self.set_dual_origin::<LOG>(side.index() ^ 1, faces[i]);
+            self.set_face_edge::<LOG>(faces[i].index(), side);
         }
         let rec = FaceSplitRecord {
             face: f,
@@ -123,6 +140,18 @@ impl Mesh {
     /// assert_eq!(m.dissolve_vertex(Vertex::new(0)), Err(MeshError::NotDissolvable(Vertex::new(0))));
     /// ```
     pub fn dissolve_vertex(&mut self, v: Vertex) -> Result<DissolveRecord, MeshError> {
+        if self.undo.rec.is_some() {
+            self.dissolve_vertex_with::<true>(v)
+        } else {
+            self.dissolve_vertex_with::<false>(v)
+        }
+    }
+
+    /// [`Mesh::dissolve_vertex`], with the undo log (`LOG`) or without: one branch per edit, not per write.
+    fn dissolve_vertex_with<const LOG: bool>(
+        &mut self,
+        v: Vertex,
+    ) -> Result<DissolveRecord, MeshError> {
         if !self.is_vertex_alive(v) {
             return Err(MeshError::DeadVertex(v));
         }
@@ -164,21 +193,21 @@ impl Mesh {
         for i in 0..3 {
             let c = corners[i];
             let s = spokes[i].sym();
-            self.set_next(sides[i], sides[(i + 2) % 3].sym());
+            self.set_next::<LOG>(sides[i], sides[(i + 2) % 3].sym());
             if self.vertex_edge[c.index()] == s {
-                self.vertex_edge[c.index()] = sides[i];
+                self.set_vertex_edge::<LOG>(c.index(), sides[i]);
             }
-            self.dual_origin[sides[i].index() ^ 1] = face;
+            self.set_dual_origin::<LOG>(sides[i].index() ^ 1, face);
         }
-        self.face_edge[face.index()] = sides[0];
-        self.free_vertex(v);
+        self.set_face_edge::<LOG>(face.index(), sides[0]);
+        self.free_vertex::<LOG>(v);
         let removed_edges = spokes.map(|s| s.base());
         for q in removed_edges {
-            self.free_quad(q);
+            self.free_quad::<LOG>(q);
         }
         let removed_faces = [faces[1], faces[2]];
         for x in removed_faces {
-            self.free_face(x);
+            self.free_face::<LOG>(x);
         }
         let rec = DissolveRecord {
             vertex: v,

@@ -1,0 +1,143 @@
+//! # plane
+//!
+//! Planar maps on the quad-edge mesh, closed by a ghost vertex: one extra vertex joined to
+//! every hull vertex turns the planar triangulation into a closed one, so every edge has two
+//! faces and algorithms that walk the mesh never meet a boundary. Ghost faces and edges are
+//! recognisable ([`PlanarMap::is_ghost_face`], [`PlanarMap::is_ghost_edge`]) and skipped by the
+//! geometric criteria.
+//!
+//! * [`poisson_disc`]: Bridson's Poisson-disc points in a rectangle, after boundary points.
+//! * [`triangulate`]: the exact planar Delaunay triangulation closed by a ghost vertex, built
+//!   as a convex hull on the sphere through the inverse stereographic projection, then made
+//!   exactly planar Delaunay with local flips.
+//! * [`is_delaunay`] / [`make_delaunay_from_edges`]: the planar criterion, ghost-aware.
+//! * [`voronoi_cells`]: Voronoi cells clipped to the rectangle, for drawing.
+//! * [`map_world`]: a [`world::World`] with positions and a noisy elevation.
+//!
+//! ```
+//! let pts = plane::poisson_disc(20.0, 10.0, 1.0, 3).unwrap();
+//! let map = plane::triangulate(&pts.points).unwrap();
+//! assert!(map.mesh.is_closed());
+//! map.mesh.check().unwrap();
+//! assert_eq!(plane::is_delaunay(&map.mesh, &map.positions, map.ghost), Ok(()));
+//! // Euler: V − E + F = 2 with the ghost, so real faces = 2n − 2 − hull vertices.
+//! let n = pts.points.len();
+//! let hull = map.mesh.degree(map.ghost);
+//! assert_eq!(map.real_faces().count(), 2 * n - 2 - hull);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod build;
+mod error;
+mod noise;
+mod points;
+mod repair;
+mod voronoi;
+mod world_map;
+
+pub use build::triangulate;
+pub use error::{PlaneError, Violation};
+pub use noise::ValueNoise;
+pub use points::{MAX_POINTS, PoissonPoints, poisson_disc, validate};
+pub use repair::{is_ghost_edge, is_ghost_face, make_delaunay_from_edges};
+pub use voronoi::{VoronoiCells, voronoi_cells};
+pub use world_map::{ELEVATION, MapOptions, POSITION, SEA_LEVEL, map_world};
+
+use glam::{DVec2, DVec3};
+use quadedge::{Edge, Face, Mesh, Vertex};
+
+/// An axis-aligned rectangle `[min, max]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// The lower-left corner.
+    pub min: DVec2,
+    /// The upper-right corner.
+    pub max: DVec2,
+}
+
+impl Rect {
+    /// `[0, width] × [0, height]`.
+    pub fn new(width: f64, height: f64) -> Self {
+        Self {
+            min: DVec2::ZERO,
+            max: DVec2::new(width, height),
+        }
+    }
+
+    /// The size.
+    pub fn size(&self) -> DVec2 {
+        self.max - self.min
+    }
+}
+
+/// A ghost-closed planar Delaunay triangulation: see [`triangulate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanarMap {
+    /// The closed mesh: real faces plus one ghost face per hull edge.
+    pub mesh: Mesh,
+    /// Positions by vertex id, `z = 0`. The ghost's entry is the bounding box's centre: a
+    /// finite placeholder, never used geometrically (the ghost stands for the point at
+    /// infinity; test with [`PlanarMap::is_ghost_vertex`] before using a position).
+    pub positions: Vec<DVec3>,
+    /// The ghost vertex.
+    pub ghost: Vertex,
+    /// The bounding box of the points.
+    pub rect: Rect,
+}
+
+impl PlanarMap {
+    /// Is `v` the ghost?
+    pub fn is_ghost_vertex(&self, v: Vertex) -> bool {
+        v == self.ghost
+    }
+
+    /// Is `f` a ghost face (one corner is the ghost)?
+    pub fn is_ghost_face(&self, f: Face) -> bool {
+        is_ghost_face(&self.mesh, self.ghost, f)
+    }
+
+    /// Is `e` a ghost edge (one end is the ghost)?
+    pub fn is_ghost_edge(&self, e: Edge) -> bool {
+        is_ghost_edge(&self.mesh, self.ghost, e)
+    }
+
+    /// The real (non-ghost) faces.
+    pub fn real_faces(&self) -> impl Iterator<Item = Face> + '_ {
+        self.mesh.faces().filter(|&f| !self.is_ghost_face(f))
+    }
+
+    /// The real faces as vertex-id triangles, counter-clockwise.
+    pub fn real_triangles(&self) -> Vec<[u32; 3]> {
+        self.real_faces()
+            .map(|f| self.mesh.face_vertices(f).map(|v| v.index() as u32))
+            .collect()
+    }
+
+    /// The hull vertices (the ghost's neighbours).
+    pub fn hull(&self) -> Vec<Vertex> {
+        self.mesh.neighbors(self.ghost).collect()
+    }
+}
+
+/// `Ok(())` when the ghost-closed `mesh` is the planar Delaunay triangulation of `positions`:
+/// every real face counter-clockwise, every real edge locally Delaunay (exact in-circle),
+/// the hull convex. Ghost edges are skipped by the in-circle test.
+///
+/// # Errors
+/// `Err(Ok(violation))` for the first violation; `Err(Err(e))` when the inputs are not a
+/// ghost-closed map ([`PlaneError::NotPlanarMap`]).
+pub fn is_delaunay(
+    mesh: &Mesh,
+    positions: &[DVec3],
+    ghost: Vertex,
+) -> Result<(), Result<Violation, PlaneError>> {
+    repair::covers(mesh, positions, ghost).map_err(Err)?;
+    repair::check(mesh, positions, ghost).map_err(Ok)
+}
+
+/// The README's example, compiled and run as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,262 @@
+//! Topology undo by what changed: an undo log of array writes.
+//!
+//! With the log on ([`Mesh::start_undo_log`]), every write an edit makes to the topology
+//! arrays, free lists and live counts is recorded with its old and new value (16 bytes each;
+//! a flip writes about 20). [`Mesh::take_undo_log`] hands the writes over as an [`UndoLog`];
+//! [`Mesh::undo`] plays it backwards and [`Mesh::redo`] forwards, restoring the mesh
+//! bit-identically (`==`, free lists included). Off, the log costs one predictable branch
+//! per edit: each edit is generic over `const LOG: bool` and dispatches once.
+//!
+//! A log only fits the state it was taken from. Every mesh state that a log starts or ends at
+//! carries a stamp, unique in the process: edits clear it, taking a log or undoing sets it,
+//! clones share it (a clone is the same state). `undo` requires the mesh to carry the log's
+//! end stamp and its array lengths, then checks every write against the current value as it
+//! goes; any mismatch (another mesh, an edit since, a write that bypassed the log) rolls back
+//! what was done and returns a typed error, so a log never leaves a corrupt mesh.
+//!
+//! Bulk rewrites (`compact`) record a copy of the whole topology before and after: the log of
+//! a compaction is as large as two meshes.
+
+mod log;
+mod write;
+
+pub(crate) use log::Target;
+use log::{Recorder, WholePair, Write};
+
+use crate::{Mesh, MeshError};
+
+/// The undo state of a mesh: its state stamp and the log being recorded, if any.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct UndoState {
+    /// Names the current state for logs; 0 when unknown (edited since the last stamp).
+    pub(crate) stamp: u64,
+    pub(crate) rec: Option<Box<Recorder>>,
+}
+
+/// Recording buffers larger than this (in writes, 16 bytes each) are released when a take
+/// leaves them mostly unused.
+const KEPT_WRITES: usize = 1 << 16;
+
+/// A fresh, process-unique, non-zero state stamp.
+fn fresh_stamp() -> u64 {
+    use core::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The topology writes between two mesh states, from [`Mesh::take_undo_log`]: play it back
+/// with [`Mesh::undo`], forward again with [`Mesh::redo`]. Opaque; its size is what changed
+/// ([`UndoLog::heap_bytes`]), not the size of the mesh.
+#[derive(Clone)]
+pub struct UndoLog {
+    before: u64,
+    after: u64,
+    before_lens: [u32; 9],
+    after_lens: [u32; 9],
+    writes: Vec<Write>,
+    wholes: Vec<WholePair>,
+}
+
+impl UndoLog {
+    /// Heap memory held by the log, in bytes.
+    pub fn heap_bytes(&self) -> usize {
+        self.writes.capacity() * core::mem::size_of::<Write>()
+            + self.wholes.capacity() * core::mem::size_of::<WholePair>()
+            + self
+                .wholes
+                .iter()
+                .flatten()
+                .map(|m| core::mem::size_of::<Mesh>() + m.heap_bytes())
+                .sum::<usize>()
+    }
+
+    /// Number of recorded writes (a whole-topology rewrite counts as one).
+    pub fn len(&self) -> usize {
+        self.writes.len()
+    }
+
+    /// Does the log change nothing?
+    pub fn is_empty(&self) -> bool {
+        self.writes.is_empty()
+    }
+
+    /// Keeps only the memory the log needs.
+    pub fn shrink_to_fit(&mut self) {
+        self.writes.shrink_to_fit();
+        self.wholes.shrink_to_fit();
+    }
+}
+
+impl core::fmt::Debug for UndoLog {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "UndoLog {{ writes: {}, whole rewrites: {}, bytes: {} }}",
+            self.writes.len(),
+            self.wholes.len(),
+            self.heap_bytes()
+        )
+    }
+}
+
+impl Mesh {
+    /// Starts recording an undo log of every topology write.
+    ///
+    /// # Errors
+    /// [`MeshError::UndoLogOn`] when a log is being recorded already.
+    ///
+    /// ```
+    /// use quadedge::{Mesh, shapes};
+    /// let (n, t) = shapes::octahedron();
+    /// let mut m = Mesh::from_triangles(n, &t).unwrap();
+    /// let before = m.clone();
+    /// m.start_undo_log().unwrap();
+    /// let e = m.directed_edges().next().unwrap();
+    /// m.flip(e).unwrap();
+    /// let after = m.clone();
+    /// let log = m.take_undo_log().unwrap();
+    /// assert!(log.heap_bytes() < 1024);
+    /// m.undo(&log).unwrap();
+    /// assert_eq!(m, before);
+    /// m.redo(&log).unwrap();
+    /// assert_eq!(m, after);
+    /// ```
+    pub fn start_undo_log(&mut self) -> Result<(), MeshError> {
+        if self.undo.rec.is_some() {
+            return Err(MeshError::UndoLogOn);
+        }
+        if self.undo.stamp == 0 {
+            self.undo.stamp = fresh_stamp();
+        }
+        self.undo.rec = Some(Box::new(Recorder {
+            start: self.undo.stamp,
+            start_lens: self.array_lens(),
+            writes: Vec::new(),
+            wholes: Vec::new(),
+        }));
+        Ok(())
+    }
+
+    /// Is an undo log being recorded?
+    pub fn is_undo_logging(&self) -> bool {
+        self.undo.rec.is_some()
+    }
+
+    /// Takes the writes recorded since the log was started or last taken, as an [`UndoLog`]
+    /// from that state to the current one; recording goes on from here.
+    ///
+    /// # Errors
+    /// [`MeshError::UndoLogOff`] when no log is being recorded.
+    pub fn take_undo_log(&mut self) -> Result<UndoLog, MeshError> {
+        if self.undo.rec.is_none() {
+            return Err(MeshError::UndoLogOff);
+        }
+        if self.undo.stamp == 0 {
+            self.undo.stamp = fresh_stamp();
+        }
+        let stamp = self.undo.stamp;
+        let lens = self.array_lens();
+        let r = self.undo.rec.as_deref_mut().ok_or(MeshError::UndoLogOff)?;
+        // The log gets an exact-size copy; the recording buffer is kept for the next step
+        // (no reallocation and page faults per step), unless it is mostly idle.
+        let log = UndoLog {
+            before: r.start,
+            after: stamp,
+            before_lens: r.start_lens,
+            after_lens: lens,
+            writes: r.writes.as_slice().to_vec(),
+            wholes: core::mem::take(&mut r.wholes),
+        };
+        if r.writes.capacity() > KEPT_WRITES && r.writes.capacity() > 4 * r.writes.len() {
+            r.writes = Vec::new();
+        } else {
+            r.writes.clear();
+        }
+        r.start = stamp;
+        r.start_lens = lens;
+        Ok(log)
+    }
+
+    /// Stops recording and returns what was recorded since the last take.
+    ///
+    /// # Errors
+    /// [`MeshError::UndoLogOff`] when no log is being recorded.
+    pub fn stop_undo_log(&mut self) -> Result<UndoLog, MeshError> {
+        let log = self.take_undo_log()?;
+        self.undo.rec = None;
+        Ok(log)
+    }
+
+    /// Takes the mesh back from the state at the end of `log` to the state at its start,
+    /// bit-identically. With an undo log on, the writes are recorded like an edit's.
+    ///
+    /// Does not write the change journal: data layers are restored by their own history.
+    ///
+    /// # Errors
+    /// Changing nothing: [`MeshError::UndoStateMismatch`] when the mesh is not in the state the
+    /// log ends at (another mesh, or edited since); [`MeshError::UndoContentMismatch`] when
+    /// the stamps agree but the arrays do not (a write bypassed the log).
+    pub fn undo(&mut self, log: &UndoLog) -> Result<(), MeshError> {
+        if self.undo.stamp != log.after || self.array_lens() != log.after_lens {
+            return Err(MeshError::UndoStateMismatch);
+        }
+        let inverse = log.writes.iter().rev().map(|w| w.inverse());
+        self.play(inverse, log.writes.iter().copied(), &log.wholes)?;
+        self.undo.stamp = log.before;
+        Ok(())
+    }
+
+    /// Takes the mesh from the state at the start of `log` to the state at its end: the
+    /// inverse of [`undo`](Self::undo).
+    ///
+    /// # Errors
+    /// As [`undo`](Self::undo), for the state the log starts at.
+    pub fn redo(&mut self, log: &UndoLog) -> Result<(), MeshError> {
+        if self.undo.stamp != log.before || self.array_lens() != log.before_lens {
+            return Err(MeshError::UndoStateMismatch);
+        }
+        let back = log.writes.iter().rev().map(|w| w.inverse());
+        self.play(log.writes.iter().copied(), back, &log.wholes)?;
+        self.undo.stamp = log.after;
+        Ok(())
+    }
+
+    /// Applies `writes`; on the first that does not fit, plays the matching tail of
+    /// `rollback` (the inverses, in reverse order) over what was applied and fails.
+    fn play(
+        &mut self,
+        writes: impl ExactSizeIterator<Item = Write>,
+        rollback: impl DoubleEndedIterator<Item = Write> + ExactSizeIterator,
+        wholes: &[WholePair],
+    ) -> Result<(), MeshError> {
+        let total = writes.len();
+        let mark = self
+            .undo
+            .rec
+            .as_ref()
+            .map(|r| (r.writes.len(), r.wholes.len()));
+        let mut done = 0;
+        for w in writes {
+            if !self.apply_write(w, wholes) {
+                break;
+            }
+            done += 1;
+        }
+        if done == total {
+            return Ok(());
+        }
+        // Roll back the `done` writes applied: the last `done` of `rollback`, in order.
+        for w in rollback.skip(total - done) {
+            let ok = self.apply_write(w, wholes);
+            debug_assert!(ok, "rollback of an applied write cannot fail");
+        }
+        if let (Some(r), Some((writes, wholes))) = (self.undo.rec.as_deref_mut(), mark) {
+            r.writes.truncate(writes);
+            r.wholes.truncate(wholes);
+        }
+        Err(MeshError::UndoContentMismatch)
+    }
+}
+
+#[cfg(test)]
+mod tests;

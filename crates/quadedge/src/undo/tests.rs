@@ -1,0 +1,46 @@
+//! Logs against arrays changed behind their back: the content checks, not the stamps.
+
+use crate::{Edge, Mesh, MeshError, shapes};
+
+fn octahedron() -> Mesh {
+    let (n, t) = shapes::octahedron();
+    Mesh::from_triangles(n, &t).unwrap()
+}
+
+#[test]
+fn a_write_that_bypassed_the_log_is_caught_and_rolled_back() {
+    let mut m = octahedron();
+    m.start_undo_log().unwrap();
+    let e = m.directed_edges().next().unwrap();
+    m.flip(e).unwrap();
+    let r = m.split(e, 0.5).unwrap();
+    let log = m.take_undo_log().unwrap();
+    // The last write of the split is fine, one written early is not: undo gets part way,
+    // then must put everything back.
+    let first_quad = r.edge.index();
+    m.dual_next[first_quad] = Edge::INVALID;
+    let tampered = m.clone();
+    assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
+    assert_eq!(m, tampered);
+    // What the failed undo wrote was dropped from the running log too.
+    assert!(m.take_undo_log().unwrap().is_empty());
+    // Lengths are checked before anything is written.
+    let mut n = tampered.clone();
+    n.free_faces.push(0);
+    assert_eq!(n.undo(&log), Err(MeshError::UndoStateMismatch));
+}
+
+#[test]
+fn a_tampered_whole_rewrite_is_refused() {
+    let mut m = octahedron();
+    let v = m.vertices().next().unwrap();
+    let e = m.vertex_edge(v);
+    m.collapse(e, 0.5).unwrap();
+    m.start_undo_log().unwrap();
+    m.compact();
+    let log = m.take_undo_log().unwrap();
+    m.live_faces += 1;
+    let tampered = m.clone();
+    assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
+    assert_eq!(m, tampered);
+}

@@ -12,6 +12,7 @@
 //!   Delaunay vertex removal (ear flips, then a dissolve).
 //! * [`restore`]: after moving any set of vertices, the exact Delaunay triangulation again,
 //!   keeping every vertex id: flips for small moves, local relocation for folds.
+//! * [`adapt`]: refine and coarsen by a size field (splits, collapses, flips), still Delaunay.
 //!
 //! Positions are a `Vec<DVec3>` indexed by vertex id, as a world's position layer holds them
 //! (`World::lock_mesh_and_positions` hands out exactly `(&mut Mesh, &mut Vec<DVec3>)`, and the
@@ -37,6 +38,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod adapt;
 mod check;
 mod error;
 mod flips;
@@ -46,6 +48,7 @@ mod locate;
 pub mod predicates;
 mod restore;
 
+pub use adapt::{AdaptError, AdaptOptions, AdaptStats, Metric, adapt};
 pub use check::{Report, Violation, delaunay_report, is_delaunay};
 pub use error::DelaunayError;
 pub use flips::{make_delaunay, make_delaunay_around, make_delaunay_from_edges};

@@ -42,7 +42,10 @@ pub use hilbert::{
     sphere_mesh_hilbert,
 };
 pub use icosphere::{icosphere, icosphere_triangles};
-pub use points::{RADII, fibonacci_points, fibonacci_points_f32};
+pub use points::{
+    Perturbation, RADII, fibonacci_points, fibonacci_points_f32, perturbed_fibonacci_points,
+    perturbed_fibonacci_sphere,
+};
 pub use triangulate::{triangulate, triangulate_fibonacci};
 
 use glam::DVec3;

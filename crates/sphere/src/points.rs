@@ -71,6 +71,100 @@ pub fn fibonacci_points(
     Ok(out)
 }
 
+/// How the Fibonacci lattice is perturbed, for [`perturbed_fibonacci_points`] and
+/// [`perturbed_fibonacci_sphere`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Perturbation {
+    /// The regular lattice.
+    None,
+    /// The index offset of [`fibonacci_points`] (`0.0..1.0`): points slide along the spiral,
+    /// far along their latitude ring, and near-duplicates appear (at 0.5 the median
+    /// nearest-neighbour distance is 0.48 of the spacing, and 5% of the points have a
+    /// neighbour closer than 0.14 of it; the lattice's median is 0.96).
+    Spiral(f64),
+    /// Each lattice point moved in its tangent plane, uniformly in a disk of radius
+    /// `amplitude · spacing` (`spacing = radius · √(4π / n)`, the side of a square of the
+    /// area per point), then back onto the sphere. `amplitude` within `0.0..1.0`. No two points
+    /// come closer than the lattice's minimum distance minus `2 · amplitude · spacing`.
+    Tangent(f64),
+}
+
+/// [`fibonacci_points`] with any [`Perturbation`] (seeded: same arguments, same points).
+///
+/// ```
+/// use sphere::{Perturbation, perturbed_fibonacci_points};
+/// let p = perturbed_fibonacci_points(1000, 2.0, Perturbation::Tangent(0.3), 7).unwrap();
+/// assert!(p.iter().all(|q| (q.length() - 2.0).abs() < 1e-12));
+/// assert_eq!(p, perturbed_fibonacci_points(1000, 2.0, Perturbation::Tangent(0.3), 7).unwrap());
+/// ```
+///
+/// # Errors
+/// As [`fibonacci_points`]; an amplitude outside `0.0..1.0` (or NaN) is
+/// [`SphereError::InvalidPerturbation`].
+pub fn perturbed_fibonacci_points(
+    n: usize,
+    radius: f64,
+    perturbation: Perturbation,
+    seed: u64,
+) -> Result<Vec<DVec3>, SphereError> {
+    let amplitude = match perturbation {
+        Perturbation::None => return fibonacci_points(n, radius, 0.0, seed),
+        Perturbation::Spiral(p) => return fibonacci_points(n, radius, p, seed),
+        Perturbation::Tangent(a) => a,
+    };
+    if !(0.0..1.0).contains(&amplitude) {
+        return Err(SphereError::InvalidPerturbation(amplitude));
+    }
+    let mut out = fibonacci_points(n, radius, 0.0, seed)?;
+    if amplitude == 0.0 {
+        return Ok(out);
+    }
+    let reach = amplitude * (4.0 * core::f64::consts::PI / n as f64).sqrt();
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let unit = |rng: &mut Pcg64| (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+    for q in &mut out {
+        let p = *q / radius;
+        // An orthonormal tangent frame, away from the axis the point is closest to.
+        let axis = if p.y.abs() < 0.9 { DVec3::Y } else { DVec3::X };
+        let e1 = p.cross(axis).normalize();
+        let e2 = p.cross(e1);
+        // Uniform in the disk: radius ∝ √u.
+        let r = reach * unit(&mut rng).sqrt();
+        let (s, c) = (2.0 * core::f64::consts::PI * unit(&mut rng)).sin_cos();
+        *q = (p + e1 * (r * c) + e2 * (r * s)).normalize() * radius;
+    }
+    Ok(out)
+}
+
+/// A Fibonacci sphere mesh with any [`Perturbation`]: [`perturbed_fibonacci_points`]
+/// triangulated exactly (the lattice path for [`Perturbation::None`], as
+/// [`crate::fibonacci_sphere`] does).
+///
+/// ```
+/// use sphere::{Perturbation, perturbed_fibonacci_sphere};
+/// let (mesh, pos) = perturbed_fibonacci_sphere(500, 1.0, Perturbation::Tangent(0.4), 3).unwrap();
+/// assert_eq!(mesh.face_count(), 2 * 500 - 4);
+/// assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+/// ```
+///
+/// # Errors
+/// As [`perturbed_fibonacci_points`] and [`crate::sphere_mesh`].
+pub fn perturbed_fibonacci_sphere(
+    n: usize,
+    radius: f64,
+    perturbation: Perturbation,
+    seed: u64,
+) -> Result<(quadedge::Mesh, Vec<DVec3>), SphereError> {
+    match perturbation {
+        Perturbation::None => crate::fibonacci_sphere(n, radius, 0.0, seed),
+        Perturbation::Spiral(p) => crate::fibonacci_sphere(n, radius, p, seed),
+        Perturbation::Tangent(_) => {
+            let points = perturbed_fibonacci_points(n, radius, perturbation, seed)?;
+            crate::sphere_mesh(&points)
+        }
+    }
+}
+
 /// [`fibonacci_points`] rounded to `f32` (for rendering; triangulate the `f64` points).
 pub fn fibonacci_points_f32(
     n: usize,

@@ -24,6 +24,7 @@
 //! assert!(sphere::is_delaunay(&mesh, &positions).is_ok());
 //! ```
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod error;

@@ -56,6 +56,8 @@ mod info;
 mod kind;
 mod layer;
 mod layer_serde;
+#[cfg(feature = "rayon")]
+mod par;
 mod removal;
 mod replay;
 mod storage;

@@ -43,7 +43,7 @@
 //! ```
 
 #![warn(missing_docs)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -12,27 +12,12 @@ use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, 
 use quadedge::{Edge, Mesh, Vertex, shapes};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use testkit::Rng;
 
 /// Geodesic grid of frequency 316: 998 562 vertices, 1 996 920 faces.
 const FREQUENCY: u32 = 316;
 /// Operations per batch for split and compact setups.
 const BATCH: usize = 200_000;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn base_mesh() -> Mesh {
     let (n, tris) = shapes::icosahedron_grid(FREQUENCY);
@@ -41,12 +26,12 @@ fn base_mesh() -> Mesh {
 
 /// Random primal edges of live quad-edges (random direction).
 fn random_edges(m: &Mesh, n: usize, seed: u64) -> Vec<Edge> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let quads = m.quad_slots();
     (0..n)
         .map(|_| {
             let e = Edge::of_quad(rng.below(quads) as u32);
-            if rng.next() & 1 == 0 { e } else { e.sym() }
+            if rng.next_u64() & 1 == 0 { e } else { e.sym() }
         })
         .collect()
 }
@@ -62,7 +47,7 @@ fn sweep_edges(m: &Mesh, n: usize) -> Vec<Edge> {
 /// Edges whose closed neighbourhoods are pairwise disjoint: each collapse succeeds whatever
 /// the others did.
 fn independent_edges(m: &Mesh, seed: u64) -> Vec<Edge> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut marked = vec![false; m.vertex_slots()];
     let mut out = Vec::new();
     let quads = m.quad_slots();
@@ -246,7 +231,7 @@ fn compact(c: &mut Criterion, base: &Mesh) {
     // Kill 10% of the vertices (and with them 10% of the faces and quad-edges) by collapses.
     let mut dead = base.clone();
     let target = base.vertex_count() / 10;
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut removed = 0;
     while removed < target {
         let e = Edge::of_quad(rng.below(dead.quad_slots()) as u32);

@@ -12,15 +12,10 @@ use std::time::Duration;
 
 const N: usize = 1 << 20;
 
-/// xorshift64*: deterministic indices without a dependency.
+/// Deterministic random bits from the workspace's one test RNG.
 fn rng(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed.max(1);
-    move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        s.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
+    let mut r = testkit::Rng::new(seed);
+    move || r.next_u64()
 }
 
 fn f32_layer() -> (Layer<f32, VertexKind>, Vec<f32>) {

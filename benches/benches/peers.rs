@@ -1,9 +1,9 @@
 //! Traversal and memory against peers, on one planar Delaunay triangulation of random points.
 //!
-//! Every structure holds the same triangulation: delaunator's half-edge arrays (the
-//! representation seed 003 uses), spade's DCEL, our quad-edge mesh built from delaunator's
-//! triangles, and a CSR adjacency (the floor). Memory is measured with a counting global
-//! allocator: bytes still allocated after construction, inputs excluded.
+//! Every structure holds the same triangulation: delaunator's half-edge arrays (the compact
+//! triangle-and-twin layout many planet generators use), spade's DCEL, our quad-edge mesh
+//! built from delaunator's triangles, and a CSR adjacency (the floor). Memory is measured with
+//! a counting global allocator: bytes still allocated after construction, inputs excluded.
 
 use benches::Csr;
 use benches::alloc::{Counting, retained};
@@ -17,14 +17,9 @@ use std::time::Duration;
 static GLOBAL: Counting = Counting;
 
 fn points(n: usize) -> Vec<(f64, f64)> {
-    // A small xorshift: deterministic and dependency-free.
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
-    let mut r = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
+    // The workspace's one deterministic test RNG.
+    let mut rng = testkit::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut r = || rng.unit_f64();
     (0..n).map(|_| (r(), r())).collect()
 }
 

@@ -1,11 +1,13 @@
 //! `cargo xtask bench`: runs the criterion benchmarks and regenerates `docs/benchmarks.md`
-//! from criterion's own result files, so the document always shows one run on one machine.
+//! from criterion's own result files (under cargo's target directory), so the document always
+//! shows one run on one machine.
 
+use crate::cli::BenchArgs;
 use crate::tasks::root;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One measured benchmark.
 struct Row {
@@ -19,14 +21,11 @@ struct Row {
     bytes: Option<f64>,
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let quick = crate::flag(args, "--quick");
-    let groups: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let mut cargo_args = vec!["bench", "-p", "benches"];
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let groups: Vec<&str> = args.groups.iter().map(String::as_str).collect();
+    // The bench binaries and their peers sit behind the `bench` feature, so that
+    // `cargo test --workspace` never builds them.
+    let mut cargo_args = vec!["bench", "-p", "benches", "--features", "bench"];
     if groups.is_empty() {
         // Only the bench targets: the lib's test harness does not know criterion's flags.
         cargo_args.push("--benches");
@@ -36,23 +35,37 @@ pub fn run(args: &[String]) -> Result<(), String> {
         cargo_args.push(g);
     }
     cargo_args.push("--");
-    if quick {
+    if args.quick {
         cargo_args.push("--quick");
     }
     cargo_args.push("--noplot");
+    // Criterion writes under cargo's target directory, wherever CARGO_TARGET_DIR or a config
+    // file puts it: ask cargo rather than assume `target/`.
+    let criterion = target_dir()?.join("criterion");
     // Side files (memory, one-off facts) are appended by the benches: start them afresh.
     if groups.is_empty() {
         for f in ["memory.tsv", "facts.tsv"] {
-            let _ = std::fs::remove_file(root().join("target/criterion").join(f));
+            let _ = std::fs::remove_file(criterion.join(f));
         }
     }
     crate::tasks::run(env!("CARGO"), &cargo_args, &[])?;
-    let doc = render(&root().join("target/criterion"))?;
+    let doc = render(&criterion)?;
     let path = root().join("docs/benchmarks.md");
     std::fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("wrote {}", path.display());
-    println!("criterion's HTML report: target/criterion/report/index.html");
+    println!(
+        "criterion's HTML report: {}",
+        criterion.join("report/index.html").display()
+    );
     Ok(())
+}
+
+/// Cargo's target directory for this workspace, as `cargo metadata` reports it.
+pub fn target_dir() -> Result<PathBuf, String> {
+    crate::tasks::metadata()?["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata has no target_directory".into())
 }
 
 fn read_json(p: &Path) -> Option<Value> {

@@ -1,20 +1,14 @@
-//! `cargo xtask demo`: the main job. Parses arguments and calls `planet::demo::run`.
+//! `cargo xtask demo`: the main job. Checks the settings and calls `planet::demo::run`.
 
+use crate::cli::DemoArgs;
 use indicatif::{ProgressBar, ProgressStyle};
-use planet::demo::{DemoConfig, STEPS, run as run_demo};
+use planet::demo::{STEPS, run as run_demo};
 use std::time::{Duration, Instant};
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let d = DemoConfig::default();
-    let cfg = DemoConfig {
-        vertices: crate::num(args, "--vertices", d.vertices)?,
-        plates: crate::num(args, "--plates", d.plates)?,
-        seed: crate::num(args, "--seed", d.seed)?,
-        out: crate::opt(args, "--out").map(Into::into).unwrap_or(d.out),
-        radius: crate::num(args, "--radius", d.radius)?,
-        perturbation: crate::num(args, "--perturbation", d.perturbation)?,
-        image_width: crate::num(args, "--width", d.image_width)?,
-    };
+pub fn run(args: &DemoArgs) -> Result<(), String> {
+    let cfg = args.config();
+    // Impossible settings are refused before any work (and before `out/` is touched).
+    cfg.validate().map_err(|e| e.to_string())?;
     let start = Instant::now();
     // A bar over the steps with a live clock, so long steps (10M vertices) visibly progress;
     // plain lines when stderr is not a terminal (CI logs).

@@ -1,5 +1,7 @@
-//! Wrappers around cargo: CI steps and snapshot review.
+//! Wrappers around cargo: CI steps, stress runs and snapshot review.
 
+use crate::cli::SnapshotArgs;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -56,9 +58,8 @@ fn pending_snapshots() -> Vec<PathBuf> {
 }
 
 /// `cargo xtask snapshots [--review|--accept]`.
-pub fn snapshots(args: &[String]) -> Result<(), String> {
-    let review = crate::flag(args, "--review");
-    let accept = crate::flag(args, "--accept");
+pub fn snapshots(args: &SnapshotArgs) -> Result<(), String> {
+    let (review, accept) = (args.review, args.accept);
     // Run the tests writing new snapshots next to the old ones, never failing on a mismatch,
     // so every difference is collected in one pass.
     let result = cargo(
@@ -99,8 +100,9 @@ pub fn snapshots(args: &[String]) -> Result<(), String> {
     Err("snapshots differ".into())
 }
 
-/// `cargo xtask ci`: fmt, clippy, the README's test command, snapshots and docs.
-pub fn ci(_args: &[String]) -> Result<(), String> {
+/// `cargo xtask ci`: the same steps as `.ci/run`: fmt, clippy (the benches with their
+/// feature), tidy, the README's test command, snapshots and docs.
+pub fn ci() -> Result<(), String> {
     cargo(&["fmt", "--all", "--check"], &[])?;
     cargo(
         &[
@@ -113,6 +115,22 @@ pub fn ci(_args: &[String]) -> Result<(), String> {
         ],
         &[],
     )?;
+    // The bench binaries need the `bench` feature (criterion and the peers).
+    cargo(
+        &[
+            "clippy",
+            "-p",
+            "benches",
+            "--all-targets",
+            "--features",
+            "bench",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    crate::tidy::run()?;
     cargo(
         &["test", "--workspace"],
         &[("INSTA_UPDATE", "no"), ("CI", "true")],
@@ -126,4 +144,35 @@ pub fn ci(_args: &[String]) -> Result<(), String> {
     )?;
     println!("ci: all green");
     Ok(())
+}
+
+/// `cargo xtask stress`: the long adversarial `#[ignore]` tests, optimised.
+pub fn stress() -> Result<(), String> {
+    cargo(
+        &[
+            "test",
+            "--release",
+            "--workspace",
+            "--",
+            "--ignored",
+            "stress_",
+        ],
+        &[],
+    )
+}
+
+/// `cargo metadata --format-version 1 --no-deps` for this workspace, parsed.
+pub fn metadata() -> Result<Value, String> {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata printed no JSON: {e}"))
 }

@@ -23,14 +23,13 @@ const UNSIGNED_INT: u32 = 5125;
 /// Writes `mesh` as a `.glb` file. See [`glb_bytes`] for the content.
 ///
 /// ```
-/// # let dir = std::env::temp_dir().join(format!("export-doc-glb-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let tmp = tempfile::tempdir().unwrap();
+/// # let dir = tmp.path();
 /// use glam::Vec3;
 /// let (n, tris) = quadedge::shapes::octahedron();
 /// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
 /// let pos = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
 /// export::gltf::write_glb(dir.join("octa.glb"), &mesh, &pos, None)?;
-/// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), export::ExportError>(())
 /// ```
 pub fn write_glb(

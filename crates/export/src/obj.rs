@@ -19,14 +19,13 @@ use std::path::Path;
 /// leaves no half-written file.
 ///
 /// ```
-/// # let dir = std::env::temp_dir().join(format!("export-doc-obj-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let tmp = tempfile::tempdir().unwrap();
+/// # let dir = tmp.path();
 /// use glam::Vec3;
 /// let (n, tris) = quadedge::shapes::tetrahedron();
 /// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
 /// let pos = [Vec3::new(1., 1., 1.), Vec3::new(1., -1., -1.), Vec3::new(-1., 1., -1.), Vec3::new(-1., -1., 1.)];
 /// export::obj::write_obj(dir.join("tetra.obj"), &mesh, &pos)?;
-/// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), export::ExportError>(())
 /// ```
 pub fn write_obj(

@@ -30,15 +30,14 @@ pub fn ply_header(vertices: usize, faces: usize, with_colors: bool) -> String {
 /// vertices are renumbered densely. Written via a temporary file and a rename.
 ///
 /// ```
-/// # let dir = std::env::temp_dir().join(format!("export-doc-ply-{}", std::process::id()));
-/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let tmp = tempfile::tempdir().unwrap();
+/// # let dir = tmp.path();
 /// use glam::Vec3;
 /// let (n, tris) = quadedge::shapes::tetrahedron();
 /// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
 /// let pos = [Vec3::new(1., 1., 1.), Vec3::new(1., -1., -1.), Vec3::new(-1., 1., -1.), Vec3::new(-1., -1., 1.)];
 /// let colors = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]];
 /// export::ply::write_ply(dir.join("tetra.ply"), &mesh, &pos, Some(&colors))?;
-/// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), export::ExportError>(())
 /// ```
 pub fn write_ply(

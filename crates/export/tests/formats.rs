@@ -7,11 +7,11 @@ use export::{ExportError, gltf, obj, ply};
 use glam::Vec3;
 use quadedge::Mesh;
 use std::path::PathBuf;
+use tempfile::TempDir;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("export-test-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh folder, removed (with what the test wrote) when dropped, even if the test fails.
+fn temp_dir() -> TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 fn octahedron() -> (Mesh, Vec<Vec3>) {
@@ -43,7 +43,8 @@ fn parse_obj(text: &str) -> (Vec<Vec3>, Vec<[usize; 3]>) {
 #[test]
 fn obj_round_trips_counts_positions_and_winding() {
     let (mesh, pos) = icosphere(2);
-    let dir = temp_dir("obj");
+    let tmp = temp_dir();
+    let dir = tmp.path().to_path_buf();
     let path = dir.join("ico.obj");
     obj::write_obj(&path, &mesh, &pos).unwrap();
     let (v, f) = parse_obj(&std::fs::read_to_string(&path).unwrap());
@@ -60,7 +61,6 @@ fn obj_round_trips_counts_positions_and_winding() {
     }
     // No temporary file left behind.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -80,7 +80,8 @@ fn obj_compacts_dead_vertex_slots() {
 fn ply_header_and_byte_length() {
     let (mesh, pos) = icosphere_with_hole(1);
     let colors: Vec<[u8; 3]> = (0..pos.len()).map(|i| [i as u8, 7, 200]).collect();
-    let dir = temp_dir("ply");
+    let tmp = temp_dir();
+    let dir = tmp.path().to_path_buf();
     for with_colors in [false, true] {
         let path = dir.join(format!("ico-{with_colors}.ply"));
         let c = with_colors.then_some(&colors[..]);
@@ -115,7 +116,6 @@ fn ply_header_and_byte_length() {
             }
         }
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -199,14 +199,14 @@ fn glb_structure_alignment_and_json() {
 #[test]
 fn glb_file_matches_bytes() {
     let (mesh, pos) = octahedron();
-    let dir = temp_dir("glb");
+    let tmp = temp_dir();
+    let dir = tmp.path().to_path_buf();
     let path = dir.join("octa.glb");
     gltf::write_glb(&path, &mesh, &pos, None).unwrap();
     assert_eq!(
         std::fs::read(&path).unwrap(),
         gltf::glb_bytes(&mesh, &pos, None).unwrap()
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -217,7 +217,8 @@ fn bad_paths_give_typed_errors_naming_the_path() {
         Err(ExportError::Io { path, .. }) => assert_eq!(path, missing),
         other => panic!("{other:?}"),
     }
-    let dir = temp_dir("badpath");
+    let tmp = temp_dir();
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("plain-file");
     std::fs::write(&file, b"x").unwrap();
     let under_file = file.join("sub").join("x.ply");
@@ -235,7 +236,6 @@ fn bad_paths_give_typed_errors_naming_the_path() {
         .unwrap_err()
         .to_string();
     assert!(msg.contains("/proc/nonexistent/x.obj"), "{msg}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

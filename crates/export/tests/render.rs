@@ -108,20 +108,30 @@ fn meshes_with_dead_slots_render() {
 #[test]
 fn closeup_shows_delaunay_and_voronoi_lines() {
     let (mesh, pos) = common::icosphere(3);
-    let img = render_mesh_closeup(&mesh, &pos, pos[5], 0.2, 300).unwrap();
+    // Pure colours, so each kind of line can be counted; no fill, legend or sites in the way.
+    let lines = CloseupOptions {
+        size: 300,
+        fill_cells: false,
+        legend: false,
+        site_radius: 0.0,
+        delaunay_color: [0, 0, 255],
+        voronoi_color: [255, 0, 0],
+        ..Default::default()
+    };
+    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &lines).unwrap();
     let img = decode(&img.to_png_bytes().unwrap());
     assert_eq!((img.width, img.height), (300, 300));
-    let (mut blue, mut red) = (0, 0);
-    for px in img.rgb.chunks(3) {
-        let [r, g, b] = [px[0] as i32, px[1] as i32, px[2] as i32];
-        if b > r + 60 && b > g + 40 {
-            blue += 1;
-        }
-        if r > b + 60 && r > g + 60 {
-            red += 1;
-        }
-    }
-    assert!(blue > 500 && red > 500, "blue {blue} red {red}");
+    let count = |img: &Image, want: fn(i32, i32, i32) -> bool| {
+        img.rgb
+            .chunks(3)
+            .filter(|p| want(p[0] as i32, p[1] as i32, p[2] as i32))
+            .count()
+    };
+    let blue = count(&img, |r, g, b| b > r + 60 && b > g + 60);
+    let red = count(&img, |r, g, b| r > b + 60 && r > g + 60);
+    assert!(blue > 300 && red > 500, "blue {blue} red {red}");
+    // The Voronoi edges are drawn wider than the Delaunay ones by default.
+    assert!(red > blue, "blue {blue} red {red}");
 
     let bare = CloseupOptions {
         fill_cells: false,
@@ -133,9 +143,78 @@ fn closeup_shows_delaunay_and_voronoi_lines() {
 }
 
 #[test]
+fn closeup_rings_highlighted_sites_and_draws_legend_and_caption() {
+    let (mesh, pos) = common::icosphere(3);
+    let plain = CloseupOptions {
+        size: 400,
+        legend: false,
+        ..Default::default()
+    };
+    let orange = |img: &Image| {
+        img.rgb
+            .chunks(3)
+            .filter(|p| p[0] > 200 && (90..150).contains(&p[1]) && p[2] < 60)
+            .count()
+    };
+    let base = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &plain).unwrap();
+    assert_eq!(orange(&base), 0);
+    let ringed = CloseupOptions {
+        highlight: vec![quadedge::Vertex::new(5)],
+        ..plain.clone()
+    };
+    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &ringed).unwrap();
+    assert!(orange(&img) > 20, "ring pixels {}", orange(&img));
+    // Only the ring, round the centre, changed.
+    let changed: Vec<(u32, u32)> = (0..400 * 400)
+        .filter(|&i| img.rgb[3 * i..3 * i + 3] != base.rgb[3 * i..3 * i + 3])
+        .map(|i| ((i % 400) as u32, (i / 400) as u32))
+        .collect();
+    assert!(!changed.is_empty());
+    assert!(
+        changed
+            .iter()
+            .all(|&(x, y)| x.abs_diff(200) < 12 && y.abs_diff(200) < 12)
+    );
+
+    // Legend and caption paint their corners; nothing else moves.
+    let labelled = CloseupOptions {
+        legend: true,
+        caption: "CLOSE-UP 1:2".into(),
+        ..plain.clone()
+    };
+    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &labelled).unwrap();
+    let differs = |x: u32, y: u32| img.pixel(x, y) != base.pixel(x, y);
+    assert!(
+        (0..60).any(|x| (0..14).any(|y| differs(x, y))),
+        "no caption"
+    );
+    assert!(
+        (0..100).any(|x| (340..400).any(|y| differs(x, y))),
+        "no legend"
+    );
+    assert!(
+        !(150..250).any(|x| (150..250).any(|y| differs(x, y))),
+        "centre touched"
+    );
+
+    // A dead or absent highlighted vertex is an error, not a panic.
+    let bad = CloseupOptions {
+        highlight: vec![quadedge::Vertex::new(1 << 20)],
+        ..plain
+    };
+    assert!(matches!(
+        render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &bad),
+        Err(ExportError::InvalidOption {
+            name: "highlight",
+            ..
+        })
+    ));
+}
+
+#[test]
 fn png_file_round_trip_and_bad_paths() {
-    let dir = std::env::temp_dir().join(format!("export-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let img = Image::new(7, 3, [1, 2, 3]);
     let path = dir.join("tiny.png");
     img.save_png(&path).unwrap();
@@ -156,7 +235,6 @@ fn png_file_round_trip_and_bad_paths() {
         broken.to_png_bytes(),
         Err(ExportError::LengthMismatch { what: "rgb", .. })
     ));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
 //! # Overview
 //!
 //! The demo pipeline behind `cargo xtask demo`: a Fibonacci planet, plates grown over its

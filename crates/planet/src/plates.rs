@@ -1,4 +1,4 @@
-//! Tectonic plate partition as seed 002 outlines it: sample points split into plates.
+//! Tectonic plates: the sample points of the planet split into connected regions.
 //!
 //! Plates grow from random seed vertices by a randomised flood over vertex neighbours: each
 //! step takes a random vertex from the frontier, so borders come out ragged like real plate

@@ -4,7 +4,8 @@ use planet::demo::{DemoConfig, run};
 
 #[test]
 fn demo_outputs_exist_and_parse() {
-    let out = std::env::temp_dir().join(format!("planet-demo-{}", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().to_path_buf();
     let cfg = DemoConfig {
         vertices: 3000,
         plates: 5,
@@ -64,5 +65,4 @@ fn demo_outputs_exist_and_parse() {
     );
 
     insta::assert_snapshot!("demo_report_3000", report.render(false));
-    std::fs::remove_dir_all(&out).unwrap();
 }

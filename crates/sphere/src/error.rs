@@ -32,14 +32,33 @@ pub enum SphereError {
         /// Index of the offending point.
         index: usize,
     },
-    /// The radius must be finite and positive.
+    /// The radius must be finite and within `1e-100..=1e100` (beyond, the points' coordinates
+    /// under- or overflow while they are computed).
     InvalidRadius(f64),
-    /// The perturbation must lie within `0.0..1.0` (seed 002: `0 <= offset < 1`).
+    /// The perturbation must lie within `0.0..1.0`, so that no two perturbed indices collide.
     InvalidPerturbation(f64),
     /// The subdivision level would overflow the vertex id space.
     TooManySubdivisions(u32),
-    /// [`make_delaunay`](crate::make_delaunay) gave up after this many flips (folded input).
-    FlipLimit(usize),
+    /// Allocating this many bytes failed: the input is too large for this machine's memory.
+    OutOfMemory {
+        /// The refused request.
+        bytes: usize,
+    },
+    /// The points are so far from unit scale (beyond `1e±60`) that the exact predicates could
+    /// over- or underflow, and scaling them by a power of two would round this point's
+    /// coordinates (one of them would turn subnormal).
+    Unscalable {
+        /// Index of the offending point.
+        index: usize,
+    },
+    /// The hull is a tetrahedron thinner than the rounding of the coordinates (no
+    /// floating-point point lies strictly inside it) with more points to insert; the points
+    /// are coplanar for every practical purpose.
+    TooFlat,
+    /// The mesh is not Delaunay: an inverted face or a non-Delaunay edge.
+    NotDelaunay(delaunay::Violation),
+    /// A Delaunay operation refused its input or could not finish.
+    Delaunay(delaunay::DelaunayError),
     /// Building the quad-edge mesh failed (should not happen for a valid triangulation).
     Mesh(MeshError),
 }
@@ -57,10 +76,17 @@ impl fmt::Display for SphereError {
                 f,
                 "point {index} lies inside the convex hull of the others (not on the sphere, or a near-duplicate)"
             ),
-            InvalidRadius(r) => write!(f, "radius {r} is not finite and positive"),
+            InvalidRadius(r) => write!(f, "radius {r} is not within 1e-100..=1e100"),
             InvalidPerturbation(p) => write!(f, "perturbation {p} is not within 0.0..1.0"),
             TooManySubdivisions(s) => write!(f, "{s} subdivisions are too many"),
-            FlipLimit(n) => write!(f, "gave up restoring the Delaunay property after {n} flips"),
+            OutOfMemory { bytes } => write!(f, "could not allocate {bytes} bytes"),
+            Unscalable { index } => write!(
+                f,
+                "point {index} cannot be scaled exactly into the range of the exact predicates"
+            ),
+            TooFlat => write!(f, "the points' hull is flatter than their rounding"),
+            NotDelaunay(v) => write!(f, "not Delaunay: {v:?}"),
+            Delaunay(e) => write!(f, "{e}"),
             Mesh(e) => write!(f, "mesh construction failed: {e}"),
         }
     }
@@ -70,8 +96,15 @@ impl std::error::Error for SphereError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SphereError::Mesh(e) => Some(e),
+            SphereError::Delaunay(e) => Some(e),
             _ => None,
         }
+    }
+}
+
+impl From<delaunay::DelaunayError> for SphereError {
+    fn from(e: delaunay::DelaunayError) -> Self {
+        SphereError::Delaunay(e)
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 /// pushed onto the sphere of `radius`: `10 · 4^s + 2` vertices, `20 · 4^s` faces,
 /// counter-clockwise seen from outside.
 ///
-/// The most uniform of the classic sphere meshes (seed 002), but with only these vertex counts;
+/// The most uniform of the classic sphere meshes, but with only these vertex counts;
 /// [`crate::fibonacci_sphere`] takes any count. The faces are exactly what subdivision makes,
 /// which is Delaunay up to rounding of co-circular quads.
 ///

@@ -1,15 +1,19 @@
 //! # sphere
 //!
-//! Sphere meshes for world generation (seed 002, "Creating a Sphere"): evenly spread points on
-//! a sphere, their exact spherical Delaunay triangulation as a [`quadedge::Mesh`], and the
-//! geometry the simulation needs on top (Voronoi corners and cell areas, distances, quality).
+//! Sphere meshes for world generation: evenly spread points on a sphere (the golden-spiral
+//! Fibonacci lattice), their exact spherical Delaunay triangulation as a [`quadedge::Mesh`], and
+//! the geometry the simulation needs on top (Voronoi corners and cell areas, distances,
+//! quality). Keeping a mesh Delaunay while it changes (insert, remove, move) is the job of the
+//! [`delaunay`] crate, re-exported here; [`is_delaunay`] and [`make_delaunay`] are its sphere
+//! shortcuts.
 //!
 //! * [`fibonacci_points`] / [`fibonacci_sphere`]: any number of points along the golden
 //!   spiral, optionally perturbed with a seeded generator.
 //! * [`icosphere`]: the subdivided icosahedron (10 · 4^s + 2 vertices).
 //! * [`triangulate`] / [`sphere_mesh`]: exact spherical Delaunay triangulation (= convex hull)
 //!   of arbitrary points on a sphere with robust predicates, ~`O(n log n)`.
-//! * [`is_delaunay`] / [`make_delaunay`]: check and restore the Delaunay property after edits.
+//! * [`is_delaunay`] / [`make_delaunay`]: check and restore the Delaunay property after edits
+//!   (flips; [`delaunay::restore`] repairs folds after moves as well).
 //! * [`geometry`]: great-circle distance, spherical areas, circumcentres, Voronoi areas, mesh
 //!   quality.
 //!
@@ -22,29 +26,98 @@
 
 #![warn(missing_docs)]
 
-mod delaunay;
 mod error;
 pub mod geometry;
 mod hilbert;
 mod icosphere;
+mod order;
 mod points;
+mod seed;
+mod triangulate;
 
-pub use delaunay::{
-    find_non_delaunay_edge, is_delaunay, make_delaunay, triangulate, triangulate_fibonacci,
-};
+pub use delaunay;
 pub use error::SphereError;
 pub use hilbert::{
     hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh,
     sphere_mesh_hilbert,
 };
 pub use icosphere::{icosphere, icosphere_triangles};
-pub use points::{fibonacci_points, fibonacci_points_f32};
+pub use points::{RADII, fibonacci_points, fibonacci_points_f32};
+pub use triangulate::{triangulate, triangulate_fibonacci};
 
 use glam::DVec3;
 use quadedge::Mesh;
 
 /// The largest point count accepted: `6n` directed edges must fit the mesh's 31-bit edge ids.
+/// Below it, the memory a request needs is asked for with `try_reserve`, so a size this
+/// machine cannot hold is [`SphereError::OutOfMemory`], not an abort.
 pub const MAX_POINTS: usize = 300_000_000;
+
+/// Bytes per vertex of a [`Mesh`] built from a triangulation, with slack: probed before the
+/// mesh is built so that a mesh too large for memory is a typed error.
+const MESH_BYTES_PER_VERTEX: usize = 128;
+
+/// `Ok(())` when `mesh` is the spherical Delaunay triangulation of `positions`: no inverted
+/// face (a fold) and no edge that is not locally Delaunay. [`delaunay::is_delaunay`] on the
+/// sphere.
+///
+/// # Errors
+/// [`SphereError::NotDelaunay`] with the first violation; [`SphereError::Delaunay`] when the
+/// positions do not cover the mesh or are not finite.
+///
+/// ```
+/// let (mesh, pos) = sphere::fibonacci_sphere(200, 1.0, 0.5, 7).unwrap();
+/// assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
+/// ```
+pub fn is_delaunay(mesh: &Mesh, positions: &[DVec3]) -> Result<(), SphereError> {
+    match delaunay::is_delaunay(&delaunay::Sphere, mesh, positions) {
+        Ok(()) => Ok(()),
+        Err(Ok(v)) => Err(SphereError::NotDelaunay(v)),
+        Err(Err(e)) => Err(SphereError::Delaunay(e)),
+    }
+}
+
+/// Restores the Delaunay property by flips and returns the number of flips:
+/// [`delaunay::make_delaunay`] on the sphere. Either the result is Delaunay or an error says
+/// why not (inverted faces are refused up front: use [`delaunay::restore`] after moves).
+///
+/// # Errors
+/// [`SphereError::Delaunay`] wrapping the [`delaunay::DelaunayError`].
+///
+/// ```
+/// use quadedge::Edge;
+/// let (mut mesh, pos) = sphere::fibonacci_sphere(500, 1.0, 0.0, 0).unwrap();
+/// mesh.flip(Edge::of_quad(100)).unwrap();
+/// assert!(sphere::is_delaunay(&mesh, &pos).is_err());
+/// assert_eq!(sphere::make_delaunay(&mut mesh, &pos), Ok(1));
+/// assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
+/// ```
+pub fn make_delaunay(mesh: &mut Mesh, positions: &[DVec3]) -> Result<usize, SphereError> {
+    Ok(delaunay::make_delaunay(&delaunay::Sphere, mesh, positions)?)
+}
+
+/// Peak bytes per point of a mesh build (points, sort keys, triangles, twins, the mesh): asked
+/// for once up front, so that a size this machine cannot hold fails before any work.
+const PEAK_BYTES_PER_POINT: usize = 256;
+
+/// Refuses a point count whose peak memory the allocator will not grant.
+fn probe_memory(n: usize) -> Result<(), SphereError> {
+    if n > MAX_POINTS {
+        return Err(SphereError::TooManyPoints(n));
+    }
+    drop(order::try_vec::<u8>(
+        n.saturating_mul(PEAK_BYTES_PER_POINT),
+    )?);
+    Ok(())
+}
+
+/// Builds the mesh of a triangulation after checking that its memory can be had.
+fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, SphereError> {
+    drop(order::try_vec::<u8>(
+        n.saturating_mul(MESH_BYTES_PER_VERTEX),
+    )?);
+    Ok(Mesh::from_half_edges(n, tris, twins)?)
+}
 
 /// The spherical Delaunay mesh of `points` (see [`triangulate`]); vertex `i` is point `i`, and
 /// a copy of the points is returned beside the mesh for use as its position layer.
@@ -57,8 +130,9 @@ pub const MAX_POINTS: usize = 300_000_000;
 /// assert_eq!(pos, p);
 /// ```
 pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> {
-    let (tris, twins) = delaunay::triangulate_with_twins(points)?;
-    let mesh = Mesh::from_half_edges(points.len(), &tris, &twins)?;
+    probe_memory(points.len())?;
+    let (tris, twins) = triangulate::triangulate_with_twins(points)?;
+    let mesh = build_mesh(points.len(), &tris, &twins)?;
     Ok((mesh, points.to_vec()))
 }
 
@@ -74,21 +148,28 @@ pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> 
 /// // Same seed, same mesh.
 /// assert_eq!(sphere::fibonacci_sphere(100, 1.0, 0.5, 42).unwrap(), (mesh, pos));
 /// ```
+///
+/// # Errors
+/// Those of [`fibonacci_points`] and [`triangulate`]; [`SphereError::OutOfMemory`] before any
+/// work when the peak memory of the build (about 256 bytes per point) cannot be allocated.
 pub fn fibonacci_sphere(
     n: usize,
     radius: f64,
     perturbation: f64,
     seed: u64,
 ) -> Result<(Mesh, Vec<DVec3>), SphereError> {
+    if n >= 4 {
+        probe_memory(n)?;
+    }
     let points = fibonacci_points(n, radius, perturbation, seed)?;
     // Perturbing the index by a fraction turns the point by up to 2.4 rad around the axis, so
     // only the unperturbed lattice keeps `i − F_k` as neighbours; perturbed points are sorted.
     let (tris, twins) = if perturbation == 0.0 {
-        delaunay::triangulate_fibonacci_with_twins(&points)?
+        triangulate::triangulate_fibonacci_with_twins(&points)?
     } else {
-        delaunay::triangulate_with_twins(&points)?
+        triangulate::triangulate_with_twins(&points)?
     };
-    let mesh = Mesh::from_half_edges(n, &tris, &twins)?;
+    let mesh = build_mesh(n, &tris, &twins)?;
     Ok((mesh, points))
 }
 

@@ -1,4 +1,4 @@
-//! Fibonacci sphere points (seed 002).
+//! Fibonacci sphere points: the golden-spiral lattice.
 
 use crate::SphereError;
 use glam::{DVec3, Vec3};
@@ -6,7 +6,7 @@ use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64;
 
 /// `n` points spread evenly over the sphere of `radius` around the origin along the golden
-/// spiral, exactly as seed 002 defines them, computed in `f64`.
+/// spiral, computed in `f64`.
 ///
 /// Point `i` uses the (optionally perturbed) index `ii`:
 ///
@@ -21,7 +21,7 @@ use rand_pcg::Pcg64;
 ///
 /// The offsets come from a [`Pcg64`] seeded with `seed`, so the same arguments always give the
 /// same points; without perturbation the seed is unused. `perturbation` breaks the too-regular
-/// look of the lattice (seed 002) and must lie within `0.0..1.0` so that no two indices can
+/// look of the lattice and must lie within `0.0..1.0` so that no two indices can
 /// collide. `r` is evaluated as `sqrt((1 − y)(1 + y))`, the same value without the cancellation
 /// of `1 − y²` near the poles.
 ///
@@ -43,7 +43,7 @@ pub fn fibonacci_points(
     if n > crate::MAX_POINTS {
         return Err(SphereError::TooManyPoints(n));
     }
-    if !(radius.is_finite() && radius > 0.0) {
+    if !(RADII.contains(&radius)) {
         return Err(SphereError::InvalidRadius(radius));
     }
     if !(0.0..1.0).contains(&perturbation) {
@@ -53,7 +53,7 @@ pub fn fibonacci_points(
     let last = (n - 1) as f64;
     let step = 2.0 / last;
     let mut rng = Pcg64::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(n);
+    let mut out = crate::order::try_vec(n)?;
     for i in 0..n {
         let ii = if perturbation > 0.0 {
             // 53 random bits → uniform in [0, 1).
@@ -82,6 +82,35 @@ pub fn fibonacci_points_f32(
         .into_iter()
         .map(|p| p.as_vec3())
         .collect())
+}
+
+/// The radii [`fibonacci_points`] accepts: beyond them the coordinates under- or overflow
+/// while they are computed (the triangulation itself accepts any scale).
+pub const RADII: core::ops::RangeInclusive<f64> = 1e-100..=1e100;
+
+/// The unperturbed lattice point `i` of `n` on the unit sphere.
+fn lattice_point(i: usize, n: usize) -> DVec3 {
+    let golden_angle = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
+    let y = 1.0 - 2.0 / (n - 1) as f64 * i as f64;
+    let r = ((1.0 - y) * (1.0 + y)).max(0.0).sqrt();
+    let (s, c) = (golden_angle * i as f64).sin_cos();
+    DVec3::new(c * r, y, s * r)
+}
+
+/// Does `points` look like an unperturbed lattice in index order (checked at up to 257
+/// indices)? The lattice path of the triangulation is only fast on such input; its walk
+/// budget catches input that only matches at the sampled indices.
+pub(crate) fn looks_like_lattice(points: &[DVec3]) -> bool {
+    let n = points.len();
+    let radius = points[0].length();
+    if !(radius > 0.0 && radius.is_finite()) {
+        return false;
+    }
+    let step = (n / 256).max(1);
+    (0..n)
+        .step_by(step)
+        .chain([n - 1])
+        .all(|i| (points[i] / radius).distance(lattice_point(i, n)) < 1e-9)
 }
 
 /// φ = (1 + √5) / 2.
@@ -139,6 +168,13 @@ mod tests {
             fibonacci_points(10, f64::NAN, 0.0, 0),
             Err(SphereError::InvalidRadius(_))
         ));
+        // Radii whose coordinates would under- or overflow are refused up front.
+        for r in [1e-101, 1e-300, 1e103, 1e300, f64::INFINITY] {
+            assert_eq!(
+                fibonacci_points(10, r, 0.0, 0),
+                Err(SphereError::InvalidRadius(r))
+            );
+        }
         assert!(matches!(
             fibonacci_points(10, 1.0, 1.0, 0),
             Err(SphereError::InvalidPerturbation(_))

@@ -3,20 +3,42 @@
 use glam::DVec3;
 use quadedge::{Edge, Vertex};
 use sphere::geometry::{circumcenters, mesh_quality, voronoi_areas};
-use sphere::{fibonacci_sphere, icosphere, is_delaunay, make_delaunay};
+use sphere::{delaunay, fibonacci_sphere, icosphere, is_delaunay, make_delaunay};
 use std::f64::consts::PI;
 
 #[test]
 fn restores_delaunay_after_flips() {
     let (mut mesh, pos) = fibonacci_sphere(3000, 1.0, 0.5, 3).unwrap();
     let original = mesh.clone();
-    // Flip far-apart edges (every 101st): each quad is convex, so no face folds over.
+    // Flip far-apart edges (every 101st) whose quad is convex, so that no face folds over; a
+    // flip of a non-convex quad folds, which make_delaunay must refuse.
     let mut flipped = 0;
+    let mut refused = 0;
+    let triple = |a: DVec3, b: DVec3, c: DVec3| a.dot(b.cross(c));
     for q in (0..mesh.quad_slots() as u32).step_by(101) {
-        if mesh.flip(Edge::of_quad(q)).is_ok() {
+        let e = Edge::of_quad(q);
+        let [a, b] = [mesh.origin(e), mesh.dest(e)].map(|v| pos[v.index()]);
+        let c = pos[mesh.dest(mesh.left_next(e)).index()];
+        let d = pos[mesh.dest(mesh.left_next(e.sym())).index()];
+        if triple(d, c, a) <= 1e-12 || triple(c, d, b) <= 1e-12 {
+            let mut folded = mesh.clone();
+            if folded.flip(e).is_err() {
+                continue;
+            }
+            assert!(matches!(
+                make_delaunay(&mut folded, &pos),
+                Err(sphere::SphereError::Delaunay(
+                    delaunay::DelaunayError::Inverted(_)
+                ))
+            ));
+            refused += 1;
+            continue;
+        }
+        if mesh.flip(e).is_ok() {
             flipped += 1;
         }
     }
+    assert!(refused > 0);
     assert!(flipped > 50);
     assert!(is_delaunay(&mesh, &pos).is_err());
     let flips = make_delaunay(&mut mesh, &pos).unwrap();
@@ -78,8 +100,8 @@ fn voronoi_areas_tile_the_sphere() {
             "n = {n}: {total} vs {want}"
         );
         assert!(areas.iter().all(|&a| a > 0.0));
-        // Even spacing: cells within a factor of two of the mean (seed 002's promise).
-        // Even spacing (seed 002) for mild perturbation; strong perturbation can pull index
+        // Even spacing: cells within a factor of two of the mean.
+        // Even spacing for mild perturbation; strong perturbation can pull index
         // neighbours i + 0.9 and i + 1 almost together.
         if n >= 100 && p < 0.5 {
             let mean = want / n as f64;

@@ -1,57 +1,14 @@
-//! Test meshes with positions: icospheres by midpoint subdivision.
+//! Test meshes with positions: the sphere crate's icospheres, one with a hole, and regions.
 #![allow(dead_code)]
 
 use glam::Vec3;
 use quadedge::Mesh;
-use std::collections::HashMap;
-
-/// The 12 corners matching `quadedge::shapes::icosahedron()`'s indices.
-pub fn icosahedron_positions() -> Vec<Vec3> {
-    let t = (1.0 + 5f32.sqrt()) / 2.0;
-    [
-        (-1.0, t, 0.0),
-        (1.0, t, 0.0),
-        (-1.0, -t, 0.0),
-        (1.0, -t, 0.0),
-        (0.0, -1.0, t),
-        (0.0, 1.0, t),
-        (0.0, -1.0, -t),
-        (0.0, 1.0, -t),
-        (t, 0.0, -1.0),
-        (t, 0.0, 1.0),
-        (-t, 0.0, -1.0),
-        (-t, 0.0, 1.0),
-    ]
-    .iter()
-    .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
-    .collect()
-}
 
 /// Triangles and unit positions of an icosphere subdivided `level` times
-/// (`10 * 4^level + 2` vertices), counter-clockwise from outside.
+/// (`10 * 4^level + 2` vertices), counter-clockwise from outside: the sphere crate's.
 pub fn icosphere_data(level: u32) -> (Vec<[u32; 3]>, Vec<Vec3>) {
-    let mut pos = icosahedron_positions();
-    let (_, mut tris) = quadedge::shapes::icosahedron();
-    for _ in 0..level {
-        let mut mid: HashMap<(u32, u32), u32> = HashMap::new();
-        let mut next = Vec::with_capacity(tris.len() * 4);
-        for &[a, b, c] in &tris {
-            let mut m = |u: u32, w: u32| {
-                *mid.entry((u.min(w), u.max(w))).or_insert_with(|| {
-                    pos.push((pos[u as usize] + pos[w as usize]).normalize());
-                    pos.len() as u32 - 1
-                })
-            };
-            let (ab, bc, ca) = (m(a, b), m(b, c), m(c, a));
-            next.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
-        }
-        tris = next;
-    }
-    for t in &tris {
-        let [a, b, c] = t.map(|i| pos[i as usize]);
-        assert!((b - a).cross(c - a).dot(a + b + c) > 0.0, "winding");
-    }
-    (tris, pos)
+    let (pos, tris) = sphere::icosphere_triangles(level, 1.0).unwrap();
+    (tris, pos.iter().map(|p| p.as_vec3()).collect())
 }
 
 pub fn icosphere(level: u32) -> (Mesh, Vec<Vec3>) {

@@ -25,76 +25,22 @@
 //! [`Mesh::from_triangles`]. Without `unsafe`: bounds checks measured at a few percent.
 
 use crate::SphereError;
+use crate::order::{check_input, insertion_order, scale_for, try_vec};
+use crate::seed::seeded;
+use delaunay::predicates::{
+    orient3d_exact as orient, orient3d_static as orient_static, static_orient3d_bound,
+};
 use glam::DVec3;
-use quadedge::{Edge, Mesh, MeshError};
-use robust::{Coord3D, orient3d};
+#[cfg(doc)]
+use quadedge::Mesh;
 
 const NONE: u32 = u32::MAX;
-
-#[inline(always)]
-fn c3(p: [f64; 3]) -> Coord3D<f64> {
-    Coord3D {
-        x: p[0],
-        y: p[1],
-        z: p[2],
-    }
-}
-
-/// Shewchuk's `orient3d` with its static error filter inlined: the plain floating-point
-/// determinant when its magnitude exceeds the worst-case rounding error (almost always), the
-/// exact adaptive evaluation of crate `robust` otherwise. Same sign convention: positive when
-/// `d` lies below the plane of `a, b, c`, counter-clockwise seen from above.
-///
-/// Measured: the out-of-line call into `robust` cost a third of the triangulation time;
-/// with the filter inlined here the exact path runs for well under 1% of the calls.
-#[inline(always)]
-fn orient(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> f64 {
-    let (adx, ady, adz) = (a[0] - d[0], a[1] - d[1], a[2] - d[2]);
-    let (bdx, bdy, bdz) = (b[0] - d[0], b[1] - d[1], b[2] - d[2]);
-    let (cdx, cdy, cdz) = (c[0] - d[0], c[1] - d[1], c[2] - d[2]);
-    let bdxcdy = bdx * cdy;
-    let cdxbdy = cdx * bdy;
-    let cdxady = cdx * ady;
-    let adxcdy = adx * cdy;
-    let adxbdy = adx * bdy;
-    let bdxady = bdx * ady;
-    let det = adz * (bdxcdy - cdxbdy) + bdz * (cdxady - adxcdy) + cdz * (adxbdy - bdxady);
-    let permanent = (bdxcdy.abs() + cdxbdy.abs()) * adz.abs()
-        + (cdxady.abs() + adxcdy.abs()) * bdz.abs()
-        + (adxbdy.abs() + bdxady.abs()) * cdz.abs();
-    // Shewchuk's o3derrboundA = (7 + 56ε)ε with ε = 2⁻⁵³, rounded up.
-    let bound = 7.771_561_172_376_103e-16 * (1.0 + 1e-12) * permanent;
-    if det > bound || -det > bound {
-        det
-    } else {
-        orient3d(c3(a), c3(b), c3(c), c3(d))
-    }
-}
-
-/// [`orient`] behind a cheaper static filter: `bound` caps the rounding error of the
-/// determinant for every point inside the input's bounding cube (see
-/// [`Triangulator::static_bound`]), so most calls skip the per-call error bound, which costs a
-/// third of the predicate. Same exact sign.
-#[inline(always)]
-fn orient_static(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3], bound: f64) -> f64 {
-    let (adx, ady, adz) = (a[0] - d[0], a[1] - d[1], a[2] - d[2]);
-    let (bdx, bdy, bdz) = (b[0] - d[0], b[1] - d[1], b[2] - d[2]);
-    let (cdx, cdy, cdz) = (c[0] - d[0], c[1] - d[1], c[2] - d[2]);
-    let det = adz * (bdx * cdy - cdx * bdy)
-        + bdz * (cdx * ady - adx * cdy)
-        + cdz * (adx * bdy - bdx * ady);
-    if det > bound || -det > bound {
-        det
-    } else {
-        orient(a, b, c, d)
-    }
-}
 
 /// Positive when `p` lies strictly beyond the plane of face `(a, b, c)` (counter-clockwise seen
 /// from outside): `p` sees the face, i.e. lies inside its circumcircle on the sphere. Zero when
 /// the four points are coplanar (co-circular). Exact sign.
 #[inline(always)]
-fn outside(a: [f64; 3], b: [f64; 3], c: [f64; 3], p: [f64; 3]) -> f64 {
+pub(crate) fn outside(a: [f64; 3], b: [f64; 3], c: [f64; 3], p: [f64; 3]) -> f64 {
     -orient(a, b, c, p)
 }
 
@@ -137,10 +83,13 @@ pub(crate) fn triangulate_with_twins(
     points: &[DVec3],
 ) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
     check_input(points)?;
-    let keyed = morton_order(points);
-    check_duplicates(points, &keyed)?;
-    let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
-    let pts: Vec<DVec3> = order.iter().map(|&i| points[i as usize]).collect();
+    let scale = scale_for(points)?;
+    let order = insertion_order(points)?;
+    let mut pts: Vec<DVec3> = try_vec(points.len())?;
+    match scale {
+        Some(s) => pts.extend(order.iter().map(|&i| points[i as usize] * s)),
+        None => pts.extend(order.iter().map(|&i| points[i as usize])),
+    }
     let mut t = Triangulator::new(&pts, Some(&order), Hint::Previous)?;
     t.run()?;
     Ok(t.into_parts())
@@ -183,6 +132,9 @@ pub(crate) fn triangulate_fibonacci_with_twins(
     points: &[DVec3],
 ) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
     let n = check_input(points)?;
+    if scale_for(points)?.is_some() || !crate::points::looks_like_lattice(points) {
+        return triangulate_with_twins(points);
+    }
     let mut fib = vec![1u32, 2];
     while let Some(&f) = fib.last() {
         let g = f as u64 + fib[fib.len() - 2] as u64;
@@ -192,23 +144,14 @@ pub(crate) fn triangulate_fibonacci_with_twins(
         fib.push(g as u32);
     }
     let mut t = Triangulator::new(points, None, Hint::Lattice { fib, k: 0 })?;
+    // A lattice walk is a few steps per point; far more means the input only looked like a
+    // lattice at the sampled points: start again on the general path, which is O(n log n).
+    t.walk_budget = Some(64 * n as u64 + 10_000);
     t.run()?;
+    if t.over_budget {
+        return triangulate_with_twins(points);
+    }
     Ok(t.into_parts())
-}
-
-/// The checks every triangulation path makes first; returns the point count.
-fn check_input(points: &[DVec3]) -> Result<usize, SphereError> {
-    let n = points.len();
-    if n < 4 {
-        return Err(SphereError::TooFewPoints(n));
-    }
-    if n > crate::MAX_POINTS {
-        return Err(SphereError::TooManyPoints(n));
-    }
-    if let Some(index) = points.iter().position(|p| !p.is_finite()) {
-        return Err(SphereError::NonFinite { index });
-    }
-    Ok(n)
 }
 
 /// Where each point-location walk starts.
@@ -218,64 +161,6 @@ enum Hint {
     /// At a triangle of the lattice neighbour `i − fib[j]` closest to point `i`, trying `j`
     /// around the last best `k` (Fibonacci-lattice input in index order).
     Lattice { fib: Vec<u32>, k: usize },
-}
-
-/// Point indices sorted along a 3D Morton (Z-order) curve over the bounding box, so that
-/// consecutive points are usually neighbours and each walk is a few steps long. Equal points
-/// get equal keys and end up adjacent.
-fn morton_order(points: &[DVec3]) -> Vec<(u64, u32)> {
-    let (mut lo, mut hi) = (points[0], points[0]);
-    for p in points {
-        lo = lo.min(*p);
-        hi = hi.max(*p);
-    }
-    let ext = (hi - lo).max(DVec3::splat(f64::MIN_POSITIVE));
-    let scale = DVec3::splat(((1u32 << 21) - 1) as f64) / ext;
-    let mut keyed: Vec<(u64, u32)> = points
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let q = ((*p - lo) * scale).min(DVec3::splat(((1u32 << 21) - 1) as f64));
-            let k = spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2;
-            (k, i as u32)
-        })
-        .collect();
-    keyed.sort_unstable();
-    keyed
-}
-
-/// Spreads the low 21 bits of `x` to every third bit.
-#[inline]
-fn spread(mut x: u64) -> u64 {
-    x &= 0x1f_ffff;
-    x = (x | x << 32) & 0x001f_0000_0000_ffff;
-    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
-    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
-    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
-    x = (x | x << 2) & 0x1249_2492_4924_9249;
-    x
-}
-
-/// Exact duplicates share a Morton key, so they sit in one run of equal keys.
-fn check_duplicates(points: &[DVec3], keyed: &[(u64, u32)]) -> Result<(), SphereError> {
-    let mut run = 0;
-    for j in 1..keyed.len() {
-        if keyed[j].0 != keyed[run].0 {
-            run = j;
-            continue;
-        }
-        let pj = points[keyed[j].1 as usize];
-        for &(_, k) in &keyed[run..j] {
-            if points[k as usize] == pj {
-                let (a, b) = (k as usize, keyed[j].1 as usize);
-                return Err(SphereError::Duplicate {
-                    first: a.min(b),
-                    second: a.max(b),
-                });
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Incremental hull state: triangle `t` has corners `tv[t]` (counter-clockwise from outside)
@@ -299,6 +184,10 @@ struct Triangulator<'a> {
     rng: u32,
     /// Static error bound of `orient3d` over the input's bounding cube.
     bound: f64,
+    /// Walk steps left before [`Triangulator::run`] gives up (lattice path only).
+    walk_budget: Option<u64>,
+    /// Set when the walk budget ran out: the run stopped early, the result is incomplete.
+    over_budget: bool,
 }
 
 impl<'a> Triangulator<'a> {
@@ -308,18 +197,23 @@ impl<'a> Triangulator<'a> {
         let n = pts.len();
         let step = (n / 4096).max(1);
         let sample: Vec<usize> = (0..n).step_by(step).collect();
-        let (seed, faces, o) = match seeded(pts, &sample) {
-            Some(x) => x,
-            None if step > 1 => {
-                let all: Vec<usize> = (0..n).collect();
-                seeded(pts, &all).ok_or(SphereError::Coplanar)?
-            }
+        let mut found = seeded(pts, &sample);
+        if step > 1 && !matches!(found, Some((_, _, Some(_)))) {
+            let all: Vec<usize> = (0..n).collect();
+            found = seeded(pts, &all);
+        }
+        let (seed, faces, o) = match found {
             None => return Err(SphereError::Coplanar),
+            Some((s, f, Some(o))) => (s, f, o),
+            // Four points: the tetrahedron is the answer and no walk needs an inner point.
+            Some((s, f, None)) if n == 4 => (s, f, [0.0; 3]),
+            Some(_) => return Err(SphereError::TooFlat),
         };
-        let mut tv = Vec::with_capacity(2 * n);
+        let mut tv = try_vec(2 * n)?;
         tv.extend_from_slice(&faces);
         let corner = |h: u32| faces[h as usize / 3][h as usize % 3];
-        let mut twin = vec![NONE; 12];
+        let mut twin = try_vec(6 * n)?;
+        twin.resize(12, NONE);
         for h in 0..12u32 {
             let (x, y) = (corner(h), corner(next(h)));
             twin[h as usize] = (0..12u32)
@@ -327,10 +221,10 @@ impl<'a> Triangulator<'a> {
                 .unwrap_or(NONE);
         }
         debug_assert!(twin.iter().all(|&t| t != NONE));
-        twin.reserve(6 * n - 12);
         let vt = match hint {
             Hint::Lattice { .. } => {
-                let mut vt = vec![NONE; n];
+                let mut vt = try_vec(n)?;
+                vt.resize(n, NONE);
                 for (t, f) in faces.iter().enumerate() {
                     for &x in f {
                         vt[x as usize] = t as u32;
@@ -352,6 +246,8 @@ impl<'a> Triangulator<'a> {
             stack: Vec::with_capacity(64),
             rng: 0x9e37_79b9,
             bound: Self::static_bound(pts),
+            walk_budget: None,
+            over_budget: false,
         })
     }
 
@@ -362,13 +258,7 @@ impl<'a> Triangulator<'a> {
     /// non-uniform scale only falls back to [`orient`] more often.
     fn static_bound(pts: &[DVec3]) -> f64 {
         let m = pts.iter().fold(0.0f64, |m, p| m.max(p.abs().max_element()));
-        // Far from 1, over- or underflow would void the bound: then every call takes the
-        // per-call filter of `orient`.
-        if (1e-80..=1e80).contains(&m) {
-            7.771_561_172_376_103e-16 * 1.01 * 48.0 * m * m * m
-        } else {
-            f64::INFINITY
-        }
+        static_orient3d_bound(m)
     }
 
     /// [`outside`] through the static filter.
@@ -387,6 +277,9 @@ impl<'a> Triangulator<'a> {
                 hint = self.lattice_start(i).unwrap_or(hint);
             }
             let t = self.locate(hint, i);
+            if self.over_budget {
+                return Ok(());
+            }
             let [a, b, c] = self.tv[t as usize].map(|k| self.p(k));
             if outside(a, b, c, self.p(i)) <= 0.0 {
                 return Err(SphereError::NotInConvexPosition {
@@ -467,6 +360,13 @@ impl<'a> Triangulator<'a> {
         let mut came = NONE;
         let limit = 3 * self.tv.len() + 64;
         for _ in 0..limit {
+            if let Some(left) = &mut self.walk_budget {
+                if *left == 0 {
+                    self.over_budget = true;
+                    return t;
+                }
+                *left -= 1;
+            }
             let r = self.random3();
             let mut moved = false;
             let tri = self.tv[t as usize];
@@ -609,178 +509,8 @@ impl<'a> Triangulator<'a> {
     }
 }
 
-/// The seed tetrahedron from `candidates`: its corners, its four faces counter-clockwise from
-/// outside, and its centroid, checked to lie strictly inside. `None` if degenerate.
-#[allow(clippy::type_complexity)]
-fn seeded(pts: &[DVec3], candidates: &[usize]) -> Option<([u32; 4], [[u32; 3]; 4], [f64; 3])> {
-    let v = |i: usize| pts[i];
-    let [a, mut b, mut c, d] = seed_tetrahedron(pts, candidates)?;
-    if outside_v(pts[a], pts[b], pts[c], pts[d]) > 0.0 {
-        core::mem::swap(&mut b, &mut c);
-    }
-    let centre = ((v(a) + v(b) + v(c) + v(d)) / 4.0).to_array();
-    let [a, b, c, d] = [a as u32, b as u32, c as u32, d as u32];
-    let faces = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]];
-    for f in &faces {
-        let [x, y, z] = f.map(|i| pts[i as usize].to_array());
-        if outside(x, y, z, centre) >= 0.0 {
-            // So flat that the centroid rounds onto a face.
-            return None;
-        }
-    }
-    Some(([a, b, c, d], faces, centre))
-}
-
-/// Four points of `candidates` spanning a large tetrahedron: the first, the farthest from it,
-/// the farthest from their line, the farthest from their plane. `None` if all are coplanar
-/// (exactly, by the last step's exact predicate).
-fn seed_tetrahedron(pts: &[DVec3], candidates: &[usize]) -> Option<[usize; 4]> {
-    let v = |i: usize| pts[i];
-    let a = candidates[0];
-    let b = *candidates.iter().max_by(|&&i, &&j| {
-        v(i).distance_squared(v(a))
-            .total_cmp(&v(j).distance_squared(v(a)))
-    })?;
-    let ab = v(b) - v(a);
-    let c = *candidates.iter().max_by(|&&i, &&j| {
-        let fi = (v(i) - v(a)).cross(ab).length_squared();
-        let fj = (v(j) - v(a)).cross(ab).length_squared();
-        fi.total_cmp(&fj)
-    })?;
-    if (v(c) - v(a)).cross(ab).length_squared() == 0.0 {
-        // Collinear in floating point; three collinear points cannot lie on a sphere anyway.
-        return None;
-    }
-    let d = *candidates.iter().max_by(|&&i, &&j| {
-        let fi = outside_v(pts[a], pts[b], pts[c], pts[i]).abs();
-        let fj = outside_v(pts[a], pts[b], pts[c], pts[j]).abs();
-        fi.total_cmp(&fj)
-    })?;
-    // The exact predicate says the farthest is coplanar: so are all.
-    (outside_v(pts[a], pts[b], pts[c], pts[d]) != 0.0).then_some([a, b, c, d])
-}
-
 /// The next half-edge around the same triangle.
 #[inline(always)]
 fn next(h: u32) -> u32 {
     if h % 3 == 2 { h - 2 } else { h + 1 }
-}
-
-/// The first edge of `mesh` that is not locally Delaunay on the sphere, if any: an interior
-/// edge `a → b` with faces `(a, b, c)` and `(b, a, d)` where `d` lies strictly inside the
-/// circumcircle of `(a, b, c)` (strictly beyond its plane). Exact predicates; co-circular quads
-/// pass. Boundary edges are skipped.
-///
-/// Locally Delaunay everywhere means globally Delaunay for a closed mesh whose faces are
-/// counter-clockwise seen from outside.
-///
-/// # Panics
-/// If `positions` is shorter than [`Mesh::vertex_slots`].
-pub fn find_non_delaunay_edge(mesh: &Mesh, positions: &[DVec3]) -> Option<Edge> {
-    assert!(
-        positions.len() >= mesh.vertex_slots(),
-        "positions must cover every vertex slot"
-    );
-    mesh.undirected_edges()
-        .find(|&e| edge_is_reflex(mesh, positions, e))
-}
-
-/// `Ok(())` when every edge of `mesh` is locally Delaunay, else `Err` with an offending edge.
-/// See [`find_non_delaunay_edge`].
-///
-/// ```
-/// let (mesh, pos) = sphere::fibonacci_sphere(200, 1.0, 0.5, 7).unwrap();
-/// assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
-/// ```
-pub fn is_delaunay(mesh: &Mesh, positions: &[DVec3]) -> Result<(), Edge> {
-    match find_non_delaunay_edge(mesh, positions) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
-/// Does the edge violate the empty-circumcircle property (strictly)?
-fn edge_is_reflex(mesh: &Mesh, pos: &[DVec3], e: Edge) -> bool {
-    if mesh.is_boundary_edge(e) {
-        return false;
-    }
-    let a = mesh.origin(e);
-    let b = mesh.dest(e);
-    let c = mesh.dest(mesh.left_next(e));
-    let d = mesh.dest(mesh.left_next(e.sym()));
-    outside_v(
-        pos[a.index()],
-        pos[b.index()],
-        pos[c.index()],
-        pos[d.index()],
-    ) > 0.0
-}
-
-/// Restores the Delaunay property after edits (moved vertices, splits, collapses) by Lawson
-/// flips, and returns how many flips it made.
-///
-/// Every edge is checked once; each flip re-queues the four edges around it. For points on a
-/// sphere (in convex position) each flip strictly grows the enclosed volume, so this
-/// terminates, and it ends in the Delaunay triangulation when the mesh is closed and its
-/// faces are counter-clockwise seen from outside (no face folded over). Edges whose flip
-/// [`Mesh::flip`] refuses (the opposite corners are already connected, which only happens
-/// on a folded mesh) are left as they are. As a safeguard against folded input the work is
-/// capped at `64 ×` the number of edges plus 1000 flips, after which
-/// [`SphereError::FlipLimit`] is returned with the mesh valid but possibly not Delaunay.
-///
-/// ```
-/// use quadedge::Edge;
-/// let (mut mesh, pos) = sphere::fibonacci_sphere(500, 1.0, 0.0, 0).unwrap();
-/// // Flip one edge: the mesh stays a valid sphere but is no longer Delaunay.
-/// let e = mesh.flip(Edge::of_quad(100)).unwrap();
-/// assert_eq!(sphere::is_delaunay(&mesh, &pos), Err(e));
-/// assert_eq!(sphere::make_delaunay(&mut mesh, &pos), Ok(1));
-/// assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
-/// mesh.check().unwrap();
-/// ```
-///
-/// # Panics
-/// If `positions` is shorter than [`Mesh::vertex_slots`].
-pub fn make_delaunay(mesh: &mut Mesh, positions: &[DVec3]) -> Result<usize, SphereError> {
-    assert!(
-        positions.len() >= mesh.vertex_slots(),
-        "positions must cover every vertex slot"
-    );
-    let mut queued = vec![false; mesh.quad_slots()];
-    let mut stack: Vec<Edge> = mesh.undirected_edges().collect();
-    for e in &stack {
-        queued[e.quad()] = true;
-    }
-    let limit = 64 * mesh.undirected_edge_count() + 1000;
-    let mut flips = 0;
-    while let Some(e) = stack.pop() {
-        queued[e.quad()] = false;
-        if !edge_is_reflex(mesh, positions, e) {
-            continue;
-        }
-        if flips >= limit {
-            return Err(SphereError::FlipLimit(flips));
-        }
-        // The four edges of the quad around `e`, read before the flip.
-        let around = [
-            mesh.left_next(e),
-            mesh.left_prev(e),
-            mesh.left_next(e.sym()),
-            mesh.left_prev(e.sym()),
-        ];
-        match mesh.flip(e) {
-            Ok(_) => {
-                flips += 1;
-                for x in around {
-                    if !queued[x.quad()] {
-                        queued[x.quad()] = true;
-                        stack.push(x.base());
-                    }
-                }
-            }
-            Err(MeshError::FlipWouldDuplicate(_)) => {}
-            Err(err) => return Err(SphereError::Mesh(err)),
-        }
-    }
-    Ok(flips)
 }

@@ -1,0 +1,289 @@
+//! Living planets: keeping a 1M-vertex spherical mesh exactly Delaunay while it changes, beside
+//! rebuilding from scratch and beside spade's planar incremental Delaunay.
+//!
+//! * `living/restore`: every vertex of a 1M Fibonacci planet turned by its plate's rotation
+//!   (20 plates, about half a mean edge length; folds at converging plate boundaries), then
+//!   `delaunay::restore` with the moved list. Includes applying the motion.
+//! * `living/scratch`: the same moved positions triangulated from scratch
+//!   (`sphere::sphere_mesh`), which also loses every layer's data.
+//! * `living/locate_coherent`: 1M queries along a random walk, each hinted by the previous
+//!   answer. `living/locate_random`: 100k random directions, hinted by a 512 × 1024
+//!   latitude–longitude table of faces (a few edge lengths from the answer).
+//! * `living/insert`: 1M random points, sorted along a Morton curve, into a 1M planet.
+//! * `living/remove`: 100k random vertices out of a 1M planet.
+//! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
+//!   into a 1M triangulation and removal of 100k vertices.
+//!
+//! Every timed routine starts from a clone of the prepared mesh (`iter_batched`, cloning not
+//! timed).
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use delaunay::{Location, RestoreOptions, Sphere, insert, locate, remove, restore};
+use glam::{DQuat, DVec3};
+use quadedge::{Face, Mesh, Vertex};
+use spade::{DelaunayTriangulation, Point2, Triangulation};
+use std::hint::black_box;
+use std::time::Duration;
+
+const N: usize = 1_000_000;
+
+/// SplitMix64: deterministic inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn f64(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn unit(&mut self) -> DVec3 {
+        loop {
+            let v = DVec3::new(self.f64(), self.f64(), self.f64()) * 2.0 - DVec3::ONE;
+            let l = v.length_squared();
+            if l > 1e-6 && l <= 1.0 {
+                return v / l.sqrt();
+            }
+        }
+    }
+}
+
+/// Per-vertex plate rotation: plate = nearest of `plates` random centres.
+fn plate_turns(pos: &[DVec3], plates: usize, angle: f64, rng: &mut Rng) -> Vec<DQuat> {
+    let centres: Vec<DVec3> = (0..plates).map(|_| rng.unit()).collect();
+    let turns: Vec<DQuat> = (0..plates)
+        .map(|_| DQuat::from_axis_angle(rng.unit(), angle * (0.5 + rng.f64())))
+        .collect();
+    pos.iter()
+        .map(|p| {
+            let k = (0..plates)
+                .max_by(|&a, &b| p.dot(centres[a]).total_cmp(&p.dot(centres[b])))
+                .unwrap();
+            turns[k]
+        })
+        .collect()
+}
+
+/// Spreads the low 21 bits of `x` to every third bit (Morton keys for sorting the inputs).
+fn spread(mut x: u64) -> u64 {
+    x &= 0x1f_ffff;
+    x = (x | x << 32) & 0x001f_0000_0000_ffff;
+    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
+    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
+    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
+    x = (x | x << 2) & 0x1249_2492_4924_9249;
+    x
+}
+
+fn morton(p: DVec3) -> u64 {
+    let q = ((p + DVec3::ONE) * 0.5 * ((1u32 << 21) - 1) as f64).as_uvec3();
+    spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2
+}
+
+/// A face per cell of a 512 × 1024 latitude–longitude grid: a good start for random queries.
+struct HintGrid(Vec<Face>);
+
+impl HintGrid {
+    const ROWS: usize = 512;
+    const COLS: usize = 1024;
+    fn cell(p: DVec3) -> usize {
+        let lat = (p.y / p.length()).clamp(-1.0, 1.0).acos() / std::f64::consts::PI;
+        let lon = (p.z.atan2(p.x) / std::f64::consts::TAU + 0.5).rem_euclid(1.0);
+        let r = ((lat * Self::ROWS as f64) as usize).min(Self::ROWS - 1);
+        let c = ((lon * Self::COLS as f64) as usize).min(Self::COLS - 1);
+        r * Self::COLS + c
+    }
+    fn new(mesh: &Mesh, pos: &[DVec3]) -> Self {
+        let mut g = vec![Face::INVALID; Self::ROWS * Self::COLS];
+        for f in mesh.faces() {
+            let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
+            g[Self::cell(a + b + c)] = f;
+        }
+        // Cells no face centre fell in (near the poles) take the previous cell's face.
+        let mut last = mesh.faces().next().unwrap();
+        for f in &mut g {
+            if f.is_valid() {
+                last = *f;
+            } else {
+                *f = last;
+            }
+        }
+        Self(g)
+    }
+    fn hint(&self, p: DVec3) -> Face {
+        self.0[Self::cell(p)]
+    }
+}
+
+fn living(c: &mut Criterion) {
+    let mut g = c.benchmark_group("living");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(4));
+    let (mesh, pos) = sphere::fibonacci_sphere(N, 1.0, 0.0, 0).unwrap();
+    let mean_edge = (8.0 * std::f64::consts::PI / (N as f64 * 3f64.sqrt())).sqrt();
+    let turns = plate_turns(&pos, 20, 0.5 * mean_edge, &mut Rng(1));
+    let moved_pos: Vec<DVec3> = pos.iter().zip(&turns).map(|(p, q)| *q * *p).collect();
+    let all: Vec<Vertex> = mesh.vertices().collect();
+    {
+        // One untimed run for the report: what the restore had to do.
+        let (mut m, mut p) = (mesh.clone(), moved_pos.clone());
+        let s = restore(
+            &Sphere,
+            &mut m,
+            &mut p,
+            Some(&all),
+            &RestoreOptions::default(),
+        )
+        .unwrap();
+        eprintln!("living/restore at {N}: {s:?}");
+    }
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("restore", |b| {
+        b.iter_batched(
+            || (mesh.clone(), pos.clone()),
+            |(mut m, mut p)| {
+                for (x, q) in p.iter_mut().zip(&turns) {
+                    *x = *q * *x;
+                }
+                restore(
+                    &Sphere,
+                    &mut m,
+                    &mut p,
+                    Some(&all),
+                    &RestoreOptions::default(),
+                )
+                .unwrap();
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("scratch", |b| {
+        b.iter(|| black_box(sphere::sphere_mesh(&moved_pos).unwrap()))
+    });
+
+    // Point location.
+    let mut rng = Rng(2);
+    let mut walk = Vec::with_capacity(N);
+    let mut p = rng.unit();
+    for _ in 0..N {
+        p = (p + rng.unit() * 0.5 * mean_edge).normalize();
+        walk.push(p);
+    }
+    g.bench_function("locate_coherent", |b| {
+        b.iter(|| {
+            let mut hint = mesh.faces().next();
+            for &q in &walk {
+                let loc = locate(&Sphere, &mesh, &pos, q, hint).unwrap();
+                hint = loc.face(&mesh);
+            }
+            black_box(hint)
+        })
+    });
+    let random: Vec<DVec3> = (0..N).map(|_| rng.unit()).collect();
+    let grid = HintGrid::new(&mesh, &pos);
+    g.throughput(Throughput::Elements((N / 10) as u64));
+    g.bench_function("locate_random", |b| {
+        b.iter(|| {
+            let mut found = 0usize;
+            for &q in &random[..N / 10] {
+                let loc = locate(&Sphere, &mesh, &pos, q, Some(grid.hint(q))).unwrap();
+                found += matches!(loc, Location::InFace(_)) as usize;
+            }
+            black_box(found)
+        })
+    });
+
+    // Insertion of 1M random points, Morton-sorted, into the 1M planet.
+    g.throughput(Throughput::Elements(N as u64));
+    let mut inserts = random.clone();
+    inserts.sort_unstable_by_key(|&q| morton(q));
+    g.bench_function("insert", |b| {
+        b.iter_batched(
+            || (mesh.clone(), pos.clone()),
+            |(mut m, mut p)| {
+                let mut hint = None;
+                for &q in &inserts {
+                    let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();
+                    hint = m.vertex_faces(ins.vertex).next();
+                }
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
+    // Removal of 100k random vertices.
+    let mut victims: Vec<Vertex> = Vec::with_capacity(N / 10);
+    let mut taken = vec![false; N];
+    while victims.len() < N / 10 {
+        let v = (rng.next() % N as u64) as usize;
+        if !taken[v] {
+            taken[v] = true;
+            victims.push(Vertex::new(v as u32));
+        }
+    }
+    g.throughput(Throughput::Elements(victims.len() as u64));
+    g.bench_function("remove", |b| {
+        b.iter_batched(
+            || mesh.clone(),
+            |mut m| {
+                for &v in &victims {
+                    remove(&Sphere, &mut m, &pos, v).unwrap();
+                }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+
+    // spade, planar, same sizes.
+    let mut g = c.benchmark_group("spade");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(4));
+    let base: Vec<Point2<f64>> = (0..N).map(|_| Point2::new(rng.f64(), rng.f64())).collect();
+    let tri = DelaunayTriangulation::<Point2<f64>>::bulk_load(base).unwrap();
+    let mut extra: Vec<Point2<f64>> = (0..N).map(|_| Point2::new(rng.f64(), rng.f64())).collect();
+    extra.sort_unstable_by_key(|q| morton(DVec3::new(q.x * 2.0 - 1.0, q.y * 2.0 - 1.0, 0.0)));
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("insert", |b| {
+        b.iter_batched(
+            || tri.clone(),
+            |mut t| {
+                for &q in &extra {
+                    t.insert(q).unwrap();
+                }
+                t
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.throughput(Throughput::Elements((N / 10) as u64));
+    g.bench_function("remove", |b| {
+        b.iter_batched(
+            || tri.clone(),
+            |mut t| {
+                // spade moves its last vertex into a removed slot, so any index below the
+                // current count is a live vertex: remove random ones.
+                let mut r = Rng(3);
+                for _ in 0..N / 10 {
+                    let i = (r.next() % t.num_vertices() as u64) as usize;
+                    t.remove(spade::handles::FixedVertexHandle::from_index(i));
+                }
+                t
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, living);
+criterion_main!(benches);

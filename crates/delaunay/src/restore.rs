@@ -1,0 +1,457 @@
+//! Restoring the Delaunay triangulation after vertices moved, folds included.
+//!
+//! A small move only changes circumcircle tests: Lawson flips around the moved vertices fix
+//! it. A larger move folds the mesh: a vertex crosses an edge of its star and some of its
+//! faces turn clockwise. Such a vertex is *relocated*: its star is flipped down to three edges
+//! (Delaunay ears of its link, exactly as for a removal), which leaves it inside the triangle
+//! of its three neighbours; it then walks to the triangle of the remaining mesh that contains
+//! its new position, two flips per step (the triangle it leaves is restored), and Lawson flips
+//! finish as after an insertion. Only flips are used, so every vertex keeps its id and its
+//! data in every layer; the work is proportional to the folded region and to how far its
+//! vertices moved.
+
+use crate::check::{check_len, pos};
+use crate::flips::{flip_limit, lawson, lawson_collect, star_and_link};
+use crate::insert::{hop, reduce_to_degree3};
+use crate::{DelaunayError, Surface};
+use glam::DVec3;
+use quadedge::{Edge, Mesh, Vertex};
+use std::collections::VecDeque;
+
+/// How [`restore`] treats collisions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RestoreOptions {
+    /// Two vertices closer than this (straight-line distance between their positions) collide.
+    /// Vertices the exact predicates cannot separate always collide. Default 0.
+    pub tolerance: f64,
+    /// Merge a colliding moved vertex into the vertex it hit with [`Mesh::collapse`] (the
+    /// moved vertex is removed, layers merge their data by their collapse policy) instead of
+    /// failing with [`DelaunayError::Collision`]. Default `false`.
+    pub merge_collisions: bool,
+}
+
+impl Default for RestoreOptions {
+    fn default() -> Self {
+        Self {
+            tolerance: 0.0,
+            merge_collisions: false,
+        }
+    }
+}
+
+/// What [`restore`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RestoreStats {
+    /// Lawson flips (small moves).
+    pub flips: usize,
+    /// Inverted or flat faces found around the moved vertices.
+    pub folds: usize,
+    /// Vertices relocated to repair folds (a re-insertion that keeps the vertex id).
+    pub relocated: usize,
+    /// Flips spent relocating: emptying stars and walking.
+    pub relocation_flips: usize,
+    /// Moved vertices merged into the vertex they collided with.
+    pub merged: usize,
+}
+
+/// Restores the exact Delaunay triangulation after any displacement of any set of vertices,
+/// keeping every vertex id and its data: small moves are repaired by Lawson flips; a vertex
+/// whose faces folded is relocated by flips only (its star emptied to three edges as for a
+/// removal, then walked, two flips per step, to the triangle holding its new position).
+///
+/// `moved` names the vertices whose positions changed; the work is then proportional to the
+/// region around them. `None` checks every vertex (the cost of a full scan, still no rebuild).
+/// A moved vertex that landed on another one is a [`DelaunayError::Collision`], or merged when
+/// `options.merge_collisions` is set.
+///
+/// # Errors
+/// Before any edit: positions too short, a dead or non-finite moved vertex. During the repair
+/// (the mesh is then a valid mesh holding every vertex, but not Delaunay where it failed):
+/// [`DelaunayError::Collision`], [`DelaunayError::Outside`] (a vertex moved off the sphere, into
+/// the hull), [`DelaunayError::FoldUnresolved`] (a fold the local repair could not undo within
+/// its budget: only for meshes that were not Delaunay before the move), flip errors.
+pub fn restore<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut [DVec3],
+    moved: Option<&[Vertex]>,
+    options: &RestoreOptions,
+) -> Result<RestoreStats, DelaunayError> {
+    check_len(mesh, positions)?;
+    let candidates: Vec<Vertex> = match moved {
+        Some(m) => m.to_vec(),
+        None => mesh.vertices().collect(),
+    };
+    for &v in &candidates {
+        if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
+            return Err(DelaunayError::DeadVertex(v));
+        }
+        pos(positions, v)?;
+    }
+    let mut stats = RestoreStats::default();
+    // When many vertices moved, a mask lets each face and edge be checked once instead of
+    // once per moved corner; for a few, the mask's O(n) clearing would dominate.
+    let mask: Option<Vec<bool>> = (candidates.len() * 8 > mesh.vertex_slots()).then(|| {
+        let mut m = vec![false; mesh.vertex_slots()];
+        for v in &candidates {
+            m[v.index()] = true;
+        }
+        m
+    });
+    let mut queue: Vec<Vertex> = Vec::new();
+    for &v in &candidates {
+        let folded = match &mask {
+            Some(m) => owned_folds(surface, mesh, positions, v, m)?,
+            None => folded_faces(surface, mesh, positions, v)?,
+        };
+        if folded > 0 {
+            stats.folds += folded;
+            queue.push(v);
+        }
+    }
+    queue.sort_unstable();
+    queue.dedup();
+    // First in, first out, each vertex at most once in the queue: a vertex cannot starve
+    // behind two that keep refolding each other. The marks are only allocated when a fold
+    // was found.
+    let mut queued: Vec<bool> = Vec::new();
+    if !queue.is_empty() {
+        queued.resize(mesh.vertex_slots(), false);
+        for v in &queue {
+            queued[v.index()] = true;
+        }
+    }
+    let mut queue: VecDeque<Vertex> = queue.into();
+    let mut relocated: Vec<Vertex> = Vec::new();
+    // Vertices whose stars relocations changed: the final Lawson pass starts from them too.
+    let mut touched: Vec<Vertex> = Vec::new();
+    let mut budget = 16 * queue.len() + 64;
+    let mut deferred: Vec<Vertex> = Vec::new();
+    let mut progress = false;
+    loop {
+        let Some(v) = queue.pop_front() else {
+            if deferred.is_empty() || !progress {
+                break;
+            }
+            progress = false;
+            for v in deferred.drain(..) {
+                queued[v.index()] = true;
+                queue.push_back(v);
+            }
+            continue;
+        };
+        queued[v.index()] = false;
+        if !mesh.is_vertex_alive(v) || folded_faces(surface, mesh, positions, v)? == 0 {
+            continue;
+        }
+        if budget == 0 {
+            return Err(DelaunayError::FoldUnresolved(v));
+        }
+        budget -= 1;
+        let link: Vec<Vertex> = mesh.neighbors(v).collect();
+        touched.extend_from_slice(&link);
+        match relocate(
+            surface,
+            mesh,
+            positions,
+            v,
+            options,
+            &mut stats,
+            &mut touched,
+        )? {
+            Relocation::Done => {
+                progress = true;
+                stats.relocated += 1;
+                relocated.push(v);
+                // Ear flips and the walk may have folded the old or new neighbourhood.
+                for u in link
+                    .into_iter()
+                    .chain(mesh.neighbors(v).collect::<Vec<_>>())
+                {
+                    if !queued[u.index()] && folded_faces(surface, mesh, positions, u)? > 0 {
+                        queued[u.index()] = true;
+                        queue.push_back(u);
+                    }
+                }
+            }
+            Relocation::Merged => progress = true,
+            Relocation::Deferred => deferred.push(v),
+        }
+    }
+    if let Some(&v) = deferred.first() {
+        return Err(DelaunayError::FoldUnresolved(v));
+    }
+    // Small moves: Lawson flips from every moved or relocated vertex.
+    let mut stack = Vec::new();
+    touched.extend_from_slice(&relocated);
+    touched.sort_unstable();
+    touched.dedup();
+    match &mask {
+        Some(m) => {
+            for &v in &candidates {
+                if mesh.is_vertex_alive(v) {
+                    owned_edges(mesh, v, m, &mut stack);
+                }
+            }
+        }
+        None => {
+            for &v in &candidates {
+                if mesh.is_vertex_alive(v) {
+                    star_and_link(mesh, v, &mut stack);
+                }
+            }
+        }
+    }
+    for &v in &touched {
+        if mesh.is_vertex_alive(v) {
+            star_and_link(mesh, v, &mut stack);
+        }
+    }
+    let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+    stats.flips += lawson(surface, mesh, positions, &mut stack, limit)?;
+    for &v in candidates.iter().chain(&relocated) {
+        if mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0 {
+            return Err(DelaunayError::FoldUnresolved(v));
+        }
+    }
+    if options.tolerance > 0.0 {
+        for &v in &candidates {
+            if mesh.is_vertex_alive(v) {
+                collide_within(surface, mesh, positions, v, options, &mut stats)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// The number of faces around `v` that are clockwise or flat.
+fn folded_faces<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+) -> Result<usize, DelaunayError> {
+    let mut n = 0;
+    let pv = pos(positions, v)?;
+    for e in mesh.outgoing(v) {
+        if !mesh.left(e).is_valid() {
+            continue;
+        }
+        let a = pos(positions, mesh.dest(e))?;
+        let b = pos(positions, mesh.dest(mesh.left_next(e)))?;
+        if surface.orient(pv, a, b) <= 0.0 {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The folded faces around `v` that `v` owns: `v` is their smallest moved corner (each face is
+/// counted once over all moved vertices).
+fn owned_folds<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    moved: &[bool],
+) -> Result<usize, DelaunayError> {
+    let mut n = 0;
+    let pv = positions[v.index()];
+    for e in mesh.outgoing(v) {
+        if !mesh.left(e).is_valid() {
+            continue;
+        }
+        let (a, b) = (mesh.dest(e), mesh.dest(mesh.left_next(e)));
+        if (moved[a.index()] && a < v) || (moved[b.index()] && b < v) {
+            continue;
+        }
+        if surface.orient(pv, pos(positions, a)?, pos(positions, b)?) <= 0.0 {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The edges whose circumcircle test `v`'s move can change, each pushed by one moved vertex:
+/// star edges to a neighbour that did not move or has a larger id, and far edges of `v`'s
+/// faces whose ends both stayed.
+fn owned_edges(mesh: &Mesh, v: Vertex, moved: &[bool], out: &mut Vec<Edge>) {
+    for e in mesh.outgoing(v) {
+        let d = mesh.dest(e);
+        if !moved[d.index()] || v < d {
+            out.push(e);
+        }
+        if mesh.left(e).is_valid() {
+            let far = mesh.left_next(e);
+            if !moved[d.index()] && !moved[mesh.dest(far).index()] {
+                out.push(far);
+            }
+        }
+    }
+}
+
+enum Relocation {
+    Done,
+    Merged,
+    Deferred,
+}
+
+/// Empties `v`'s star to three edges, walks it to the triangle holding its position, and
+/// flips around it.
+fn relocate<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut [DVec3],
+    v: Vertex,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+    touched: &mut Vec<Vertex>,
+) -> Result<Relocation, DelaunayError> {
+    if mesh.is_boundary_vertex(v) {
+        return Err(DelaunayError::BoundaryVertex(v));
+    }
+    let mut created = Vec::new();
+    stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
+    let p = positions[v.index()];
+    let limit = 2 * mesh.face_count() + 64;
+    let mut came = Edge::INVALID;
+    let mut rng = v.raw() ^ 0x2545_f491;
+    for _ in 0..limit {
+        // The link triangle's edges a → b, with v's faces on their left.
+        let spokes: Vec<Edge> = mesh.outgoing(v).collect();
+        let outer: [Edge; 3] = [0, 1, 2].map(|i| mesh.left_next(spokes[i]));
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        let r = (rng % 3) as usize;
+        let mut side = [1.0f64; 3];
+        let mut crossed = None;
+        for k in 0..3 {
+            let i = (r + k) % 3;
+            if outer[i] == came {
+                continue;
+            }
+            let a = positions[mesh.origin(outer[i]).index()];
+            let b = positions[mesh.dest(outer[i]).index()];
+            let o = surface.orient(a, b, p);
+            if o < 0.0 {
+                crossed = Some(outer[i]);
+                break;
+            }
+            side[i] = o;
+        }
+        if let Some(e) = crossed {
+            if mesh.right(e).is_valid() {
+                touched.extend([
+                    mesh.origin(e),
+                    mesh.dest(e),
+                    mesh.dest(mesh.left_next(e.sym())),
+                ]);
+                hop(mesh, v, e)?;
+                stats.relocation_flips += 2;
+                came = mesh
+                    .find_edge(mesh.dest(e), mesh.origin(e))
+                    .unwrap_or(Edge::INVALID);
+                // The edge b → a of v's new triangle: the one it came through.
+                came = if came.is_valid() && mesh.left(came).is_valid() {
+                    came
+                } else {
+                    Edge::INVALID
+                };
+                continue;
+            }
+            return Err(DelaunayError::Outside);
+        }
+        // Inside the triangle, on one of its edges, or on a corner.
+        let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
+        match zeros.len() {
+            0 => {}
+            1 => {
+                let e = outer[zeros[0]];
+                if mesh.right(e).is_valid() {
+                    mesh.flip(e)?;
+                    stats.relocation_flips += 1;
+                }
+            }
+            _ => {
+                // On the corner shared by two of the edges.
+                let (i, j) = (zeros[0], zeros[1]);
+                let corner = if (i + 1) % 3 == j {
+                    mesh.dest(outer[i])
+                } else {
+                    mesh.dest(outer[j])
+                };
+                return collide(surface, mesh, positions, v, corner, options, stats);
+            }
+        }
+        let [a, b, c] = outer.map(|e| positions[mesh.origin(e).index()]);
+        if zeros.is_empty() && surface.orient(a, b, c) > 0.0 && surface.in_circle(a, b, c, p) <= 0.0
+        {
+            return Err(DelaunayError::Outside);
+        }
+        let mut stack = Vec::with_capacity(16);
+        star_and_link(mesh, v, &mut stack);
+        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+        let mut stuck = Vec::new();
+        stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+        touched.extend(mesh.neighbors(v));
+        for e in stuck {
+            if mesh.is_edge_alive(e) {
+                touched.extend([mesh.origin(e), mesh.dest(e)]);
+            }
+        }
+        return Ok(Relocation::Done);
+    }
+    Ok(Relocation::Deferred)
+}
+
+/// `v` landed on `other`: fail, or merge `v` into `other` when asked.
+fn collide<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    other: Vertex,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<Relocation, DelaunayError> {
+    if !options.merge_collisions {
+        return Err(DelaunayError::Collision { moved: v, other });
+    }
+    let e = mesh
+        .find_edge(other, v)
+        .ok_or(DelaunayError::Collision { moved: v, other })?;
+    mesh.collapse(e, 0.5)
+        .map_err(|_| DelaunayError::Collision { moved: v, other })?;
+    stats.merged += 1;
+    let mut stack = Vec::with_capacity(16);
+    star_and_link(mesh, other, &mut stack);
+    let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+    let mut stuck = Vec::new();
+    stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+    Ok(Relocation::Merged)
+}
+
+/// Collisions within the caller's tolerance: on a Delaunay mesh the nearest vertex of `v` is
+/// one of its neighbours, so checking the neighbours finds every collision.
+fn collide_within<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<(), DelaunayError> {
+    let pv = positions[v.index()];
+    let hit = mesh
+        .neighbors(v)
+        .find(|u| positions[u.index()].distance(pv) < options.tolerance);
+    if let Some(u) = hit {
+        collide(surface, mesh, positions, v, u, options, stats)?;
+        let mut stack = Vec::new();
+        star_and_link(mesh, u, &mut stack);
+        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+        stats.flips += lawson(surface, mesh, positions, &mut stack, limit)?;
+    }
+    Ok(())
+}

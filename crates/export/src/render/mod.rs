@@ -1,0 +1,23 @@
+//! Software renderer: a two-hemisphere globe view and a close-up of the mesh structure.
+//!
+//! No polygons are rasterised. A pixel's colour is the colour of the Voronoi cell it falls in,
+//! i.e. of the nearest site on the sphere, found by a greedy walk over the Delaunay neighbours
+//! that starts at the site of the previous sample. On a spherical Delaunay triangulation the
+//! greedy walk always ends at the nearest site (if `v` is not the nearest site to `p`, the arc
+//! from `v` to `p` leaves the cell of `v` through the cell of a neighbour that is closer to
+//! `p`), and consecutive samples are close, so a sample costs one ring scan on average.
+//!
+//! Files by concept: `globe.rs` and `closeup.rs` are the two pictures, `sites.rs` the
+//! nearest-site walk and border arcs they share, `raster.rs` the pixel plumbing (colour space,
+//! threads, anti-aliased lines and dots) and `font.rs` the tiny bitmap font of captions.
+
+mod closeup;
+mod font;
+mod globe;
+mod raster;
+mod sites;
+
+pub use closeup::{CloseupOptions, render_mesh_closeup, render_mesh_closeup_with};
+pub use globe::{GlobeOptions, render_globe};
+pub(crate) use raster::srgb_to_linear_table;
+pub use sites::Borders;

@@ -1,0 +1,272 @@
+//! The nearest-site search both pictures use: site directions and a flat adjacency copied out
+//! of the mesh once, a greedy walk to the nearest site, and the Voronoi arcs that are borders.
+
+use crate::ExportError;
+use crate::common::check_len;
+use glam::{Vec3, Vec3A};
+use quadedge::{Face, Mesh, Vertex};
+
+/// Which pairs of neighbouring cells get a border line between them.
+#[derive(Clone, Copy, Default)]
+pub enum Borders<'a> {
+    /// No border lines.
+    #[default]
+    None,
+    /// One region id per vertex slot; a line is drawn where the ids of two cells differ.
+    Regions(&'a [u32]),
+    /// Any rule: `true` if the two (neighbouring) vertices are in different regions.
+    /// Called once per mesh edge and direction before rendering, not per pixel.
+    Custom(&'a dyn Fn(Vertex, Vertex) -> bool),
+}
+
+impl std::fmt::Debug for Borders<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Borders::None => f.write_str("None"),
+            Borders::Regions(r) => write!(f, "Regions({} ids)", r.len()),
+            Borders::Custom(_) => f.write_str("Custom(..)"),
+        }
+    }
+}
+
+impl<'a> From<&'a [u32]> for Borders<'a> {
+    fn from(regions: &'a [u32]) -> Self {
+        Borders::Regions(regions)
+    }
+}
+
+pub(crate) const BORDER_BIT: u32 = 1 << 31;
+
+/// Unit site directions and a compressed adjacency (CSR) copied out of the mesh once, so that
+/// the per-sample walk reads two flat arrays instead of chasing quad-edge rings.
+pub(crate) struct Sites {
+    pub(crate) dirs: Vec<Vec3A>,
+    offsets: Vec<u32>,
+    /// Neighbour ids; [`BORDER_BIT`] set where a border runs between the two cells.
+    nbrs: Vec<u32>,
+    /// Parallel to `nbrs`: index into `segs` for border entries.
+    seg_of: Vec<u32>,
+    /// The Voronoi edges that are borders.
+    segs: Vec<Seg>,
+    /// A live vertex with neighbours, where walks without a better hint begin.
+    pub(crate) start: u32,
+}
+
+/// A Voronoi edge: an arc of the bisector great circle (normal `plane`) between two
+/// circumcentres, with the normals of the two planes that bound the arc's wedge.
+struct Seg {
+    plane: Vec3A,
+    a: Vec3A,
+    b: Vec3A,
+    na: Vec3A,
+    nb: Vec3A,
+    /// No end points (an edge on a mesh boundary): the whole bisector counts.
+    open: bool,
+}
+
+impl Seg {
+    fn new(plane: Vec3A, a: Vec3A, b: Vec3A) -> Self {
+        let (mut na, mut nb) = (plane.cross(a), plane.cross(b));
+        if (a - b).length_squared() < 1e-14 {
+            // A zero-length edge (cocircular sites): only the end point counts.
+            (na, nb) = (Vec3A::ZERO, Vec3A::ZERO);
+        } else {
+            if na.dot(b) < 0.0 {
+                na = -na;
+            }
+            if nb.dot(a) < 0.0 {
+                nb = -nb;
+            }
+        }
+        Self {
+            plane,
+            a,
+            b,
+            na,
+            nb,
+            open: false,
+        }
+    }
+
+    /// Chord distance from unit vector `p` to the arc: to the great circle where `p` lies in
+    /// the arc's wedge, else to the nearer end. Measuring to the arc rather than the whole
+    /// bisector keeps lines from overshooting at corners where a border meets a non-border.
+    #[inline]
+    fn distance(&self, p: Vec3A) -> f32 {
+        if self.open || (p.dot(self.na) > 0.0 && p.dot(self.nb) > 0.0) {
+            self.plane.dot(p).abs()
+        } else {
+            (p - self.a).length().min((p - self.b).length())
+        }
+    }
+}
+
+impl Sites {
+    pub(crate) fn new(
+        mesh: &Mesh,
+        positions: &[Vec3],
+        border: &dyn Fn(Vertex, Vertex) -> bool,
+    ) -> Self {
+        let slots = mesh.vertex_slots();
+        let dirs: Vec<Vec3A> = positions
+            .iter()
+            .map(|&p| Vec3A::from(p).normalize_or_zero())
+            .collect();
+        let circumcenter_of = |f: Face| {
+            let [a, b, c] = mesh.face_vertices(f).map(|v| dirs[v.index()]);
+            circumcenter(a, b, c)
+        };
+        let mut offsets = Vec::with_capacity(slots + 1);
+        let mut nbrs = Vec::with_capacity(6 * slots);
+        let mut seg_of = Vec::with_capacity(6 * slots);
+        let mut segs = Vec::new();
+        let mut start = None;
+        offsets.push(0);
+        for i in 0..slots {
+            let v = Vertex::new(i as u32);
+            if mesh.is_vertex_alive(v) {
+                for e in mesh.outgoing(v) {
+                    let n = mesh.dest(e);
+                    let (l, r) = (mesh.left(e), mesh.right(e));
+                    if border(v, n) {
+                        let plane = (dirs[v.index()] - dirs[n.index()]).normalize_or_zero();
+                        let seg = if l.is_valid() && r.is_valid() {
+                            Seg::new(plane, circumcenter_of(l), circumcenter_of(r))
+                        } else {
+                            // On a mesh boundary the edge is open-ended: use the bisector.
+                            Seg {
+                                open: true,
+                                ..Seg::new(plane, Vec3A::ZERO, Vec3A::ZERO)
+                            }
+                        };
+                        seg_of.push(segs.len() as u32);
+                        segs.push(seg);
+                        nbrs.push(n.raw() | BORDER_BIT);
+                    } else {
+                        seg_of.push(u32::MAX);
+                        nbrs.push(n.raw());
+                    }
+                }
+                if start.is_none() && nbrs.len() > *offsets.last().unwrap_or(&0) as usize {
+                    start = Some(i as u32);
+                }
+            }
+            offsets.push(nbrs.len() as u32);
+        }
+        Self {
+            dirs,
+            offsets,
+            nbrs,
+            seg_of,
+            segs,
+            start: start.unwrap_or(0),
+        }
+    }
+
+    #[inline]
+    fn ring(&self, v: u32) -> &[u32] {
+        let (a, b) = (self.offsets[v as usize], self.offsets[v as usize + 1]);
+        &self.nbrs[a as usize..b as usize]
+    }
+
+    /// The site nearest to unit vector `p`, by steepest ascent of `dot(p, site)` from `v`.
+    /// Terminates because the dot product strictly increases.
+    #[inline]
+    pub(crate) fn walk(&self, mut v: u32, p: Vec3A) -> u32 {
+        let mut best = self.dirs[v as usize].dot(p);
+        loop {
+            let mut next = v;
+            for &n in self.ring(v) {
+                let n = n & !BORDER_BIT;
+                let d = self.dirs[n as usize].dot(p);
+                if d > best {
+                    best = d;
+                    next = n;
+                }
+            }
+            if next == v {
+                return v;
+            }
+            v = next;
+        }
+    }
+
+    /// Distance (chord units on the unit sphere) from `p`, which lies in the cell of `v`, to
+    /// the nearest Voronoi edge of that cell that is a border; `INFINITY` if none.
+    #[inline]
+    pub(crate) fn border_distance(&self, v: u32, p: Vec3A) -> f32 {
+        let (a, b) = (self.offsets[v as usize], self.offsets[v as usize + 1]);
+        let mut best = f32::INFINITY;
+        for k in a as usize..b as usize {
+            if self.nbrs[k] & BORDER_BIT != 0 {
+                best = best.min(self.segs[self.seg_of[k] as usize].distance(p));
+            }
+        }
+        best
+    }
+}
+
+pub(crate) fn border_rule<'a>(
+    mesh: &Mesh,
+    borders: Borders<'a>,
+) -> Result<Box<dyn Fn(Vertex, Vertex) -> bool + 'a>, ExportError> {
+    Ok(match borders {
+        Borders::None => Box::new(|_, _| false),
+        Borders::Regions(r) => {
+            check_len("regions", mesh, r.len())?;
+            Box::new(move |a: Vertex, b: Vertex| r[a.index()] != r[b.index()])
+        }
+        Borders::Custom(f) => Box::new(f),
+    })
+}
+
+/// The circumcentre of a spherical triangle: the Voronoi corner it stands for. The normal of
+/// the plane through the three points, oriented outwards by the counter-clockwise winding.
+pub(crate) fn circumcenter(a: Vec3A, b: Vec3A, c: Vec3A) -> Vec3A {
+    (b - a)
+        .cross(c - a)
+        .try_normalize()
+        .unwrap_or_else(|| (a + b + c).normalize_or_zero())
+}
+
+#[cfg(test)]
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(state: &mut u64) -> f32 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((*state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    }
+
+    #[test]
+    fn greedy_walk_finds_the_nearest_site() {
+        let (mesh, pos) = common::icosphere(3);
+        let sites = Sites::new(&mesh, &pos, &|_, _| false);
+        let mut rng = 7u64;
+        for k in 0..2000 {
+            let p = Vec3A::new(lcg(&mut rng), lcg(&mut rng), lcg(&mut rng)).normalize_or(Vec3A::X);
+            let from = (k * 37 % pos.len()) as u32;
+            let v = sites.walk(from, p);
+            let best = sites.dirs.iter().map(|d| d.dot(p)).fold(f32::MIN, f32::max);
+            assert!(sites.dirs[v as usize].dot(p) >= best - 1e-6, "sample {k}");
+        }
+    }
+
+    #[test]
+    fn border_distance_is_zero_on_the_bisector_and_grows_inside() {
+        let (mesh, pos) = common::icosphere(2);
+        let sites = Sites::new(&mesh, &pos, &|a, b| a.raw() < b.raw());
+        let v = 0u32;
+        let n = sites.ring(v)[0] & !BORDER_BIT;
+        let (dv, dn) = (sites.dirs[v as usize], sites.dirs[n as usize]);
+        let mid = (dv + dn).normalize();
+        assert!(sites.border_distance(v, mid) < 1e-5);
+        assert!(sites.border_distance(v, dv) > 0.05);
+    }
+}

@@ -1,0 +1,229 @@
+//! The demo's steps other than the edits, one function each, in the order [`super::run`]
+//! calls them.
+
+use super::edits::Edited;
+use super::{DemoConfig, DemoError, PLATE, PLATE_DISTANCE, POSITION, Report, err};
+use crate::plates::grow_plates;
+use export::{Borders, CloseupOptions, GlobeOptions};
+use glam::Vec3;
+use layers::Value;
+use quadedge::Vertex;
+use std::path::{Path, PathBuf};
+use world::World;
+
+/// A Fibonacci sphere triangulated as its spherical Delaunay triangulation, in a world with
+/// a `position` layer.
+pub(super) fn build_sphere(cfg: &DemoConfig) -> Result<World, DemoError> {
+    let (mesh, points) =
+        sphere::fibonacci_sphere(cfg.vertices, cfg.radius, cfg.perturbation, cfg.seed)
+            .map_err(|e| err("sphere")(&e))?;
+    let mut world = World::new(mesh, cfg.seed);
+    let mut pos = world
+        .lock_layer(&POSITION)
+        .map_err(|e| err("positions")(&e))?;
+    for (i, p) in points.iter().enumerate() {
+        pos[Vertex::new(i as u32)] = *p;
+    }
+    drop(pos);
+    Ok(world)
+}
+
+/// Plates grown from random seeds (the world's generator) by a randomised flood, into the
+/// `plate` layer. Returns each plate's seed vertex.
+pub(super) fn grow_plate_layer(world: &mut World, plates: usize) -> Result<Vec<Vertex>, DemoError> {
+    let (plate_ids, seeds) = {
+        let mesh = world.mesh().clone();
+        let mut rng = world.lock_random();
+        grow_plates(&mesh, plates, &mut *rng)
+    };
+    let mut plate = world.lock_layer(&PLATE).map_err(|e| err("plates")(&e))?;
+    for (i, &p) in plate_ids.iter().enumerate() {
+        plate[Vertex::new(i as u32)] = p;
+    }
+    Ok(seeds)
+}
+
+/// `plate_distance` on every edge: its great-circle length inside a plate, −1 across borders.
+pub(super) fn plate_distance(world: &mut World) -> Result<(), DemoError> {
+    let mesh = world.mesh().clone();
+    let positions = world.layer(&POSITION).expect("made above").to_vec();
+    let plate = world.layer(&PLATE).expect("made above").to_vec();
+    let mut dist = world
+        .lock_layer(&PLATE_DISTANCE)
+        .map_err(|e| err("plate_distance")(&e))?;
+    for e in mesh.undirected_edges() {
+        let (a, b) = (mesh.origin(e), mesh.dest(e));
+        if plate[a.index()] == plate[b.index()] {
+            dist[e] =
+                sphere::geometry::great_circle_distance(positions[a.index()], positions[b.index()])
+                    as f32;
+        }
+    }
+    Ok(())
+}
+
+/// The `plates` dictionary: per plate its id, seed vertex (an id value, which follows
+/// compaction), vertex count and area (from the Voronoi cells), written after the edits so
+/// the counts and areas describe the final mesh.
+pub(super) fn plate_metadata(
+    world: &mut World,
+    seeds: &[Vertex],
+    radius: f64,
+    report: &mut Report,
+) -> Result<(), DemoError> {
+    let positions = world.layer(&POSITION).expect("kept").to_vec();
+    let plate = world.layer(&PLATE).expect("kept").to_vec();
+    let areas = sphere::geometry::voronoi_areas(world.mesh(), &positions);
+    let mut plate_area = vec![0.0f64; seeds.len()];
+    let mut plate_count = vec![0usize; seeds.len()];
+    for v in world.mesh().vertices() {
+        let p = plate[v.index()] as usize;
+        plate_area[p] += areas[v.index()];
+        plate_count[p] += 1;
+    }
+    {
+        let mut d = world.lock_dict("plates");
+        let list: Vec<Value> = (0..seeds.len())
+            .map(|p| {
+                let mut e = layers::Dict::default();
+                e.set("id", p as i64);
+                // An id value: it follows later compactions like layers do.
+                e.set("seed_vertex", seeds[p]);
+                e.set("vertices", plate_count[p] as i64);
+                e.set("area_km2", plate_area[p]);
+                Value::from(e)
+            })
+            .collect();
+        d.set("plates", Value::List(list));
+        d.set("radius_km", radius);
+    }
+    let sphere_area = 4.0 * std::f64::consts::PI * radius * radius;
+    let total: f64 = plate_area.iter().sum();
+    let largest = plate_area.iter().copied().fold(0.0, f64::max);
+    report.facts.push((
+        "Voronoi area / 4πr²".into(),
+        format!("{:.12}", total / sphere_area),
+    ));
+    report.facts.push((
+        "largest plate (% of surface)".into(),
+        format!("{:.1}", 100.0 * largest / sphere_area),
+    ));
+    Ok(())
+}
+
+/// A colour per plate: twelve distinct hues, darkened for plates past the twelfth.
+fn palette(p: u32) -> [u8; 3] {
+    const P: [[u8; 3]; 12] = [
+        [76, 114, 176],
+        [221, 132, 82],
+        [85, 168, 104],
+        [196, 78, 82],
+        [129, 114, 179],
+        [147, 120, 96],
+        [218, 139, 195],
+        [140, 140, 140],
+        [204, 185, 116],
+        [100, 181, 205],
+        [60, 90, 60],
+        [230, 200, 150],
+    ];
+    let base = P[(p as usize) % P.len()];
+    let shade = ((p as usize / P.len()) % 3) as u8 * 25;
+    base.map(|c| c.saturating_sub(shade))
+}
+
+/// `planet.png` (both hemispheres, plates coloured, borders drawn) and `planet_mesh.png` (a
+/// close-up of the edited region: cells, triangles, the edited vertices ringed, a legend).
+pub(super) fn render_pictures(
+    world: &World,
+    cfg: &DemoConfig,
+    edited: &Edited,
+) -> Result<[PathBuf; 2], DemoError> {
+    let mesh = world.mesh();
+    let posf: Vec<Vec3> = export::positions_f32(&world.layer(&POSITION).expect("kept").to_vec());
+    let plates = world.layer(&PLATE).expect("kept").to_vec();
+    let colors: Vec<[u8; 3]> = plates.iter().map(|&p| palette(p)).collect();
+    let globe = GlobeOptions {
+        width: cfg.image_width,
+        height: cfg.image_width / 2,
+        up: Vec3::Y,
+        view: Vec3::Z,
+        ..Default::default()
+    };
+    let img = export::render::render_globe(mesh, &posf, &colors, Borders::Regions(&plates), &globe)
+        .map_err(|e| err("render")(&e))?;
+    let png = cfg.out.join("planet.png");
+    img.save_png(&png).map_err(|e| err("planet.png")(&e))?;
+
+    // Centred on the edited vertices (their mean direction), or the seed they surround.
+    let seed = posf[edited.seeds[0].index()].normalize();
+    let center = edited
+        .touched
+        .iter()
+        .map(|v| posf[v.index()].normalize())
+        .sum::<Vec3>()
+        .try_normalize()
+        .unwrap_or(seed);
+    let angle = closeup_extent(center, &posf, &edited.touched, mesh.vertex_count());
+    let closeup = CloseupOptions {
+        size: (cfg.image_width / 2).max(256),
+        highlight: edited.touched.clone(),
+        caption: format!(
+            "Edits near plate 0: {} splits, {} collapses, {} flips",
+            edited.splits, edited.collapses, edited.flips
+        ),
+        ..Default::default()
+    };
+    let img = export::render::render_mesh_closeup_with(
+        mesh,
+        &posf,
+        Some(&colors),
+        center,
+        angle,
+        &closeup,
+    )
+    .map_err(|e| err("render closeup")(&e))?;
+    let png_mesh = cfg.out.join("planet_mesh.png");
+    img.save_png(&png_mesh)
+        .map_err(|e| err("planet_mesh.png")(&e))?;
+    Ok([png, png_mesh])
+}
+
+/// The close-up's angular radius: every edited vertex in view with a margin of two cells,
+/// at least a few cells across, and within what a gnomonic view can show (small planets),
+/// with the mean vertex spacing estimated from the vertex count.
+fn closeup_extent(center: Vec3, positions: &[Vec3], touched: &[Vertex], vertices: usize) -> f32 {
+    let spacing = (4.0 * std::f32::consts::PI / vertices as f32).sqrt();
+    let farthest = touched
+        .iter()
+        .map(|v| center.angle_between(positions[v.index()].normalize()))
+        .fold(0.0f32, f32::max);
+    (farthest + 2.0 * spacing).max(4.0 * spacing).min(1.2)
+}
+
+/// `planet.glb` and `planet.ply` with plate colours.
+pub(super) fn export_meshes(world: &World, out: &Path) -> Result<[PathBuf; 2], DemoError> {
+    let posf = export::positions_f32(&world.layer(&POSITION).expect("kept").to_vec());
+    let plates = world.layer(&PLATE).expect("kept").to_vec();
+    let colors: Vec<[u8; 3]> = plates.iter().map(|&p| palette(p)).collect();
+    let glb = out.join("planet.glb");
+    export::gltf::write_glb(&glb, world.mesh(), &posf, Some(&colors))
+        .map_err(|e| err("planet.glb")(&e))?;
+    let ply = out.join("planet.ply");
+    export::ply::write_ply(&ply, world.mesh(), &posf, Some(&colors))
+        .map_err(|e| err("planet.ply")(&e))?;
+    Ok([glb, ply])
+}
+
+/// `planet.world`, loaded back and compared with the world in memory.
+pub(super) fn save_and_reload(world: &World, out: &Path) -> Result<PathBuf, DemoError> {
+    let file = out.join("planet.world");
+    world.save(&file).map_err(|e| err("planet.world")(&e))?;
+    let back = World::load(&file).map_err(|e| err("reload")(&e))?;
+    if &back != world {
+        return Err(DemoError(
+            "the reloaded world differs from the saved one".into(),
+        ));
+    }
+    Ok(file)
+}

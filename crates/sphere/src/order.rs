@@ -1,0 +1,188 @@
+//! Input checks and the insertion order of the general triangulation path.
+//!
+//! The order is a biased randomized insertion order (BRIO, Amenta, Choi and Rote 2003): every
+//! point draws a round from a geometric distribution (half the points in the last round, a
+//! quarter in the one before, ...) from a fixed hash of its index, rounds are inserted from
+//! the smallest, and each round is sorted along a Morton curve. The random rounds give the
+//! `O(n log n)` expected bound of randomized incremental construction for every input (points
+//! on a few circles used to take quadratic time in pure Morton order); the sort within each
+//! round keeps consecutive points close, so walks stay a few steps long.
+
+use crate::SphereError;
+use glam::DVec3;
+
+/// Bytes for a vector of `n` values of `T`, refusing what the allocator cannot give.
+pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, SphereError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| SphereError::OutOfMemory {
+            bytes: n.saturating_mul(core::mem::size_of::<T>()),
+        })?;
+    Ok(v)
+}
+
+/// The checks every triangulation path makes first; returns the point count.
+pub(crate) fn check_input(points: &[DVec3]) -> Result<usize, SphereError> {
+    let n = points.len();
+    if n < 4 {
+        return Err(SphereError::TooFewPoints(n));
+    }
+    if n > crate::MAX_POINTS {
+        return Err(SphereError::TooManyPoints(n));
+    }
+    if let Some(index) = points.iter().position(|p| !p.is_finite()) {
+        return Err(SphereError::NonFinite { index });
+    }
+    Ok(n)
+}
+
+/// The power of two that brings the largest coordinate into `[1, 2)`, or `None` when the
+/// points are already within the range where the exact predicates cannot over- or underflow.
+/// Scaling by a power of two is exact, so the triangulation is the same; it is refused
+/// ([`SphereError::Unscalable`]) only when a coordinate would become subnormal.
+pub(crate) fn scale_for(points: &[DVec3]) -> Result<Option<f64>, SphereError> {
+    let m = points
+        .iter()
+        .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
+    if (1e-60..=1e60).contains(&m) {
+        return Ok(None);
+    }
+    if m == 0.0 {
+        return Err(SphereError::Coplanar);
+    }
+    let e = m.log2().floor() as i32;
+    let s = 2f64.powi(-e.clamp(-1000, 1000));
+    let exact = |x: f64| x == 0.0 || ((x * s).is_normal() && (x * s) / s == x);
+    match points
+        .iter()
+        .position(|p| !(exact(p.x) && exact(p.y) && exact(p.z)))
+    {
+        Some(index) => Err(SphereError::Unscalable { index }),
+        None => Ok(Some(s)),
+    }
+}
+
+/// The BRIO insertion order of `points` (see the module notes), after refusing exact
+/// duplicates: equal points get equal Morton keys and, with coordinates breaking ties in the
+/// sort, end up adjacent, so one linear scan finds them.
+pub(crate) fn insertion_order(points: &[DVec3]) -> Result<Vec<u32>, SphereError> {
+    let (mut lo, mut hi) = (points[0], points[0]);
+    for p in points {
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    let ext = (hi - lo).max(DVec3::splat(f64::MIN_POSITIVE));
+    let top = ((1u32 << 21) - 1) as f64;
+    let scale = DVec3::splat(top) / ext;
+    let mut keyed: Vec<(u64, u32)> = try_vec(points.len())?;
+    keyed.extend(points.iter().enumerate().map(|(i, p)| {
+        let q = ((*p - lo) * scale).min(DVec3::splat(top));
+        let k = spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2;
+        (k, i as u32)
+    }));
+    let bits = |p: DVec3| (p.x.to_bits(), p.y.to_bits(), p.z.to_bits());
+    keyed.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| bits(points[a.1 as usize]).cmp(&bits(points[b.1 as usize])))
+    });
+    for w in keyed.windows(2) {
+        let (a, b) = (w[0].1 as usize, w[1].1 as usize);
+        if points[a] == points[b] {
+            return Err(SphereError::Duplicate {
+                first: a.min(b),
+                second: a.max(b),
+            });
+        }
+    }
+    // Rounds by a counting sort, keeping the Morton order inside each round.
+    const ROUNDS: usize = 24;
+    let round = |i: u32| ROUNDS - 1 - (hash(i).trailing_ones() as usize).min(ROUNDS - 1);
+    let mut start = [0usize; ROUNDS + 1];
+    for &(_, i) in &keyed {
+        start[round(i) + 1] += 1;
+    }
+    for r in 0..ROUNDS {
+        start[r + 1] += start[r];
+    }
+    let mut order: Vec<u32> = try_vec(points.len())?;
+    order.resize(points.len(), 0);
+    for &(_, i) in &keyed {
+        let r = round(i);
+        order[start[r]] = i;
+        start[r] += 1;
+    }
+    Ok(order)
+}
+
+/// A fixed 32-bit mix (so the order is the same on every run and platform).
+#[inline]
+fn hash(i: u32) -> u32 {
+    let mut x = i.wrapping_mul(0x9e37_79b9) ^ 0x85eb_ca6b;
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^ (x >> 16)
+}
+
+/// Spreads the low 21 bits of `x` to every third bit.
+#[inline]
+fn spread(mut x: u64) -> u64 {
+    x &= 0x1f_ffff;
+    x = (x | x << 32) & 0x001f_0000_0000_ffff;
+    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
+    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
+    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
+    x = (x | x << 2) & 0x1249_2492_4924_9249;
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_are_geometric_and_every_point_appears_once() {
+        let p = crate::fibonacci_points(10_000, 1.0, 0.0, 0).unwrap();
+        let mut order = insertion_order(&p).unwrap();
+        // The last round holds about half the points.
+        let last = order
+            .iter()
+            .rev()
+            .take_while(|&&i| hash(i) & 1 == 0)
+            .count();
+        assert!((4000..6000).contains(&last), "{last}");
+        order.sort_unstable();
+        assert!(order.iter().enumerate().all(|(k, &i)| k == i as usize));
+    }
+
+    #[test]
+    fn duplicates_in_a_long_run_of_equal_keys_are_found() {
+        // 5,000 points in a cap far smaller than one Morton cell, plus three far points.
+        let mut p: Vec<DVec3> = (0..5000)
+            .map(|i| DVec3::new(1.0, i as f64 * 1e-12, (i % 7) as f64 * 1e-12).normalize())
+            .collect();
+        p.extend([DVec3::NEG_X, DVec3::Y, DVec3::NEG_Z]);
+        assert!(insertion_order(&p).is_ok());
+        p.push(p[1234]);
+        assert_eq!(
+            insertion_order(&p),
+            Err(SphereError::Duplicate {
+                first: 1234,
+                second: 5003
+            })
+        );
+    }
+
+    #[test]
+    fn scale_is_a_power_of_two_and_exact() {
+        let p = [DVec3::new(1e-90, 3e-91, 0.0), DVec3::new(0.0, 1e-90, 0.0)];
+        let s = scale_for(&p).unwrap().unwrap();
+        assert_eq!(s.log2().fract(), 0.0);
+        assert!((1.0..2.0).contains(&(p[0].x * s)));
+        assert_eq!(scale_for(&[DVec3::ONE]), Ok(None));
+        // A coordinate that would turn subnormal is refused.
+        let bad = [DVec3::new(1e200, 1e-300, 0.0)];
+        assert_eq!(scale_for(&bad), Err(SphereError::Unscalable { index: 0 }));
+    }
+}

@@ -98,7 +98,7 @@ pub struct World {
     /// The mesh as it was shared when the running mesh edit began: an edit that changes
     /// nothing puts it back, so the copy `&mut Mesh` forced is dropped and snapshots stay
     /// shared.
-    mesh_before_edit: Option<std::sync::Weak<Mesh>>,
+    pub(crate) mesh_before_edit: Option<std::sync::Weak<Mesh>>,
 }
 
 /// A snapshot: shares every component (O(number of layers)). Errors waiting for

@@ -180,6 +180,18 @@ fn no_write_no_copy_and_no_version_change() {
     assert_eq!(w.mesh_version(), mesh_version);
     assert_eq!(w.layer_version("height"), height_version);
     assert_eq!(w.unshared_bytes(&snap), 0);
+    {
+        let tx = w.transaction();
+        let m = tx.mesh_mut().unwrap();
+        assert!(m.vertex_count() > 0);
+        drop(m);
+        tx.commit().unwrap();
+    }
+    assert!(
+        std::ptr::eq(w.mesh(), snap.mesh()),
+        "a transaction's copy was dropped too"
+    );
+    assert_eq!(w.mesh_version(), mesh_version);
     // An edit that does change something still copies and stamps.
     w.lock_mesh().add_vertex();
     assert!(!std::ptr::eq(w.mesh(), snap.mesh()));

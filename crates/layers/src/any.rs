@@ -3,7 +3,7 @@
 use crate::error::LayerError;
 use crate::info::{Interpolation, OnChange};
 use crate::kind::{ElementKind, Kind, Sizes};
-use crate::layer::Layer;
+use crate::layer::{Layer, LayerDelta};
 use crate::value::LayerValue;
 use core::any::Any;
 use core::fmt;
@@ -71,7 +71,7 @@ pub trait AnyLayer: Send + Sync + 'static {
     fn as_any_mut(&mut self) -> &mut dyn Any;
     /// For downcasting by value.
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
-    /// A cheap copy sharing every chunk.
+    /// A cheap copy sharing the values.
     fn clone_box(&self) -> Box<dyn AnyLayer>;
     /// See [`Layer::apply_changes`].
     fn apply_changes(&mut self, changes: &[Change], sizes: Sizes) -> ApplyOutcome;
@@ -90,6 +90,34 @@ pub trait AnyLayer: Send + Sync + 'static {
     fn bits_eq(&self, other: &dyn AnyLayer) -> bool;
     /// `Debug` of the value at storage index `index` (for inspectors), `None` past the end.
     fn debug_value(&self, index: usize) -> Option<String>;
+    /// See [`Layer::delta_to`]; `None` when `newer` holds another type or kind.
+    fn delta_to(&self, newer: &dyn AnyLayer) -> Option<Box<dyn AnyDelta>>;
+}
+
+/// A [`LayerDelta`] with its type erased: an old version of a layer kept as the blocks that
+/// differ from a newer one, for undo histories.
+pub trait AnyDelta: Send + Sync + 'static {
+    /// The old version, rebuilt from the layer the delta was taken against; `None` when
+    /// `newer` holds another type or kind.
+    fn rebuild(&self, newer: &dyn AnyLayer) -> Option<Box<dyn AnyLayer>>;
+    /// A layer with the old version's description and no values: what stands in for it
+    /// while only the delta is kept.
+    fn shell(&self) -> Box<dyn AnyLayer>;
+    /// Heap bytes held.
+    fn heap_bytes(&self) -> usize;
+}
+
+impl<T: LayerValue, K: Kind> AnyDelta for LayerDelta<T, K> {
+    fn rebuild(&self, newer: &dyn AnyLayer) -> Option<Box<dyn AnyLayer>> {
+        let newer = newer.as_any().downcast_ref::<Layer<T, K>>()?;
+        Some(Box::new(LayerDelta::rebuild(self, newer)))
+    }
+    fn shell(&self) -> Box<dyn AnyLayer> {
+        Box::new(Layer::new(self.info().clone(), 0))
+    }
+    fn heap_bytes(&self) -> usize {
+        LayerDelta::heap_bytes(self)
+    }
 }
 
 impl<T: LayerValue, K: Kind> AnyLayer for Layer<T, K> {
@@ -158,6 +186,10 @@ impl<T: LayerValue, K: Kind> AnyLayer for Layer<T, K> {
     }
     fn debug_value(&self, index: usize) -> Option<String> {
         self.get(K::id(index)).map(|v| format!("{v:?}"))
+    }
+    fn delta_to(&self, newer: &dyn AnyLayer) -> Option<Box<dyn AnyDelta>> {
+        let newer = newer.as_any().downcast_ref::<Layer<T, K>>()?;
+        Some(Box::new(Layer::delta_to(self, newer)))
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::error::LayerError;
 use crate::info::LayerInfo;
 use crate::kind::{ElementKind, Kind, Sizes};
-use crate::storage::{ChunkSlices, Chunked, Values};
+use crate::storage::{CHUNK, ChunkSlices, Delta, Dense, Values};
 use crate::value::LayerValue;
 use core::fmt;
 use core::ops::{Index, IndexMut};
@@ -13,8 +13,9 @@ use core::ops::{Index, IndexMut};
 /// * Indexed by the kind's id type: `positions[vertex]`, `distance[edge]`. An id of the wrong
 ///   kind does not compile; an id past the end panics like slice indexing (use
 ///   [`Layer::get`] for an `Option`).
-/// * Stored in chunks of [`CHUNK`](crate::CHUNK) values behind `Arc`s: `clone` is cheap and a
-///   write after a clone copies one chunk, which is what the world's copy-on-write undo needs.
+/// * Stored contiguously behind an `Arc`: [`Layer::as_slice`] / [`Layer::as_mut_slice`] lend
+///   the values as one slice; `clone` is O(1) and the first write after a clone copies the
+///   values once. An undo history keeps only what changed ([`Layer::delta_to`]).
 /// * Its length is the mesh's slot count for `K` (dead slots included), kept so by
 ///   [`Layer::apply_changes`], which replays the mesh's change journal according to the
 ///   policies in [`LayerInfo`].
@@ -25,8 +26,9 @@ use core::ops::{Index, IndexMut};
 /// const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height").initial(1.0);
 /// let mut h = Layer::new(HEIGHT, 4);
 /// h[Vertex::new(2)] = 5.0;
-/// let snapshot = h.clone(); // shares every chunk
-/// h[Vertex::new(3)] = 7.0; // copies one chunk
+/// let snapshot = h.clone(); // shares the values
+/// h[Vertex::new(3)] = 7.0; // copies them once
+/// assert_eq!(h.as_slice(), [1.0, 1.0, 5.0, 7.0]);
 /// assert_eq!(snapshot.iter().sum::<f32>(), 8.0);
 /// assert_eq!(h.iter().sum::<f32>(), 14.0);
 /// assert_eq!(h.entries().nth(2), Some((Vertex::new(2), &5.0)));
@@ -41,12 +43,12 @@ use core::ops::{Index, IndexMut};
 /// ```
 pub struct Layer<T, K> {
     pub(crate) info: LayerInfo<T, K>,
-    pub(crate) data: Chunked<T>,
+    pub(crate) data: Dense<T>,
     pub(crate) writes: u64,
 }
 
 impl<T: LayerValue, K: Kind> Clone for Layer<T, K> {
-    /// Shares every chunk with `self` (O(len / CHUNK)).
+    /// Shares the values with `self` (O(1)).
     fn clone(&self) -> Self {
         Self {
             info: self.info.clone(),
@@ -92,7 +94,7 @@ impl<T: LayerValue, K: Kind> PartialEq for Layer<T, K> {
 impl<T: LayerValue, K: Kind> Layer<T, K> {
     /// A layer of `len` initial values.
     pub fn new(info: LayerInfo<T, K>, len: usize) -> Self {
-        let data = Chunked::filled(len, *info.initial_value());
+        let data = Dense::filled(len, *info.initial_value());
         Self {
             info,
             data,
@@ -109,7 +111,7 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
     pub fn from_values(info: LayerInfo<T, K>, values: Vec<T>) -> Self {
         Self {
             info,
-            data: Chunked::from_vec(values),
+            data: Dense::from_vec(values),
             writes: 0,
         }
     }
@@ -155,9 +157,10 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.info.bits_eq(&o.info)
             && self.len() == o.len()
             && self
-                .chunks()
-                .zip(o.chunks())
-                .all(|(a, b)| a.iter().zip(b).all(|(x, y)| x.bits_eq(y)))
+                .as_slice()
+                .iter()
+                .zip(o.as_slice())
+                .all(|(x, y)| x.bits_eq(y))
     }
 
     /// The value of `id`, `None` past the end.
@@ -166,17 +169,31 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.data.get(K::index(id))
     }
 
-    /// The value of `id` for writing (copies its chunk if shared), `None` past the end.
+    /// The value of `id` for writing (copies the values first if shared), `None` past the end.
     #[inline]
     pub fn get_mut(&mut self, id: K::Id) -> Option<&mut T> {
         self.writes += 1;
         self.data.get_mut(K::index(id))
     }
 
-    /// All values in id order. Allocates nothing; `sum`/`fold`/`for_each` run per chunk slice.
+    /// All values in id order, as one slice: what geometry and export functions take.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        self.data.as_slice()
+    }
+
+    /// All values for writing, as one slice (copied once first if a snapshot shares them).
+    /// Counts as a write ([`Layer::write_count`]) whether or not a value changes.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.writes += 1;
+        self.data.as_mut_vec()
+    }
+
+    /// All values in id order. Allocates nothing.
     #[inline]
     pub fn iter(&self) -> Values<'_, T> {
-        Values::new(self.data.chunk_slices())
+        self.as_slice().iter()
     }
 
     /// `(id, value)` for every slot in id order (dead slots included: the layer does not know
@@ -185,10 +202,9 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.iter().enumerate().map(|(i, v)| (K::id(i), v))
     }
 
-    /// All values for writing (every chunk is made unique first).
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
-        self.writes += 1;
-        self.data.chunk_slices_mut().flat_map(|c| c.iter_mut())
+    /// All values for writing (copied once first if shared).
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.as_mut_slice().iter_mut()
     }
 
     /// `(id, value)` for writing.
@@ -196,25 +212,20 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.iter_mut().enumerate().map(|(i, v)| (K::id(i), v))
     }
 
-    /// The values as slices of at most [`CHUNK`](crate::CHUNK) elements, in order: the fastest
-    /// way to run a kernel over a layer.
+    /// The values as slices of at most [`CHUNK`](crate::CHUNK) elements, in order (for
+    /// kernels that work block by block).
     pub fn chunks(&self) -> ChunkSlices<'_, T> {
-        self.data.chunk_slices()
+        self.as_slice().chunks(CHUNK)
     }
 
-    /// Mutable chunk slices (each chunk made unique first).
-    pub fn chunks_mut(&mut self) -> impl Iterator<Item = &mut [T]> + '_ {
-        self.writes += 1;
-        self.data.chunk_slices_mut()
+    /// Mutable slices of at most [`CHUNK`](crate::CHUNK) elements.
+    pub fn chunks_mut(&mut self) -> std::slice::ChunksMut<'_, T> {
+        self.as_mut_slice().chunks_mut(CHUNK)
     }
 
     /// Copies the values out.
     pub fn to_vec(&self) -> Vec<T> {
-        let mut v = Vec::with_capacity(self.len());
-        for c in self.chunks() {
-            v.extend_from_slice(c);
-        }
-        v
+        self.as_slice().to_vec()
     }
 
     /// Sets every value to `value`.
@@ -236,20 +247,46 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         }
     }
 
-    /// Number of chunks `self` and `other` share (for tests and memory accounting).
-    pub fn shared_chunks(&self, other: &Self) -> usize {
-        self.data.shared_chunks(&other.data)
+    /// Do `self` and `other` hold the very same values array (a clone not written since)?
+    pub fn shares_values(&self, other: &Self) -> bool {
+        self.data.shares(&other.data)
     }
 
-    /// Heap bytes `self` holds that `other` does not share: what keeping `self` as an undo
-    /// snapshot of `other` costs (a write after a clone costs one chunk).
+    /// Heap bytes `self` holds that `other` does not share: 0 for a clone not written
+    /// since, else the whole array. An undo history keeps less: [`Layer::delta_to`].
     pub fn unshared_bytes(&self, other: &Self) -> usize {
-        self.data.unshared_bytes(&other.data)
+        if self.shares_values(other) {
+            0
+        } else {
+            self.data.heap_bytes()
+        }
     }
 
-    /// Heap bytes held (shared chunks counted in full).
+    /// Heap bytes held (shared values counted in full).
     pub fn heap_bytes(&self) -> usize {
         self.data.heap_bytes() + self.info.name().len()
+    }
+
+    /// What turns `newer` (a later version of this layer) back into `self`: the
+    /// [`BLOCK_BYTES`](crate::BLOCK_BYTES) blocks of `self` that differ from `newer`, compared
+    /// bit for bit. This is what an undo step keeps; see [`LayerDelta::rebuild`].
+    ///
+    /// ```
+    /// use layers::{Layer, LayerInfo, VertexKind};
+    /// use quadedge::Vertex;
+    /// let old = Layer::new(LayerInfo::<f32, VertexKind>::new("h"), 1 << 20);
+    /// let mut new = old.clone();
+    /// new[Vertex::new(7)] = 1.0; // copies the 4 MiB array once
+    /// let delta = old.delta_to(&new);
+    /// assert!(delta.heap_bytes() <= 64 << 10);
+    /// assert!(delta.rebuild(&new).bits_eq(&old));
+    /// ```
+    pub fn delta_to(&self, newer: &Self) -> LayerDelta<T, K> {
+        LayerDelta {
+            info: self.info.clone(),
+            writes: self.writes,
+            delta: Delta::between(&self.data, &newer.data),
+        }
     }
 
     /// Checks every value against the range; reports the first offender (in id order).
@@ -307,7 +344,7 @@ impl<T: LayerValue, K: Kind> Index<K::Id> for Layer<T, K> {
 }
 
 impl<T: LayerValue, K: Kind> IndexMut<K::Id> for Layer<T, K> {
-    /// The value of `id` for writing (copies its chunk if shared).
+    /// The value of `id` for writing (copies the values first if shared).
     ///
     /// # Panics
     ///
@@ -334,5 +371,53 @@ impl<'a, T: LayerValue, K: Kind> IntoIterator for &'a Layer<T, K> {
     type IntoIter = Values<'a, T>;
     fn into_iter(self) -> Values<'a, T> {
         self.iter()
+    }
+}
+
+impl<'a, T: LayerValue, K: Kind> IntoIterator for &'a mut Layer<T, K> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+    fn into_iter(self) -> std::slice::IterMut<'a, T> {
+        self.iter_mut()
+    }
+}
+
+/// An old version of a layer kept as the blocks that differ from a newer version
+/// ([`Layer::delta_to`]).
+#[derive(Clone)]
+pub struct LayerDelta<T, K> {
+    info: LayerInfo<T, K>,
+    writes: u64,
+    delta: Delta<T>,
+}
+
+impl<T: LayerValue, K: Kind> LayerDelta<T, K> {
+    /// The old version's description.
+    pub fn info(&self) -> &LayerInfo<T, K> {
+        &self.info
+    }
+
+    /// The old version, rebuilt from the same `newer` layer the delta was taken against
+    /// (one copy of its values plus the kept blocks).
+    pub fn rebuild(&self, newer: &Layer<T, K>) -> Layer<T, K> {
+        Layer {
+            info: self.info.clone(),
+            data: self.delta.rebuild(&newer.data, *self.info.initial_value()),
+            writes: self.writes,
+        }
+    }
+
+    /// Heap bytes held (the kept blocks and their table).
+    pub fn heap_bytes(&self) -> usize {
+        self.delta.heap_bytes() + self.info.name().len()
+    }
+}
+
+impl<T: LayerValue, K: Kind> fmt::Debug for LayerDelta<T, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LayerDelta")
+            .field("name", &self.info.name())
+            .field("heap_bytes", &self.heap_bytes())
+            .finish()
     }
 }

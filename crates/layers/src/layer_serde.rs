@@ -4,37 +4,39 @@
 use crate::info::LayerInfo;
 use crate::kind::{ElementKind, Kind};
 use crate::layer::Layer;
-use crate::storage::{Chunked, Values};
+use crate::storage::Dense;
 use crate::value::LayerValue;
 use core::fmt;
 use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-struct Seq<'a, T>(&'a Chunked<T>);
+struct Seq<'a, T>(&'a Dense<T>);
 
 impl<T: LayerValue> Serialize for Seq<'_, T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(Values::new(self.0.chunk_slices()))
+        s.collect_seq(self.0.as_slice())
     }
 }
 
-struct SeqOwned<T>(Chunked<T>);
+struct SeqOwned<T>(Dense<T>);
 
 impl<'de, T: LayerValue + DeserializeOwned> Deserialize<'de> for SeqOwned<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(core::marker::PhantomData<T>);
         impl<'de, T: LayerValue> Visitor<'de> for V<T> {
-            type Value = Chunked<T>;
+            type Value = Dense<T>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a sequence of layer values")
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Chunked<T>, A::Error> {
-                let mut c = Chunked::new();
-                while let Some(v) = seq.next_element::<T>()? {
-                    c.push(v);
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dense<T>, A::Error> {
+                // The hint comes from the input: cap what it may reserve up front.
+                let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+                while let Some(x) = seq.next_element::<T>()? {
+                    v.push(x);
                 }
-                Ok(c)
+                v.shrink_to_fit();
+                Ok(Dense::from_vec(v))
             }
         }
         d.deserialize_seq(V(core::marker::PhantomData))

@@ -6,8 +6,10 @@
 //! * **Typed.** `Layer<T, K>` is indexed by the id type of its element kind `K`
 //!   ([`VertexKind`], [`FaceKind`], [`EdgeKind`], [`DirectedEdgeKind`], [`DualEdgeKind`],
 //!   [`DirectedDualEdgeKind`]); indexing a vertex layer with a face does not compile.
-//! * **Cheap to copy.** Values live in `Arc`ed chunks of [`CHUNK`] elements: cloning a layer is
-//!   O(chunks), a write after a clone copies one chunk. That is what lets a world keep undo
+//! * **Slices, cheap to copy.** Values live in one `Arc`ed array: [`Layer::as_slice`] and
+//!   [`Layer::as_mut_slice`] lend them whole, cloning a layer is O(1) and the first write after
+//!   a clone copies the array once. An undo step keeps only the blocks that changed
+//!   ([`Layer::delta_to`], [`BLOCK_BYTES`] per block), which is what lets a world keep undo
 //!   snapshots of many large layers.
 //! * **Follows the mesh without knowing topology.** [`Layer::apply_changes`] replays the mesh's
 //!   [change journal](quadedge::journal) according to two policies in the layer's
@@ -41,7 +43,7 @@
 //! ```
 
 #![warn(missing_docs)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
@@ -54,12 +56,14 @@ mod info;
 mod kind;
 mod layer;
 mod layer_serde;
+#[cfg(feature = "rayon")]
+mod par;
 mod removal;
 mod replay;
 mod storage;
 mod value;
 
-pub use any::{AnyLayer, ApplyOutcome};
+pub use any::{AnyDelta, AnyLayer, ApplyOutcome};
 pub use dict::{Dict, DictError, MAX_DEPTH, Value, ValueType, journal_moves_ids};
 pub use error::LayerError;
 pub use info::{Interpolation, LayerInfo, OnChange};
@@ -67,7 +71,7 @@ pub use kind::{
     DirectedDualEdgeKind, DirectedEdgeKind, DualEdgeKind, EdgeKind, ElementId, ElementKind,
     FaceKind, Kind, Sizes, VertexKind,
 };
-pub use layer::Layer;
+pub use layer::{Layer, LayerDelta};
 pub use removal::journal_removes_layer;
-pub use storage::{CHUNK, CHUNK_SHIFT, ChunkSlices, Values};
+pub use storage::{BLOCK_BYTES, CHUNK, CHUNK_SHIFT, ChunkSlices, Values};
 pub use value::{Interpolate, LayerValue};

@@ -9,7 +9,7 @@ use crate::info::{Interpolation, OnChange};
 use crate::kind::{ElementKind, Kind, Sizes};
 use crate::layer::Layer;
 use crate::removal::journal_removes_layer;
-use crate::storage::Chunked;
+use crate::storage::Dense;
 use crate::value::{LayerValue, heaviest_index, lightest_index};
 use quadedge::{
     Change, CollapseRecord, DissolveRecord, Edge, Face, FaceSplitRecord, Remap, SplitRecord, Vertex,
@@ -476,7 +476,7 @@ impl<T: LayerValue, K: Kind> Replay<'_, T, K> {
                 }
             }
         }
-        self.layer.data = Chunked::from_vec(out);
+        self.layer.data = Dense::from_vec(out);
         self.all_initial = false;
         self.changed = true;
     }

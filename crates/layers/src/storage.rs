@@ -1,403 +1,267 @@
-//! Chunked copy-on-write storage.
+//! Contiguous copy-on-write storage, with block deltas for undo history.
 //!
-//! Values live in fixed-size chunks of [`CHUNK`] elements, each behind its own [`Arc`]. Cloning
-//! a layer clones the chunk table (one pointer per 4096 values) and bumps reference counts; a
-//! later write copies only the chunk it touches (`Arc::make_mut`). Indexing is a shift and a
-//! mask, so random reads cost one extra (almost always cached) load compared to a `Vec`, and
-//! sequential iteration runs over plain chunk slices.
+//! Values live in one `Vec` behind an [`Arc`], so a layer lends them as a plain slice
+//! (`&[T]` / `&mut [T]`) that geometry and export code can take directly. Cloning a layer
+//! (a snapshot) clones the `Arc`; the first write after it copies the array once (a
+//! `memcpy`, about 1 ms per 8 MB), later writes go straight to the now unique array.
 //!
-//! Every chunk but the last holds exactly [`CHUNK`] values. The last one grows by doubling up
-//! to [`CHUNK`] so small layers stay small and one-at-a-time growth is amortised O(1); its
-//! slots past `len` hold a filler value and are never exposed.
+//! What an undo history keeps is not the whole old array but a [`Delta`]: the fixed-size
+//! blocks ([`BLOCK_BYTES`] each) of the old version that differ from the newer one. Writing
+//! one value between two snapshots therefore costs one block in history, as the chunked
+//! storage this replaces did, while sweeps run over one slice.
 
+use crate::value::LayerValue;
 use std::sync::Arc;
 
 /// log2 of [`CHUNK`].
 pub const CHUNK_SHIFT: u32 = 12;
-/// Values per chunk: 4096, so a chunk of 16-byte values is 64 KiB.
+/// Values per slice handed out by [`Layer::chunks`](crate::Layer::chunks): 4096, a size that
+/// keeps a kernel's working set in cache and splits a layer into parallel tasks.
 pub const CHUNK: usize = 1 << CHUNK_SHIFT;
-const MASK: usize = CHUNK - 1;
-/// Smallest capacity of a partial last chunk.
-const MIN_TAIL: usize = 16;
+/// Bytes per block of a history [`Delta`] (at least one value per block): a write of one
+/// value between two snapshots keeps this much of the old version.
+pub const BLOCK_BYTES: usize = 16 << 10;
 
-#[derive(Clone)]
-pub(crate) struct Chunked<T> {
-    chunks: Vec<Arc<[T]>>,
-    len: usize,
+/// Values per delta block for `T`.
+const fn block_len<T>() -> usize {
+    let size = size_of::<T>();
+    if size == 0 || size >= BLOCK_BYTES {
+        1
+    } else {
+        BLOCK_BYTES / size
+    }
 }
 
-impl<T: Copy> Chunked<T> {
-    pub(crate) const fn new() -> Self {
-        Self {
-            chunks: Vec::new(),
-            len: 0,
-        }
+/// The slices of at most [`CHUNK`] values that make up a layer, in order.
+pub type ChunkSlices<'a, T> = std::slice::Chunks<'a, T>;
+/// Iterator over the values of a layer in id order (a slice iterator).
+pub type Values<'a, T> = std::slice::Iter<'a, T>;
+
+#[derive(Clone)]
+pub(crate) struct Dense<T> {
+    values: Arc<Vec<T>>,
+}
+
+impl<T: Copy> Dense<T> {
+    pub(crate) fn filled(len: usize, value: T) -> Self {
+        Self::from_vec(vec![value; len])
     }
 
-    pub(crate) fn filled(len: usize, value: T) -> Self {
-        let mut s = Self::new();
-        s.resize(len, value);
-        s
+    pub(crate) fn from_vec(values: Vec<T>) -> Self {
+        Self {
+            values: Arc::new(values),
+        }
     }
 
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.values.len()
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[T] {
+        &self.values
+    }
+
+    /// The values for writing; copies them first (once) if a snapshot shares them. The copy
+    /// holds exactly `len` values, so no snapshot keeps an over-allocated array.
+    #[inline]
+    pub(crate) fn as_mut_vec(&mut self) -> &mut Vec<T> {
+        Arc::make_mut(&mut self.values)
     }
 
     #[inline]
     pub(crate) fn get(&self, i: usize) -> Option<&T> {
-        if i < self.len {
-            debug_assert!(
-                self.chunks
-                    .get(i >> CHUNK_SHIFT)
-                    .is_some_and(|c| (i & MASK) < c.len())
-            );
-            // SAFETY: the type's invariant (see `invariant_holds`, kept by every method
-            // that changes `chunks` or `len`): `chunks.len() == len.div_ceil(CHUNK)`, every
-            // chunk but the last holds `CHUNK` values and the last at least
-            // `len - (chunks.len() - 1) * CHUNK`. So `i < len` puts `i >> CHUNK_SHIFT` below
-            // `chunks.len()` and `i & MASK` below that chunk's length.
-            // Measured: the two redundant bounds checks made 1M random reads 1.46x a `Vec`'s
-            // time; without them 1.22x (benches/benches/layers.rs, random_read).
-            #[allow(unsafe_code)]
-            unsafe {
-                Some(
-                    self.chunks
-                        .get_unchecked(i >> CHUNK_SHIFT)
-                        .get_unchecked(i & MASK),
-                )
-            }
-        } else {
-            None
-        }
+        self.values.get(i)
     }
 
-    /// The layout invariant `get` relies on.
-    #[cfg(test)]
-    fn invariant_holds(&self) -> bool {
-        let n = self.chunks.len();
-        n == self.len.div_ceil(CHUNK)
-            && self.chunks[..n.saturating_sub(1)]
-                .iter()
-                .all(|c| c.len() == CHUNK)
-            && self
-                .chunks
-                .last()
-                .is_none_or(|c| c.len() >= self.len - (n - 1) * CHUNK && c.len() <= CHUNK)
-    }
-
-    /// Mutable access; copies the chunk first if another clone shares it.
     #[inline]
     pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut T> {
-        if i < self.len {
-            Some(&mut Arc::make_mut(&mut self.chunks[i >> CHUNK_SHIFT])[i & MASK])
+        if i < self.len() {
+            self.as_mut_vec().get_mut(i)
         } else {
             None
         }
     }
 
-    /// Capacity of the current last chunk (0 when there is none).
-    fn tail_capacity(&self) -> usize {
-        self.chunks.last().map_or(0, |c| c.len())
-    }
-
-    /// Grows or shrinks to `len`; new values are `fill`.
+    /// Grows or shrinks to `len`; new values are `fill`. A shared array is copied only up to
+    /// what is kept.
     pub(crate) fn resize(&mut self, len: usize, fill: T) {
-        if len <= self.len {
-            self.truncate(len);
+        if len == self.len() {
             return;
         }
-        // Fill the spare slots of the last chunk first (they hold stale filler).
-        let used_in_tail = self.len - (self.chunks.len().saturating_sub(1) << CHUNK_SHIFT);
-        if !self.chunks.is_empty() && used_in_tail < self.tail_capacity() {
-            let cap = self.tail_capacity();
-            let end = cap.min(used_in_tail.saturating_add(len - self.len));
-            let tail = Arc::make_mut(self.chunks.last_mut().expect("non-empty"));
-            tail[used_in_tail..end].fill(fill);
-            self.len += end - used_in_tail;
-        }
-        while self.len < len {
-            let base = self.chunks.len().saturating_sub(1) << CHUNK_SHIFT;
-            let used = self.len - base;
-            if !self.chunks.is_empty() && used < CHUNK {
-                // The partial last chunk is full: reallocate it bigger (doubling).
-                let need = used.saturating_add(len - self.len);
-                let cap = need.max(2 * used).next_power_of_two().min(CHUNK);
-                let old = self.chunks.pop().expect("non-empty");
-                let grown: Arc<[T]> = old[..used]
-                    .iter()
-                    .copied()
-                    .chain(std::iter::repeat_n(fill, cap - used))
-                    .collect();
-                self.chunks.push(grown);
-                self.len = base + cap.min(need);
-            } else {
-                let need = len - self.len;
-                let cap = if need >= CHUNK {
-                    CHUNK
-                } else {
-                    need.next_power_of_two().max(MIN_TAIL)
-                };
-                self.chunks
-                    .push(std::iter::repeat_n(fill, cap).collect::<Arc<[T]>>());
-                self.len += need.min(CHUNK);
-            }
-        }
-    }
-
-    pub(crate) fn truncate(&mut self, len: usize) {
-        if len >= self.len {
-            return;
-        }
-        let chunks = len.div_ceil(CHUNK);
-        self.chunks.truncate(chunks);
-        self.len = len;
-    }
-
-    #[inline]
-    pub(crate) fn push(&mut self, value: T) {
-        let i = self.len;
-        if i < self.chunks.len() << CHUNK_SHIFT && (i & MASK) < self.tail_capacity() {
-            self.len += 1;
-            Arc::make_mut(self.chunks.last_mut().expect("non-empty"))[i & MASK] = value;
+        if Arc::get_mut(&mut self.values).is_none() {
+            let keep = len.min(self.len());
+            let mut v = Vec::with_capacity(len);
+            v.extend_from_slice(&self.values[..keep]);
+            v.resize(len, fill);
+            self.values = Arc::new(v);
         } else {
-            self.resize(i + 1, value);
+            self.as_mut_vec().resize(len, fill);
         }
     }
 
+    /// Sets every value; a shared array is replaced rather than copied and overwritten.
     pub(crate) fn fill(&mut self, value: T) {
-        let len = self.len;
-        for chunk in self.chunk_slices_mut() {
-            chunk.fill(value);
-        }
-        debug_assert_eq!(len, self.len);
-    }
-
-    /// The valid part of every chunk, in order.
-    #[inline]
-    pub(crate) fn chunk_slices(&self) -> ChunkSlices<'_, T> {
-        ChunkSlices {
-            chunks: self.chunks.iter(),
-            remaining: self.len,
+        match Arc::get_mut(&mut self.values) {
+            Some(v) => v.fill(value),
+            None => self.values = Arc::new(vec![value; self.values.len()]),
         }
     }
 
-    /// The valid part of every chunk, mutable (each chunk copied first if shared).
-    pub(crate) fn chunk_slices_mut(&mut self) -> impl Iterator<Item = &mut [T]> + '_ {
-        let mut remaining = self.len;
-        self.chunks.iter_mut().map(move |c| {
-            let n = remaining.min(CHUNK);
-            remaining -= n;
-            &mut Arc::make_mut(c)[..n]
-        })
+    /// Do `self` and `other` hold the same array (a snapshot not written since)?
+    pub(crate) fn shares(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.values, &other.values)
     }
 
-    /// Number of chunks stored in both `self` and `other` (same allocation).
-    pub(crate) fn shared_chunks(&self, other: &Self) -> usize {
-        self.chunks
-            .iter()
-            .zip(&other.chunks)
-            .filter(|(a, b)| Arc::ptr_eq(a, b))
-            .count()
-    }
-
-    /// Heap bytes of `self` not shared with `other` (chunks compared by allocation).
-    pub(crate) fn unshared_bytes(&self, other: &Self) -> usize {
-        let table = self.chunks.capacity() * size_of::<Arc<[T]>>();
-        let data: usize = self
-            .chunks
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| !other.chunks.get(*i).is_some_and(|o| Arc::ptr_eq(c, o)))
-            .map(|(_, c)| c.len() * size_of::<T>() + 2 * size_of::<usize>())
-            .sum();
-        table + data
-    }
-
-    #[cfg(test)]
-    pub(crate) fn chunk_count(&self) -> usize {
-        self.chunks.len()
-    }
-
-    /// Heap bytes owned, counting shared chunks fully (an upper bound for one clone).
+    /// Heap bytes of the array and its `Arc`.
     pub(crate) fn heap_bytes(&self) -> usize {
-        let table = self.chunks.capacity() * size_of::<Arc<[T]>>();
-        let data: usize = self
-            .chunks
-            .iter()
-            .map(|c| c.len() * size_of::<T>() + 2 * size_of::<usize>())
-            .sum();
-        table + data
-    }
-
-    pub(crate) fn from_vec(values: Vec<T>) -> Self {
-        let len = values.len();
-        let chunks = values.chunks(CHUNK).map(Arc::from).collect();
-        Self { chunks, len }
+        self.values.capacity() * size_of::<T>() + size_of::<Vec<T>>() + 2 * size_of::<usize>()
     }
 }
 
-/// Iterator over the valid slice of every chunk.
+/// The blocks of an old version of a layer that differ from a newer version: enough to
+/// rebuild the old version from the newer one (see the module docs).
 #[derive(Clone)]
-pub struct ChunkSlices<'a, T> {
-    chunks: std::slice::Iter<'a, Arc<[T]>>,
-    remaining: usize,
+pub(crate) struct Delta<T> {
+    /// Length of the old version.
+    len: usize,
+    /// `(first index, old values)` of every block that differs, in index order.
+    blocks: Vec<(usize, Box<[T]>)>,
 }
 
-impl<'a, T> Iterator for ChunkSlices<'a, T> {
-    type Item = &'a [T];
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a [T]> {
-        let c = self.chunks.next()?;
-        let n = self.remaining.min(CHUNK);
-        self.remaining -= n;
-        Some(&c[..n])
-    }
-
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.chunks.size_hint()
-    }
-}
-
-impl<T> ExactSizeIterator for ChunkSlices<'_, T> {}
-
-/// Iterator over the values of a layer, chunk by chunk (allocates nothing).
-///
-/// `fold` (and so `sum`, `for_each`, `max_by`…) runs a tight loop over each chunk slice, which
-/// is why sequential passes match a plain slice.
-#[derive(Clone)]
-pub struct Values<'a, T> {
-    front: std::slice::Iter<'a, T>,
-    rest: ChunkSlices<'a, T>,
-}
-
-impl<'a, T> Values<'a, T> {
-    pub(crate) fn new(rest: ChunkSlices<'a, T>) -> Self {
-        Self {
-            front: [].iter(),
-            rest,
+impl<T: LayerValue> Delta<T> {
+    /// What turns `newer` back into `old`.
+    pub(crate) fn between(old: &Dense<T>, newer: &Dense<T>) -> Self {
+        if old.shares(newer) {
+            return Delta {
+                len: old.len(),
+                blocks: Vec::new(),
+            };
+        }
+        let block = block_len::<T>();
+        let (old, new) = (old.as_slice(), newer.as_slice());
+        let mut blocks: Vec<_> = old
+            .chunks(block)
+            .enumerate()
+            .filter_map(|(b, values)| {
+                let start = b * block;
+                let same = new
+                    .get(start..start + values.len())
+                    .is_some_and(|n| n.iter().zip(values).all(|(x, y)| x.bits_eq(y)));
+                (!same).then(|| (start, Box::from(values)))
+            })
+            .collect();
+        blocks.shrink_to_fit();
+        Delta {
+            len: old.len(),
+            blocks,
         }
     }
-}
 
-impl<'a, T> Iterator for Values<'a, T> {
-    type Item = &'a T;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a T> {
-        loop {
-            if let Some(x) = self.front.next() {
-                return Some(x);
+    /// The old version, rebuilt from the same `newer` that [`Delta::between`] was given.
+    /// Positions past `newer` that no block covers cannot exist; `fill` stands in for them
+    /// only so a misuse cannot panic.
+    pub(crate) fn rebuild(&self, newer: &Dense<T>, fill: T) -> Dense<T> {
+        if self.blocks.is_empty() && self.len == newer.len() {
+            return newer.clone(); // unchanged: share, copy nothing
+        }
+        let new = newer.as_slice();
+        let mut v = Vec::with_capacity(self.len);
+        v.extend_from_slice(&new[..self.len.min(new.len())]);
+        v.resize(self.len, fill);
+        for (start, values) in &self.blocks {
+            if let Some(dst) = v.get_mut(*start..*start + values.len()) {
+                dst.copy_from_slice(values);
             }
-            self.front = self.rest.next()?.iter();
         }
+        Dense::from_vec(v)
     }
 
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.front.len() + self.rest.remaining;
-        (n, Some(n))
-    }
-
-    #[inline]
-    fn fold<B, F: FnMut(B, &'a T) -> B>(self, init: B, mut f: F) -> B {
-        let mut acc = self.front.fold(init, &mut f);
-        for chunk in self.rest {
-            acc = chunk.iter().fold(acc, &mut f);
-        }
-        acc
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.blocks.capacity() * size_of::<(usize, Box<[T]>)>()
+            + self
+                .blocks
+                .iter()
+                .map(|(_, b)| b.len() * size_of::<T>())
+                .sum::<usize>()
     }
 }
-
-impl<T> ExactSizeIterator for Values<'_, T> {}
-impl<T> std::iter::FusedIterator for Values<'_, T> {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn collect(c: &Chunked<u32>) -> Vec<u32> {
-        assert!(c.invariant_holds());
-        Values::new(c.chunk_slices()).copied().collect()
-    }
-
     #[test]
-    fn grows_one_at_a_time_across_chunks() {
-        let mut c = Chunked::new();
-        for i in 0..(2 * CHUNK as u32 + 5) {
-            c.push(i);
-            assert_eq!(c.len(), i as usize + 1);
-        }
-        let v = collect(&c);
-        assert_eq!(v, (0..2 * CHUNK as u32 + 5).collect::<Vec<_>>());
-        assert_eq!(c.chunk_count(), 3);
-        assert_eq!(c.get(CHUNK + 7), Some(&(CHUNK as u32 + 7)));
-        assert_eq!(c.get(c.len()), None);
-    }
-
-    #[test]
-    fn resize_truncate_and_refill_do_not_expose_stale_values() {
-        let mut c = Chunked::filled(10, 1u32);
-        c.truncate(3);
-        c.resize(12, 7);
-        assert_eq!(collect(&c), [1, 1, 1, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
-        c.resize(CHUNK * 3 + 1, 9);
-        assert_eq!(c.len(), CHUNK * 3 + 1);
-        assert_eq!(c.chunk_count(), 4);
-        assert!(collect(&c)[12..].iter().all(|&x| x == 9));
-        c.truncate(CHUNK);
-        assert_eq!(c.chunk_count(), 1);
-        c.resize(CHUNK + 2, 5);
-        assert_eq!(&collect(&c)[CHUNK - 1..], [9, 5, 5]);
-    }
-
-    #[test]
-    fn write_after_clone_copies_one_chunk() {
-        let a = Chunked::filled(10 * CHUNK, 0u8);
+    fn write_after_clone_copies_once_and_leaves_the_clone_alone() {
+        let a = Dense::filled(10 * CHUNK, 0u8);
         let mut b = a.clone();
-        assert_eq!(a.shared_chunks(&b), 10);
+        assert!(a.shares(&b));
         *b.get_mut(3 * CHUNK + 1).unwrap() = 1;
-        assert_eq!(a.shared_chunks(&b), 9);
+        assert!(!a.shares(&b));
         assert_eq!(a.get(3 * CHUNK + 1), Some(&0));
         assert_eq!(b.get(3 * CHUNK + 1), Some(&1));
+        let before = b.as_slice().as_ptr();
+        *b.get_mut(7).unwrap() = 2;
+        assert_eq!(b.as_slice().as_ptr(), before, "unique: written in place");
     }
 
     #[test]
-    fn from_vec_round_trips() {
-        let v: Vec<u32> = (0..(CHUNK as u32 + 3)).collect();
-        let c = Chunked::from_vec(v.clone());
-        assert_eq!(collect(&c), v);
-        let mut c = c;
-        c.push(99);
-        assert_eq!(c.len(), v.len() + 1);
+    fn fill_and_resize_of_a_shared_array_do_not_touch_the_snapshot() {
+        let a = Dense::from_vec((0..100u32).collect());
+        let mut b = a.clone();
+        b.fill(7);
+        let mut c = a.clone();
+        c.resize(120, 9);
+        let mut d = a.clone();
+        d.resize(3, 0);
+        assert_eq!(a.as_slice(), (0..100).collect::<Vec<_>>());
+        assert!(b.as_slice().iter().all(|&x| x == 7));
+        assert_eq!(&c.as_slice()[98..102], [98, 99, 9, 9]);
+        assert_eq!(c.len(), 120);
+        assert_eq!(d.as_slice(), [0, 1, 2]);
+        assert_eq!(d.heap_bytes(), 3 * 4 + size_of::<Vec<u32>>() + 16);
+    }
+
+    #[test]
+    fn a_one_value_delta_holds_one_block() {
+        let n = 1 << 20;
+        let old = Dense::filled(n, 1.0f32);
+        let mut new = old.clone();
+        *new.get_mut(n / 2 + 3).unwrap() = 2.0;
+        let d = Delta::between(&old, &new);
+        assert_eq!(d.blocks.len(), 1);
+        assert!(d.heap_bytes() <= BLOCK_BYTES + 64);
+        assert_eq!(d.rebuild(&new, 0.0).as_slice(), old.as_slice());
+        let same = Delta::between(&new, &new);
+        assert_eq!(same.heap_bytes(), 0);
+        assert!(
+            same.rebuild(&new, 0.0).shares(&new),
+            "an empty delta shares, copies nothing"
+        );
     }
 
     proptest::proptest! {
-        /// The layout invariant `get` relies on survives any sequence of size changes, and the
-        /// contents match a `Vec` doing the same.
+        /// A delta rebuilds the old version exactly, whatever the two lengths and writes
+        /// (`NaN` and `-0.0` included: blocks compare bit for bit).
         #[test]
-        fn matches_a_vec(ops in proptest::collection::vec((0u8..5, 0usize..3 * CHUNK), 1..40)) {
-            let mut c = Chunked::new();
-            let mut v: Vec<u32> = Vec::new();
-            for (k, (op, n)) in ops.into_iter().enumerate() {
-                let x = k as u32;
-                match op {
-                    0 => { c.resize(n, x); v.resize(n, x); }
-                    1 => { c.truncate(n); v.truncate(n); }
-                    2 => { for _ in 0..n % 100 { c.push(x); v.push(x); } }
-                    3 => if n < v.len() { *c.get_mut(n).unwrap() = x + 1000; v[n] = x + 1000; },
-                    _ => { let d = c.clone(); c.fill(x); v.fill(x); proptest::prop_assert!(d.invariant_holds()); }
-                }
-                proptest::prop_assert!(c.invariant_holds());
-                proptest::prop_assert_eq!(c.len(), v.len());
-                for i in [0, v.len() / 2, v.len().saturating_sub(1), v.len()] {
-                    proptest::prop_assert_eq!(c.get(i), v.get(i));
+        fn delta_rebuilds_the_old_version(
+            old_len in 0usize..3 * 4096 + 7,
+            new_len in 0usize..3 * 4096 + 7,
+            writes in proptest::collection::vec((0usize..4 * 4096, 0u8..3), 0..8),
+        ) {
+            let old = Dense::from_vec((0..old_len).map(|i| i as f64).collect());
+            let mut new = old.clone();
+            new.resize(new_len, 0.5);
+            for (i, w) in writes {
+                if let Some(x) = new.get_mut(i) {
+                    *x = [f64::NAN, -0.0, 3.0][w as usize];
                 }
             }
-            proptest::prop_assert_eq!(collect(&c), v);
+            let back = Delta::between(&old, &new).rebuild(&new, 1e9);
+            proptest::prop_assert_eq!(back.len(), old_len);
+            proptest::prop_assert!(back.as_slice().iter().zip(old.as_slice()).all(|(a, b)| a.to_bits() == b.to_bits()));
         }
     }
 }

@@ -1,26 +1,33 @@
-//! What one undo step costs: the memory a snapshot keeps that the next state does not share.
+//! What one undo step costs: the memory a [`History`] keeps for a committed state beyond
+//! what it shares with the next one.
 //!
 //! `cargo run -p quadworld-world --example undo_cost --release`
 
 use glam::DVec3;
 use layers::{EdgeKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::{Mesh, Vertex, shapes};
-use world::World;
+use world::{History, World};
 
 const POSITION: LayerInfo<DVec3, VertexKind> =
     LayerInfo::new("position").interpolation(Interpolation::Slerp);
 const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height");
 const DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance").initial(-1.0);
 
+/// Bytes of the newest undo step.
+fn last_step(history: &History) -> usize {
+    history.step_bytes().last().unwrap_or(0)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (n, triangles) = shapes::icosahedron_grid(60);
+    // 10 k² + 2 vertices: k = 317 gives about 1M.
+    let (n, triangles) = shapes::icosahedron_grid(317);
     let mut world = World::new(Mesh::from_triangles(n, &triangles)?, 1);
     {
         // Any distinct points will do for this measurement.
         let mut pos = world.lock_layer(&POSITION)?;
-        for i in 0..n {
+        for (i, p) in pos.as_mut_slice().iter_mut().enumerate() {
             let a = i as f64 * 2.399_963;
-            pos[Vertex::new(i as u32)] = DVec3::new(a.cos(), a.sin(), 0.5).normalize();
+            *p = DVec3::new(a.cos(), a.sin(), 0.5).normalize();
         }
     }
     world.lock_layer(&HEIGHT)?.fill(1.0);
@@ -30,23 +37,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         world.mesh().vertex_count(),
         world.heap_bytes()
     );
+    let mut history = History::new(usize::MAX);
+    history.commit("start", &world);
 
-    let before = world.clone();
     world.lock_layer(&HEIGHT)?[Vertex::new(12_345)] = 2.0;
+    history.commit("one value", &world);
+    println!("undo step after one value: {} bytes", last_step(&history));
+
+    world.lock_layer(&POSITION)?[Vertex::new(54_321)] = DVec3::Z;
+    history.commit("one position", &world);
     println!(
-        "undo step after one value: {} bytes",
-        before.unshared_bytes(&world)
+        "undo step after one position (DVec3): {} bytes",
+        last_step(&history)
     );
 
-    let before = world.clone();
     {
         let mut mesh = world.lock_mesh();
         let e = mesh.vertex_edge(Vertex::new(12_345));
         mesh.flip(e)?;
     }
+    history.commit("one flip", &world);
     println!(
-        "undo step after one flip: {} bytes (the mesh is copied whole; layers share)",
-        before.unshared_bytes(&world)
+        "undo step after one flip: {} bytes (the mesh is copied whole; layers keep deltas)",
+        last_step(&history)
     );
     Ok(())
 }

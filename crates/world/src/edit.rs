@@ -161,7 +161,15 @@ impl World {
     }
 
     /// Starts the journal of a mesh edit (copying a shared mesh first) and lends the mesh.
+    ///
+    /// Lending `&mut Mesh` forces the copy of a mesh a snapshot shares, written or not; an
+    /// edit that ends with an empty journal and the same mesh puts the shared one back (see
+    /// [`World::finish_mesh_edit`]), so it costs that copy's time but keeps no memory and
+    /// changes no version.
     pub(crate) fn start_mesh_edit(&mut self, recording: &mut Option<Recording>) -> &mut Mesh {
+        if recording.is_none() {
+            self.mesh_before_edit = Some(Arc::downgrade(&self.mesh));
+        }
         let mesh = Arc::make_mut(&mut self.mesh);
         if recording.is_none() {
             // A journal left on by whoever built this mesh is not ours to read: start afresh.
@@ -177,6 +185,9 @@ impl World {
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.take_changes(recording) {
             Ok(changes) => {
+                if !changes.is_empty() {
+                    self.mesh_before_edit = None;
+                }
                 self.apply_journal(changes);
                 Ok(())
             }
@@ -191,9 +202,18 @@ impl World {
     /// by [`MeshReplacement::ResetAll`] and the error is returned (guards record it for
     /// [`World::take_errors`]) instead of passing silently.
     pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) -> Result<(), WorldError> {
+        let before = self.mesh_before_edit.take();
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.stop_recording(recording) {
             Ok(changes) => {
+                if changes.is_empty()
+                    && let Some(shared) = before.and_then(|w| w.upgrade())
+                    // Unjournaled calls (`reserve`, `shrink_to_fit`) change capacities only;
+                    // compare anyway, so nothing that differs is ever dropped.
+                    && *shared == *self.mesh
+                {
+                    self.mesh = shared;
+                }
                 self.apply_journal(changes);
                 Ok(())
             }

@@ -390,6 +390,7 @@ impl World {
             rng_version: 1,
             clock: clock + 1,
             errors: Vec::new(),
+            mesh_before_edit: None,
         })
     }
 }

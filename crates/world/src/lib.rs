@@ -95,6 +95,10 @@ pub struct World {
     pub(crate) clock: u64,
     /// Errors found when guards were dropped (a mesh replaced inside its guard), until taken.
     errors: Vec<WorldError>,
+    /// The mesh as it was shared when the running mesh edit began: an edit that changes
+    /// nothing puts it back, so the copy `&mut Mesh` forced is dropped and snapshots stay
+    /// shared.
+    pub(crate) mesh_before_edit: Option<std::sync::Weak<Mesh>>,
 }
 
 /// A snapshot: shares every component (O(number of layers)). Errors waiting for
@@ -110,6 +114,7 @@ impl Clone for World {
             rng_version: self.rng_version,
             clock: self.clock,
             errors: Vec::new(),
+            mesh_before_edit: None,
         }
     }
 }
@@ -128,6 +133,7 @@ impl World {
             rng_version: 1,
             clock: 1,
             errors: Vec::new(),
+            mesh_before_edit: None,
         }
     }
 

@@ -15,8 +15,8 @@ impl World {
     /// When the guard ends, the mesh's journal is replayed into every layer, the positions
     /// layer included (so its length and policies are right for new and removed vertices),
     /// and then the `Vec`'s values are written into the positions layer for every live vertex
-    /// whose index is below the `Vec`'s length. Values that did not change are not written
-    /// (no chunk is copied for them). The `Vec` is the caller's: it is not resized for new
+    /// whose index is below the `Vec`'s length. When no value changed, nothing is
+    /// written, copied or stamped. The `Vec` is the caller's: it is not resized for new
     /// vertices (their slots past its end keep the interpolated value) nor permuted by a
     /// `compact()` inside the guard: the `Vec` is read by the indices the mesh has when the
     /// guard ends, so permute it with the `Remap` that `compact()` returns (or compact after
@@ -123,10 +123,16 @@ impl MeshPositionsGuard<'_> {
         };
         let before = layer.write_count();
         let n = self.positions.len().min(layer.len());
-        for (idx, p) in self.positions[..n].iter().enumerate() {
-            let v = Vertex::new(idx as u32);
-            if mesh.is_vertex_alive(v) && !layer[v].bits_eq(p) {
-                layer[v] = *p;
+        let lent = &self.positions[..n];
+        let live = |idx: usize| mesh.is_vertex_alive(Vertex::new(idx as u32));
+        // Compare first, through slices: positions that did not change copy nothing.
+        let changed = |(idx, (p, old)): (usize, (&DVec3, &DVec3))| live(idx) && !old.bits_eq(p);
+        if lent.iter().zip(layer.as_slice()).enumerate().any(changed) {
+            let dst = layer.as_mut_slice();
+            for (idx, (p, old)) in lent.iter().zip(dst.iter_mut()).enumerate() {
+                if live(idx) {
+                    *old = *p;
+                }
             }
         }
         if layer.write_count() != before {

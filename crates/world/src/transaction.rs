@@ -6,7 +6,7 @@ use crate::{LayerInfo, World, WorldError};
 use layers::{Kind, Layer, LayerValue};
 use quadedge::{Mesh, Recording};
 use std::cell::{Ref, RefCell, RefMut};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 impl World {
     /// Opens a transaction: the mesh and any number of layers borrowed at the same time, some
@@ -45,6 +45,7 @@ impl World {
         let mut tx = Transaction {
             mesh: RefCell::new(Arc::new(Mesh::new())),
             recording: RefCell::new(None),
+            mesh_before_edit: RefCell::new(None),
             slots: Vec::new(),
             names: Vec::new(),
             writes_before: Vec::new(),
@@ -62,6 +63,9 @@ pub struct Transaction<'w> {
     world: &'w mut World,
     mesh: RefCell<Arc<Mesh>>,
     recording: RefCell<Option<Recording>>,
+    /// The mesh as shared before [`Transaction::mesh_mut`] copied it (see the world's
+    /// field of the same name): put back if the edit changes nothing.
+    mesh_before_edit: RefCell<Option<Weak<Mesh>>>,
     slots: Vec<RefCell<Slot>>,
     /// The slots' names, readable while a slot is borrowed for writing.
     names: Vec<String>,
@@ -199,7 +203,11 @@ impl Transaction<'_> {
             .try_borrow_mut()
             .map_err(|_| WorldError::Borrowed("mesh".into()))?;
         let mut recording = self.recording.borrow_mut();
+        let mut before = self.mesh_before_edit.borrow_mut();
         Ok(RefMut::map(m, |a| {
+            if recording.is_none() {
+                *before = Some(Arc::downgrade(a));
+            }
             let mesh = Arc::make_mut(a);
             if recording.is_none() {
                 mesh.discard_journal();
@@ -221,9 +229,13 @@ impl Transaction<'_> {
             return Ok(());
         };
         self.put_back();
+        self.world.mesh_before_edit = self.mesh_before_edit.get_mut().take();
         let result = self.world.sync_mesh_edit(&recording);
         match &result {
-            Ok(()) => *self.recording.get_mut() = Some(recording),
+            Ok(()) => {
+                *self.recording.get_mut() = Some(recording);
+                *self.mesh_before_edit.get_mut() = self.world.mesh_before_edit.take();
+            }
             Err(_) => {
                 let _ = self.world.finish_mesh_edit(recording);
             }
@@ -246,6 +258,7 @@ impl Transaction<'_> {
             return Ok(());
         }
         self.put_back();
+        self.world.mesh_before_edit = self.mesh_before_edit.get_mut().take();
         match self.recording.get_mut().take() {
             Some(r) => self.world.finish_mesh_edit(r),
             None => Ok(()),

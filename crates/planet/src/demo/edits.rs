@@ -246,7 +246,7 @@ pub(super) fn check(
         return Err(DemoError(format!("vertex {v:?} lost its plate")));
     }
     if delaunay {
-        sphere::is_delaunay(mesh, &pos.to_vec())
+        sphere::is_delaunay(mesh, pos.as_slice())
             .map_err(|e| DemoError(format!("not Delaunay at {e:?}")))?;
     }
     mesh.check().map_err(|e| err("check")(&e))?;

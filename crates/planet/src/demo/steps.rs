@@ -146,8 +146,8 @@ pub(super) fn render_pictures(
     edited: &Edited,
 ) -> Result<[PathBuf; 2], DemoError> {
     let mesh = world.mesh();
-    let posf: Vec<Vec3> = export::positions_f32(&world.layer(&POSITION).expect("kept").to_vec());
-    let plates = world.layer(&PLATE).expect("kept").to_vec();
+    let posf: Vec<Vec3> = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
+    let plates = world.layer(&PLATE).expect("kept").as_slice();
     let colors: Vec<[u8; 3]> = plates.iter().map(|&p| palette(p)).collect();
     let globe = GlobeOptions {
         width: cfg.image_width,
@@ -156,7 +156,7 @@ pub(super) fn render_pictures(
         view: Vec3::Z,
         ..Default::default()
     };
-    let img = export::render::render_globe(mesh, &posf, &colors, Borders::Regions(&plates), &globe)
+    let img = export::render::render_globe(mesh, &posf, &colors, Borders::Regions(plates), &globe)
         .map_err(|e| err("render")(&e))?;
     let png = cfg.out.join("planet.png");
     img.save_png(&png).map_err(|e| err("planet.png")(&e))?;
@@ -209,8 +209,8 @@ fn closeup_extent(center: Vec3, positions: &[Vec3], touched: &[Vertex], vertices
 
 /// `planet.glb` and `planet.ply` with plate colours.
 pub(super) fn export_meshes(world: &World, out: &Path) -> Result<[PathBuf; 2], DemoError> {
-    let posf = export::positions_f32(&world.layer(&POSITION).expect("kept").to_vec());
-    let plates = world.layer(&PLATE).expect("kept").to_vec();
+    let posf = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
+    let plates = world.layer(&PLATE).expect("kept").as_slice();
     let colors: Vec<[u8; 3]> = plates.iter().map(|&p| palette(p)).collect();
     let glb = out.join("planet.glb");
     export::gltf::write_glb(&glb, world.mesh(), &posf, Some(&colors))

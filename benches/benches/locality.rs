@@ -14,13 +14,8 @@ const N: usize = 1_000_000;
 /// `n` uniform random directions: points drawn in the cube by a fixed xorshift, kept inside
 /// the unit ball, projected onto the sphere.
 fn random_points(n: usize) -> Vec<DVec3> {
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
-    let mut r = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut rng = testkit::Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut r = || rng.unit_f64() * 2.0 - 1.0;
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let p = DVec3::new(r(), r(), r());
@@ -34,13 +29,10 @@ fn random_points(n: usize) -> Vec<DVec3> {
 
 /// A random permutation of `0..n` (Fisher–Yates on a fixed xorshift).
 fn permutation(n: usize) -> Vec<u32> {
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = testkit::Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut p: Vec<u32> = (0..n as u32).collect();
     for i in (1..n).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        p.swap(i, (s % (i as u64 + 1)) as usize);
+        p.swap(i, rng.below(i + 1));
     }
     p
 }

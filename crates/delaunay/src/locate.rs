@@ -33,11 +33,11 @@ impl Location {
 
 /// A small deterministic generator: which edge a walk tries first, so that it cannot cycle.
 #[derive(Clone, Copy)]
-struct Xorshift(u32);
+pub(crate) struct Xorshift(pub(crate) u32);
 
 impl Xorshift {
     #[inline]
-    fn next3(&mut self) -> usize {
+    pub(crate) fn next3(&mut self) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 17;
         self.0 ^= self.0 << 5;

@@ -349,15 +349,12 @@ fn relocate<S: Surface>(
     let p = positions[v.index()];
     let limit = 2 * mesh.face_count() + 64;
     let mut came = Edge::INVALID;
-    let mut rng = v.raw() ^ 0x2545_f491;
+    let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
     for _ in 0..limit {
         // The link triangle's edges a → b, with v's faces on their left.
         let spokes: Vec<Edge> = mesh.outgoing(v).collect();
         let outer: [Edge; 3] = [0, 1, 2].map(|i| mesh.left_next(spokes[i]));
-        rng ^= rng << 13;
-        rng ^= rng >> 17;
-        rng ^= rng << 5;
-        let r = (rng % 3) as usize;
+        let r = rng.next3();
         let mut side = [1.0f64; 3];
         let mut crossed = None;
         for k in 0..3 {

@@ -9,13 +9,8 @@ use std::time::Instant;
 
 fn main() {
     const N: u32 = 1 << 20;
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = testkit::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next_u64();
     for t in [0.5, 0.3] {
         run(N, t, &mut next);
     }

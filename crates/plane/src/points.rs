@@ -198,7 +198,7 @@ fn boundary_points(width: f64, height: f64, spacing: f64, out: &mut Vec<DVec2>) 
     }
 }
 
-const NONE: u32 = u32::MAX;
+use quadedge::NONE;
 
 /// Border cells around the grid, always empty, so neighbour lookups need no bounds checks.
 const PAD: usize = 2;

@@ -367,14 +367,11 @@ fn voronoi_cells_tile_the_rectangle_and_hold_their_sites() {
 /// Random subsets of a small integer lattice: collinear runs on the hull and inside, many
 /// co-circular quadruples; the hardest input for a hull computed on rounded projections.
 fn lattice_subset(side: u32, keep_percent: u64, seed: u64) -> Vec<DVec2> {
-    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut rng = testkit::Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut pts = Vec::new();
     for y in 0..side {
         for x in 0..side {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            if s % 100 < keep_percent {
+            if rng.next_u64() % 100 < keep_percent {
                 pts.push(DVec2::new(x as f64, y as f64));
             }
         }

@@ -33,8 +33,7 @@ use delaunay::predicates::{
 use glam::DVec3;
 #[cfg(doc)]
 use quadedge::Mesh;
-
-const NONE: u32 = u32::MAX;
+use quadedge::NONE;
 
 /// Positive when `p` lies strictly beyond the plane of face `(a, b, c)` (counter-clockwise seen
 /// from outside): `p` sees the face, i.e. lies inside its circumcircle on the sphere. Zero when

@@ -93,8 +93,8 @@ impl Step {
 /// Labelled snapshots of a world with undo, redo and a memory bound.
 ///
 /// The current state shares everything with the world (see [`World`]); older states keep
-/// only the blocks of each layer that differ from the next state (see the
-/// [module docs](self)), so an undo step costs what its edit changed: a few KiB for a value,
+/// only the 16 KiB blocks of each layer that differ from the next state, so an undo step
+/// costs what its edit changed: a few KiB for a value,
 /// one mesh copy for a topology edit.
 ///
 /// ```

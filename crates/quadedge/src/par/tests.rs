@@ -14,12 +14,9 @@ fn pools() -> Vec<rayon::ThreadPool> {
         .into()
 }
 
-/// xorshift, enough to scatter corruptions.
-fn next(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
+/// The shared test generator, enough to scatter corruptions.
+fn next(x: &mut testkit::Rng) -> u64 {
+    x.next_u64()
 }
 
 /// Writes `g` at position `i` (modulo its length) of array `field`.
@@ -62,7 +59,7 @@ fn check_par_reports_the_same_first_error_as_check_whatever_the_thread_count() {
     for pool in &pools {
         assert_eq!(pool.install(|| good.check_par()), Ok(()));
     }
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut seed = testkit::Rng::new(0x2545_f491_4f6c_dd1d);
     let mut errors = 0;
     for case in 0..120 {
         let mut m = good.clone();

@@ -18,7 +18,7 @@ pub const CHUNK_SHIFT: u32 = 12;
 /// Values per slice handed out by [`Layer::chunks`](crate::Layer::chunks): 4096, a size that
 /// keeps a kernel's working set in cache and splits a layer into parallel tasks.
 pub const CHUNK: usize = 1 << CHUNK_SHIFT;
-/// Bytes per block of a history [`Delta`] (at least one value per block): a write of one
+/// Bytes per block of a history `Delta` (at least one value per block): a write of one
 /// value between two snapshots keeps this much of the old version.
 pub const BLOCK_BYTES: usize = 16 << 10;
 

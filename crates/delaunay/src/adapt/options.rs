@@ -6,7 +6,7 @@ use core::fmt;
 use glam::DVec3;
 use quadedge::{MeshError, Vertex};
 
-/// A [`Surface`] on which edges have a length and a midpoint: what [`adapt`] needs beyond the
+/// A [`Surface`] on which edges have a length and a midpoint: what [`adapt`](fn@crate::adapt) needs beyond the
 /// predicates.
 pub trait Metric: Surface {
     /// The length of edge `a`–`b` compared with the size field: the chord on the sphere
@@ -44,7 +44,7 @@ impl Metric for Plane {
     }
 }
 
-/// The knobs of [`adapt`].
+/// The knobs of [`adapt`](fn@crate::adapt).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AdaptOptions {
     /// Edges longer than this times the target are split (default 4/3).
@@ -78,7 +78,7 @@ impl Default for AdaptOptions {
     }
 }
 
-/// What [`adapt`] did, and how far the result is from the size field.
+/// What [`adapt`](fn@crate::adapt) did, and how far the result is from the size field.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AdaptStats {
     /// Passes run.
@@ -121,7 +121,7 @@ impl AdaptStats {
     }
 }
 
-/// Why [`adapt`] refused (before any edit) or stopped.
+/// Why [`adapt`](fn@crate::adapt) refused (before any edit) or stopped.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum AdaptError {

@@ -28,28 +28,21 @@ use std::time::Duration;
 
 const N: usize = 1_000_000;
 
-/// SplitMix64: deterministic inputs.
-struct Rng(u64);
+/// The workspace's generator, with directions as `DVec3`.
+struct Rng(testkit::Rng);
 
 impl Rng {
+    fn new(seed: u64) -> Self {
+        Self(testkit::Rng::new(seed))
+    }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn f64(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit_f64()
     }
     fn unit(&mut self) -> DVec3 {
-        loop {
-            let v = DVec3::new(self.f64(), self.f64(), self.f64()) * 2.0 - DVec3::ONE;
-            let l = v.length_squared();
-            if l > 1e-6 && l <= 1.0 {
-                return v / l.sqrt();
-            }
-        }
+        DVec3::from_array(self.0.unit_vector())
     }
 }
 
@@ -92,7 +85,7 @@ fn living(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(4));
     let (mesh, pos) = sphere::fibonacci_sphere(N, 1.0, 0.0, 0).unwrap();
     let mean_edge = (8.0 * std::f64::consts::PI / (N as f64 * 3f64.sqrt())).sqrt();
-    let turns = plate_turns(&pos, 20, 0.5 * mean_edge, &mut Rng(1));
+    let turns = plate_turns(&pos, 20, 0.5 * mean_edge, &mut Rng::new(1));
     let moved_pos: Vec<DVec3> = pos.iter().zip(&turns).map(|(p, q)| *q * *p).collect();
     let all: Vec<Vertex> = mesh.vertices().collect();
     {
@@ -134,7 +127,7 @@ fn living(c: &mut Criterion) {
     });
 
     // Point location.
-    let mut rng = Rng(2);
+    let mut rng = Rng::new(2);
     let mut walk = Vec::with_capacity(N);
     let mut p = rng.unit();
     for _ in 0..N {
@@ -238,7 +231,7 @@ fn living(c: &mut Criterion) {
             |mut t| {
                 // spade moves its last vertex into a removed slot, so any index below the
                 // current count is a live vertex: remove random ones.
-                let mut r = Rng(3);
+                let mut r = Rng::new(3);
                 for _ in 0..N / 10 {
                     let i = (r.next() % t.num_vertices() as u64) as usize;
                     t.remove(spade::handles::FixedVertexHandle::from_index(i));

@@ -6,28 +6,21 @@ use delaunay::{RestoreOptions, Sphere, insert, locate, remove, restore};
 use glam::{DQuat, DVec3};
 use quadedge::Vertex;
 
-/// SplitMix64.
-struct Rng(u64);
+/// The workspace's generator, with directions as `DVec3`.
+struct Rng(testkit::Rng);
 
 impl Rng {
+    fn new(seed: u64) -> Self {
+        Self(testkit::Rng::new(seed))
+    }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn f64(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit_f64()
     }
     fn unit(&mut self) -> DVec3 {
-        loop {
-            let v = DVec3::new(self.f64(), self.f64(), self.f64()) * 2.0 - DVec3::ONE;
-            let l = v.length_squared();
-            if l > 1e-6 && l <= 1.0 {
-                return v / l.sqrt();
-            }
-        }
+        DVec3::from_array(self.0.unit_vector())
     }
 }
 
@@ -36,7 +29,7 @@ fn main() {
     let what = args.get(1).map_or("insert", String::as_str);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50_000);
     let (mut mesh, mut pos) = sphere::fibonacci_sphere(n, 1.0, 0.0, 0).unwrap();
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let t = std::time::Instant::now();
     match what {
         "insert" => {

@@ -1,24 +1,10 @@
 //! Edits that remove: face removal, id reuse, compaction, and iteration after many edits.
 
-use quadedge::{Change, Edge, Face, Mesh, MeshError, Remap, Vertex, shapes};
+use quadedge::{Change, Edge, Face, MeshError, Remap, Vertex, shapes};
 use testkit::{Rng, assert_rejected, build, ring};
 
-fn v(i: u32) -> Vertex {
-    Vertex::new(i)
-}
-
-fn f(i: u32) -> Face {
-    Face::new(i)
-}
-
-fn square() -> Mesh {
-    build((4, vec![[0, 1, 2], [0, 2, 3]]))
-}
-
-fn edge(m: &Mesh, a: u32, b: u32) -> Edge {
-    m.find_edge(v(a), v(b))
-        .unwrap_or_else(|| panic!("no edge v{a}->v{b}"))
-}
+mod small;
+use small::{edge, f, square, v};
 
 // ---------------------------------------------------------------- flip
 

@@ -49,6 +49,19 @@ impl Rng {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
+    /// A uniformly random direction: a point drawn in the cube, kept inside the unit ball
+    /// (and away from its centre), scaled to length 1.
+    pub fn unit_vector(&mut self) -> [f64; 3] {
+        loop {
+            let v = [0, 1, 2].map(|_| self.unit_f64() * 2.0 - 1.0);
+            let l = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+            if l > 1e-6 && l <= 1.0 {
+                let s = l.sqrt();
+                return v.map(|c| c / s);
+            }
+        }
+    }
+
     /// A float uniform in `[0, 1]`-ish: `unit_f64` rounded to `f32`.
     #[inline]
     pub fn unit_f32(&mut self) -> f32 {

@@ -243,6 +243,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(testkit::proptest_config(256))]
         /// A delta rebuilds the old version exactly, whatever the two lengths and writes
         /// (`NaN` and `-0.0` included: blocks compare bit for bit).
         #[test]

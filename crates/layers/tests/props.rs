@@ -339,7 +339,7 @@ fn unit(a: u32) -> Vec3 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(testkit::proptest_config(512))]
 
     #[test]
     fn layers_follow_random_journals(ops in ops(), batch in 1usize..8) {

@@ -11,6 +11,14 @@ use sphere::{
 };
 use std::collections::HashSet;
 
+/// Does the hull of `pos` (the faces of `mesh`) hold the sphere's centre strictly inside?
+fn encloses_centre(mesh: &Mesh, pos: &[DVec3]) -> bool {
+    mesh.faces().all(|f| {
+        let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
+        robust::orient3d(c3(a), c3(b), c3(c), c3(DVec3::ZERO)) > 0.0
+    })
+}
+
 /// Every property a spherical Delaunay mesh of `pos` must have.
 fn assert_valid(mesh: &Mesh, pos: &[DVec3], centred: bool) {
     let n = pos.len();
@@ -300,12 +308,14 @@ fn reproducible() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(testkit::proptest_config(64))]
 
     #[test]
     fn fibonacci_any_n_and_seed(n in 4usize..3000, p in 0.0f64..0.999, seed in any::<u64>(), r in 0.001f64..1e6) {
         let (mesh, pos) = fibonacci_sphere(n, r, p, seed).unwrap();
-        assert_valid(&mesh, &pos, true);
+        // A handful of strongly perturbed points can all sit on one side of the centre
+        // (4 points: a tetrahedron beside it); from a few dozen on, the lattice surrounds it.
+        assert_valid(&mesh, &pos, n >= 32 || encloses_centre(&mesh, &pos));
     }
 
     /// Any input is either triangulated validly or rejected with a typed error, never a panic:

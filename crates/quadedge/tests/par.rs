@@ -7,16 +7,7 @@ use rayon::prelude::*;
 use testkit::Rng;
 use testkit::edits::{apply, pick_op, start_mesh};
 
-fn pools() -> Vec<rayon::ThreadPool> {
-    [1, 2, 4]
-        .map(|k| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(k)
-                .build()
-                .unwrap()
-        })
-        .into()
-}
+use testkit::thread_pools as pools;
 
 /// A mesh of several chunks with holes in every id space.
 fn holed_mesh() -> Mesh {

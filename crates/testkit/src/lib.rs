@@ -21,6 +21,19 @@ mod rng;
 
 pub use mesh::*;
 
+/// Thread pools of 1, 2 and 4 threads: parallel code must give bit-identical results in each.
+#[cfg(feature = "rayon")]
+pub fn thread_pools() -> Vec<rayon::ThreadPool> {
+    [1, 2, 4]
+        .map(|k| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(k)
+                .build()
+                .expect("a thread pool")
+        })
+        .into()
+}
+
 /// Property-test settings that make a run reproducible: `cases` cases from a fixed seed (so
 /// CI sees the same inputs every time), and no failure files written into the source tree.
 /// `PROPTEST_CASES` still raises the count for a longer local hunt, and a failing case prints

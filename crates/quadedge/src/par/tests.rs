@@ -3,16 +3,7 @@
 
 use crate::{Edge, Face, Mesh, Vertex, shapes};
 
-fn pools() -> Vec<rayon::ThreadPool> {
-    [1, 2, 4]
-        .map(|k| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(k)
-                .build()
-                .unwrap()
-        })
-        .into()
-}
+use testkit::thread_pools as pools;
 
 /// The shared test generator, enough to scatter corruptions.
 fn next(x: &mut testkit::Rng) -> u64 {

@@ -48,6 +48,14 @@ pub enum LayerError {
         /// [`LayerValue::TYPE_KEY`](crate::LayerValue::TYPE_KEY) it holds.
         found: &'static str,
     },
+    /// [`Layer::try_new`](crate::Layer::try_new) could not allocate `len` values (an absurd
+    /// length, or not enough memory); nothing was allocated.
+    OutOfMemory {
+        /// The layer's name.
+        layer: String,
+        /// The number of values asked for.
+        len: usize,
+    },
 }
 
 impl fmt::Display for LayerError {
@@ -78,6 +86,9 @@ impl fmt::Display for LayerError {
                 expected,
                 found,
             } => write!(f, "layer `{layer}` holds `{found}`, not `{expected}`"),
+            LayerError::OutOfMemory { layer, len } => {
+                write!(f, "layer `{layer}`: cannot allocate {len} values")
+            }
             LayerError::BadRange { layer, min, max } => write!(
                 f,
                 "layer `{layer}`: the range {}..={} is empty",

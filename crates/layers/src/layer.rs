@@ -93,6 +93,11 @@ impl<T: LayerValue, K: Kind> PartialEq for Layer<T, K> {
 
 impl<T: LayerValue, K: Kind> Layer<T, K> {
     /// A layer of `len` initial values.
+    ///
+    /// # Panics
+    ///
+    /// Allocation failure aborts, as for any `Vec`; a length that comes from outside the
+    /// program (a file, a user) should go through [`Layer::try_new`].
     pub fn new(info: LayerInfo<T, K>, len: usize) -> Self {
         let data = Dense::filled(len, *info.initial_value());
         Self {
@@ -100,6 +105,36 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
             data,
             writes: 0,
         }
+    }
+
+    /// A layer of `len` initial values, or [`LayerError::OutOfMemory`] (nothing allocated)
+    /// when `len` values cannot be allocated.
+    ///
+    /// ```
+    /// use layers::{Layer, LayerError, LayerInfo, VertexKind};
+    /// let info: LayerInfo<f64, VertexKind> = LayerInfo::new("height");
+    /// assert_eq!(Layer::try_new(info.clone(), 3).unwrap().len(), 3);
+    /// assert!(matches!(
+    ///     Layer::try_new(info, usize::MAX / 2),
+    ///     Err(LayerError::OutOfMemory { .. })
+    /// ));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`LayerError::OutOfMemory`] when the allocation fails or its size overflows.
+    pub fn try_new(info: LayerInfo<T, K>, len: usize) -> Result<Self, LayerError> {
+        let Some(data) = Dense::try_filled(len, *info.initial_value()) else {
+            return Err(LayerError::OutOfMemory {
+                layer: info.name().to_string(),
+                len,
+            });
+        };
+        Ok(Self {
+            info,
+            data,
+            writes: 0,
+        })
     }
 
     /// A layer sized for a mesh with these slot counts ([`Sizes::of`]).

@@ -46,9 +46,10 @@ pub struct GlobeOptions {
     /// Flat cells or interpolated colours; default [`Shading::Flat`].
     pub shading: Shading,
     /// Strength of the hillshading of [`render_globe_with`]'s scalar layer, `0..=16`, default
-    /// one. The layer's gradient is scaled so that at strength 1 the average slope is 45°,
-    /// whatever the layer's units, and lit from the north-west 45° above the horizon; flat
-    /// ground keeps its colour, slopes facing the light brighten and slopes facing away darken.
+    /// one: a vertical exaggeration. The layer's gradient is scaled so that at strength 1 the
+    /// 98th percentile of the slopes is 30°, whatever the layer's units. Slopes are lit from
+    /// the north-west, 45° above the horizon, relative to flat ground: flat ground keeps its
+    /// colour, slopes facing the light brighten (up to 1.6×) and slopes facing away darken.
     pub hillshade: f32,
     /// Light direction in view space (`x` right, `y` up, `z` towards the viewer); default from
     /// the upper left front.

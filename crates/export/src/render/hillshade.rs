@@ -55,17 +55,27 @@ const SIN_ALT: f32 = std::f32::consts::FRAC_1_SQRT_2;
 const MAX_GAIN: f32 = 1.6;
 
 impl Hillshade {
+    /// Scales the gradients so that, at strength 1, the 98th percentile of the slopes is
+    /// 30°: steep enough to read relief whatever the layer's units (slopes facing away from
+    /// the light darken to about a third, not to black), robust to a few spikes, and still
+    /// right for a single feature on flat ground.
     pub(crate) fn new(gradients: Vec<Vec3A>, strength: f32, north: Vec3A) -> Self {
-        let live = gradients
+        let mut lengths: Vec<f32> = gradients
             .iter()
-            .filter(|g| **g != Vec3A::ZERO)
-            .count()
-            .max(1);
-        let mean = gradients.iter().map(|g| g.length() as f64).sum::<f64>() / live as f64;
-        let scale = if mean > 0.0 {
-            (strength as f64 / mean) as f32
-        } else {
+            .map(|g| g.length())
+            .filter(|&l| l > 0.0)
+            .collect();
+        let scale = if lengths.is_empty() {
             0.0
+        } else {
+            let k = (lengths.len() - 1) * 98 / 100;
+            let (_, &mut g98, _) = lengths.select_nth_unstable_by(k, f32::total_cmp);
+            // tan 30°.
+            if g98 > 0.0 {
+                strength * 0.577_350_3 / g98
+            } else {
+                0.0
+            }
         };
         let slopes = gradients.into_iter().map(|g| g * scale).collect();
         Self { slopes, north }

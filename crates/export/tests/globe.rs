@@ -5,7 +5,9 @@ mod common;
 
 use common::{fibonacci, icosphere, with_frozen};
 use export::colormap::{ColorMap, colorize};
-use export::render::{Borders, GlobeOptions, Shading, render_globe, render_globe_with};
+use export::render::{
+    Borders, GlobeOptions, Shading, render_globe, render_globe_with, render_mesh_closeup_with,
+};
 use export::{ExportError, Image, gltf, obj, ply};
 use glam::Vec3;
 
@@ -243,6 +245,17 @@ fn frozen_mesh_exports_the_same_bytes() {
     assert_eq!(
         gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap(),
         gltf::glb_bytes_with(&frozen, &pos, &opts).unwrap()
+    );
+    let center = pos[100];
+    let closeup = export::CloseupOptions {
+        size: 160,
+        highlight: vec![quadedge::Vertex::new(100)],
+        caption: "frozen".into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        render_mesh_closeup_with(&mesh, &pos, Some(&colors), center, 0.2, &closeup).unwrap(),
+        render_mesh_closeup_with(&frozen, &pos, Some(&colors), center, 0.2, &closeup).unwrap()
     );
     for shading in [Shading::Flat, Shading::Interpolated] {
         let o = GlobeOptions {

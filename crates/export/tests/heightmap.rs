@@ -104,6 +104,51 @@ fn the_16_bit_png_decodes_independently_to_the_values() {
     assert_eq!(std::fs::read(&path).unwrap(), png);
 }
 
+/// Random points, triangulated, then made non-Delaunay by flipping random edges of convex
+/// quads (the walk may then cycle and fall back to a scan): the map must still be right.
+#[test]
+fn random_and_non_delaunay_meshes_are_covered_without_gaps() {
+    for seed in 1..=3u64 {
+        let mut rng = testkit::Rng::new(seed);
+        let points: Vec<glam::DVec3> = (0..300).map(|_| rng.unit_vector().into()).collect();
+        let (mut mesh, pos) = sphere::sphere_mesh(&points).unwrap();
+        let pos: Vec<Vec3> = pos.iter().map(|p| p.as_vec3()).collect();
+        let folded = |m: &quadedge::Mesh| {
+            m.faces().any(|f| {
+                let [a, b, c] = m.face_vertices(f).map(|v| pos[v.index()]);
+                a.dot(b.cross(c)) < 1e-5
+            })
+        };
+        let mut flipped = 0;
+        for _ in 0..200 {
+            let edges: Vec<_> = mesh.undirected_edges().collect();
+            let e = edges[rng.below(edges.len())];
+            let Ok(new) = mesh.flip(e) else { continue };
+            if folded(&mesh) {
+                mesh.flip(new).unwrap();
+            } else {
+                flipped += 1;
+            }
+        }
+        assert!(flipped > 20, "seed {seed}: {flipped} flips");
+        mesh.check().unwrap();
+        let values: Vec<f32> = pos.iter().map(|&p| affine(p)).collect();
+        let (w, h) = (96, 48);
+        let map = equirectangular(&mesh, &pos, &values, w, h).unwrap();
+        let tol = GRADIENT_NORM * max_sagitta(&mesh, &pos) + 1e-4;
+        for y in 0..h {
+            for x in 0..w {
+                let want = affine(pixel_direction(x, y, w, h));
+                let got = map.values[(y * w + x) as usize];
+                assert!(
+                    (got - want).abs() <= tol,
+                    "seed {seed} ({x}, {y}): {got} vs {want}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_vertex_value_shows_only_around_its_vertex() {
     // One vertex at 1, all others 0: the non-zero pixels are those whose direction lies in a

@@ -1,6 +1,6 @@
 //! Renders a test planet (an icosphere coloured into a few regions) and exports it; then an
-//! elevation made of a few smooth bumps: `elevation.png` (terrain colours, interpolated,
-//! hillshaded), `heightmap.png` (16-bit, 2048 × 1024), `spin.png` (an animated PNG of the
+//! elevation made of a few smooth bumps: `elevation.png` (terrain colours of the interpolated
+//! elevation, hillshaded), `heightmap.png` (16-bit, 2048 × 1024), `spin.png` (an animated PNG of the
 //! globe turning) and `relief.glb` (with `_ELEVATION` and relief).
 //!
 //! `cargo run -p quadworld-export --release --example pictures -- [OUT_DIR] [SUBDIVISIONS] [THREADS]`
@@ -96,7 +96,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let terrain = colorize(&elevation, &ColorMap::Terrain { sea_level: 0.0 }, range);
     let t = Instant::now();
     let opts = GlobeOptions {
-        shading: Shading::Interpolated,
+        shading: Shading::Mapped {
+            map: ColorMap::Terrain { sea_level: 0.0 },
+            range,
+        },
         threads,
         ..Default::default()
     };

@@ -244,7 +244,8 @@ pub fn render_globe_with(
     let inv_s = 1.0 / s as f32;
     let weight = 1.0 / (s * s) as f32;
     let half_border = 0.5 * options.border_width / radius;
-    let draw_borders = half_border > 0.0;
+    // Without a border anywhere, skip the nearest-site search that only borders need.
+    let draw_borders = half_border > 0.0 && sites.has_borders();
 
     let mut img = Image::new(w, h, options.background);
     // Flat shading and borders need the nearest site; interpolation needs the face.

@@ -105,47 +105,62 @@ fn the_16_bit_png_decodes_independently_to_the_values() {
 }
 
 /// Random points, triangulated, then made non-Delaunay by flipping random edges of convex
-/// quads (the walk may then cycle and fall back to a scan): the map must still be right.
+/// quads (the walk may then cycle and fall back to a scan): the map of an affine field must
+/// still be right at every pixel.
+fn check_random_mesh(seed: u64, points: usize, flips: usize, h: u32) {
+    let mut rng = testkit::Rng::new(seed);
+    let points: Vec<glam::DVec3> = (0..points).map(|_| rng.unit_vector().into()).collect();
+    let (mut mesh, pos) = sphere::sphere_mesh(&points).unwrap();
+    let pos: Vec<Vec3> = pos.iter().map(|p| p.as_vec3()).collect();
+    let folded_at = |m: &quadedge::Mesh, v: quadedge::Vertex| {
+        m.vertex_faces(v).any(|f| {
+            let [a, b, c] = m.face_vertices(f).map(|v| pos[v.index()]);
+            a.dot(b.cross(c)) < 1e-7
+        })
+    };
+    let mut flipped = 0;
+    for _ in 0..flips {
+        let edges: Vec<_> = mesh.undirected_edges().collect();
+        let e = edges[rng.below(edges.len())];
+        let Ok(new) = mesh.flip(e) else { continue };
+        let ends = [mesh.origin(new), mesh.dest(new)];
+        if ends.iter().any(|&v| folded_at(&mesh, v)) {
+            mesh.flip(new).unwrap();
+        } else {
+            flipped += 1;
+        }
+    }
+    assert!(flipped * 10 > flips, "seed {seed}: {flipped} flips");
+    mesh.check().unwrap();
+    let values: Vec<f32> = pos.iter().map(|&p| affine(p)).collect();
+    let w = 2 * h;
+    let map = equirectangular(&mesh, &pos, &values, w, h).unwrap();
+    let tol = GRADIENT_NORM * max_sagitta(&mesh, &pos) + 1e-4;
+    for y in 0..h {
+        for x in 0..w {
+            let want = affine(pixel_direction(x, y, w, h));
+            let got = map.values[(y * w + x) as usize];
+            assert!(
+                (got - want).abs() <= tol,
+                "seed {seed} ({x}, {y}): {got} vs {want}"
+            );
+        }
+    }
+}
+
 #[test]
 fn random_and_non_delaunay_meshes_are_covered_without_gaps() {
-    for seed in 1..=3u64 {
-        let mut rng = testkit::Rng::new(seed);
-        let points: Vec<glam::DVec3> = (0..300).map(|_| rng.unit_vector().into()).collect();
-        let (mut mesh, pos) = sphere::sphere_mesh(&points).unwrap();
-        let pos: Vec<Vec3> = pos.iter().map(|p| p.as_vec3()).collect();
-        let folded = |m: &quadedge::Mesh| {
-            m.faces().any(|f| {
-                let [a, b, c] = m.face_vertices(f).map(|v| pos[v.index()]);
-                a.dot(b.cross(c)) < 1e-5
-            })
-        };
-        let mut flipped = 0;
-        for _ in 0..200 {
-            let edges: Vec<_> = mesh.undirected_edges().collect();
-            let e = edges[rng.below(edges.len())];
-            let Ok(new) = mesh.flip(e) else { continue };
-            if folded(&mesh) {
-                mesh.flip(new).unwrap();
-            } else {
-                flipped += 1;
-            }
-        }
-        assert!(flipped > 20, "seed {seed}: {flipped} flips");
-        mesh.check().unwrap();
-        let values: Vec<f32> = pos.iter().map(|&p| affine(p)).collect();
-        let (w, h) = (96, 48);
-        let map = equirectangular(&mesh, &pos, &values, w, h).unwrap();
-        let tol = GRADIENT_NORM * max_sagitta(&mesh, &pos) + 1e-4;
-        for y in 0..h {
-            for x in 0..w {
-                let want = affine(pixel_direction(x, y, w, h));
-                let got = map.values[(y * w + x) as usize];
-                assert!(
-                    (got - want).abs() <= tol,
-                    "seed {seed} ({x}, {y}): {got} vs {want}"
-                );
-            }
-        }
+    for seed in 1..=3 {
+        check_random_mesh(seed, 300, 200, 48);
+    }
+}
+
+/// `cargo xtask stress`: more and larger random meshes, more flips.
+#[test]
+#[ignore]
+fn stress_heightmaps_of_random_meshes() {
+    for seed in 10..40 {
+        check_random_mesh(seed, 5000, 3000, 128);
     }
 }
 
@@ -418,6 +433,16 @@ fn hostile_apng_inputs_are_typed_errors() {
         apng::apng_bytes(&[a.clone(), short], 10),
         Err(ExportError::LengthMismatch { what: "rgb", .. })
     ));
+    let absurd = Image {
+        width: u32::MAX,
+        height: u32::MAX,
+        rgb: vec![],
+    };
+    assert!(matches!(
+        apng::apng_bytes(&[absurd.clone()], 10),
+        Err(ExportError::LengthMismatch { what: "rgb", .. })
+    ));
+    assert!(absurd.to_png_bytes().is_err());
     let empty = Image::new(0, 0, [0; 3]);
     assert!(apng::apng_bytes(&[empty], 10).is_err());
     let dir = tempfile::tempdir().unwrap();

@@ -439,7 +439,7 @@ fn hostile_apng_inputs_are_typed_errors() {
         rgb: vec![],
     };
     assert!(matches!(
-        apng::apng_bytes(&[absurd.clone()], 10),
+        apng::apng_bytes(std::slice::from_ref(&absurd), 10),
         Err(ExportError::LengthMismatch { what: "rgb", .. })
     ));
     assert!(absurd.to_png_bytes().is_err());

@@ -305,8 +305,9 @@ fn quantisation_handles_ranges_and_nan() {
     };
     assert_eq!(m.to_u16(None), [0, 32768, 65535, 0]);
     assert_eq!(m.to_u16(Some((1.0, -1.0))), [65535, 32768, 0, 0]);
-    assert_eq!(m.to_u16(Some((0.0, 0.0))), [0; 4]);
-    assert_eq!(m.to_u16(Some((f32::NAN, 1.0))), [0; 4]);
+    // An empty range is widened around its value; a non-finite one is the data's extent.
+    assert_eq!(m.to_u16(Some((0.0, 0.0))), [0, 32768, 65535, 0]);
+    assert_eq!(m.to_u16(Some((f32::NAN, 1.0))), [0, 32768, 65535, 0]);
     assert_eq!(
         m.to_u16(Some((-3e38, 3e38))),
         [32768; 3].into_iter().chain([0]).collect::<Vec<_>>()
@@ -316,7 +317,13 @@ fn quantisation_handles_ranges_and_nan() {
         height: 1,
         values: vec![5.0, 5.0],
     };
-    assert_eq!(flat.to_u16(None), [0, 0]);
+    assert_eq!(flat.to_u16(None), [32768, 32768], "a flat map is mid grey");
+    let nan = HeightMap {
+        width: 1,
+        height: 1,
+        values: vec![f32::NAN],
+    };
+    assert_eq!(nan.to_u16(None), [0]);
 }
 
 // ---- Animated PNG ----

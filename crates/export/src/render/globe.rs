@@ -218,7 +218,8 @@ pub fn render_globe_with(
     let faces = interpolated.then(|| FaceWalk::new(mesh, dirs.clone()));
     let shade = match relief {
         Some(values) if options.hillshade > 0.0 => Some(Hillshade::new(
-            vertex_gradients(mesh, &dirs, values),
+            &vertex_gradients(mesh, &dirs, values),
+            &dirs,
             options.hillshade,
             Vec3A::from(options.up.try_normalize().unwrap_or(up)),
         )),
@@ -311,8 +312,8 @@ pub fn render_globe_with(
                             };
                         if let Some(shade) = &shade {
                             base *= match &hit {
-                                Some(h) => shade.factor_interpolated(p, h),
-                                None => shade.factor_at(p, site),
+                                Some(h) => shade.factor_interpolated(h),
+                                None => shade.factor_at(site),
                             };
                         }
                         let lambert = Vec3::new(sx, sy, z).dot(light).max(0.0);

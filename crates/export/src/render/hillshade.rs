@@ -1,9 +1,11 @@
 //! Hillshading: slopes of a scalar layer lit from the north-west, as on a relief map.
 //!
 //! Each vertex gets the gradient of the layer in its tangent plane (least squares over its
-//! neighbours); a sample's surface normal is the sphere's normal tilted by the (scaled)
-//! gradient, and its brightness is the light received relative to flat ground, so that flat
-//! areas keep their colour.
+//! neighbours); its surface normal is the sphere's normal tilted by the (scaled) gradient, and
+//! its brightness factor is the light received relative to flat ground, so that flat areas
+//! keep their colour. Samples take the factor of their cell (flat shading) or the factors of
+//! their triangle's corners interpolated (Gouraud shading): a few loads per sample instead of
+//! a lighting computation.
 
 use crate::locate::Hit;
 use glam::Vec3A;
@@ -42,11 +44,9 @@ pub(crate) fn vertex_gradients(mesh: &impl Topology, dirs: &[Vec3A], values: &[f
     out
 }
 
-/// Per-vertex gradients scaled to slopes, and the light.
+/// Per-vertex brightness factors.
 pub(crate) struct Hillshade {
-    /// Gradients times the scale that makes the mean slope 45° at strength 1.
-    slopes: Vec<Vec3A>,
-    north: Vec3A,
+    factors: Vec<f32>,
 }
 
 /// Sine (= cosine) of the light's 45° altitude.
@@ -59,7 +59,7 @@ impl Hillshade {
     /// 30°: steep enough to read relief whatever the layer's units (slopes facing away from
     /// the light darken to about a third, not to black), robust to a few spikes, and still
     /// right for a single feature on flat ground.
-    pub(crate) fn new(gradients: Vec<Vec3A>, strength: f32, north: Vec3A) -> Self {
+    pub(crate) fn new(gradients: &[Vec3A], dirs: &[Vec3A], strength: f32, north: Vec3A) -> Self {
         let mut lengths: Vec<f32> = gradients
             .iter()
             .map(|g| g.length())
@@ -77,37 +77,43 @@ impl Hillshade {
                 0.0
             }
         };
-        let slopes = gradients.into_iter().map(|g| g * scale).collect();
-        Self { slopes, north }
+        let factors = gradients
+            .iter()
+            .zip(dirs)
+            .map(|(&g, &d)| factor(north, d, g * scale))
+            .collect();
+        Self { factors }
     }
 
-    /// Brightness factor at unit direction `p` for slope `s` (tangent): received light of the
-    /// tilted normal over that of flat ground, in `0..=MAX_GAIN`.
+    /// The factor of the nearest site.
     #[inline]
-    fn factor(&self, p: Vec3A, s: Vec3A) -> f32 {
-        let Some(n) = (self.north - self.north.dot(p) * p).try_normalize() else {
-            return 1.0; // at a pole, north is every way: no azimuth to light from
-        };
-        let east = n.cross(p);
-        // North-west at 45° altitude: a tangent part along (n − e)/√2 and a normal part.
-        let light = SIN_ALT * (SIN_ALT * (n - east)) + SIN_ALT * p;
-        let normal = p - s;
-        let lit = normal.dot(light) / normal.length();
+    pub(crate) fn factor_at(&self, site: u32) -> f32 {
+        self.factors[site as usize]
+    }
+
+    /// The corners' factors interpolated across the face.
+    #[inline]
+    pub(crate) fn factor_interpolated(&self, hit: &Hit) -> f32 {
+        (0..3)
+            .map(|k| hit.weights[k] * self.factors[hit.corners[k] as usize])
+            .sum()
+    }
+}
+
+/// Brightness factor at unit direction `p` for slope `s` (tangent): received light of the
+/// tilted normal over that of flat ground, in `0..=MAX_GAIN`.
+fn factor(north: Vec3A, p: Vec3A, s: Vec3A) -> f32 {
+    let Some(n) = (north - north.dot(p) * p).try_normalize() else {
+        return 1.0; // at a pole (or a dead slot), no azimuth to light from
+    };
+    let east = n.cross(p);
+    // North-west at 45° altitude: a tangent part along (n − e)/√2 and a normal part.
+    let light = SIN_ALT * (SIN_ALT * (n - east)) + SIN_ALT * p;
+    let normal = p - s;
+    let lit = normal.dot(light) / normal.length();
+    if lit.is_finite() {
         (lit.max(0.0) / SIN_ALT).min(MAX_GAIN)
-    }
-
-    /// The factor with the slope of the nearest site.
-    #[inline]
-    pub(crate) fn factor_at(&self, p: Vec3A, site: u32) -> f32 {
-        self.factor(p, self.slopes[site as usize])
-    }
-
-    /// The factor with the slope interpolated across the face.
-    #[inline]
-    pub(crate) fn factor_interpolated(&self, p: Vec3A, hit: &Hit) -> f32 {
-        let s = (0..3)
-            .map(|k| hit.weights[k] * self.slopes[hit.corners[k] as usize])
-            .sum();
-        self.factor(p, s)
+    } else {
+        1.0
     }
 }

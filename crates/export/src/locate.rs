@@ -90,9 +90,11 @@ impl FaceWalk {
     }
 
     /// The face containing unit direction `p`, walking from face `hint` across the edge `p`
-    /// is furthest outside of. On a Delaunay triangulation the walk cannot cycle; on other
-    /// meshes (or after rounding on a near-degenerate one) a step limit hands over to a scan
-    /// of every face, which picks the face `p` is least outside of.
+    /// is furthest outside of (among the edges with a face beyond them). On a Delaunay
+    /// triangulation the walk cannot cycle; on other meshes (or after rounding on a
+    /// near-degenerate one) a step limit hands over to a scan of every face, which picks the
+    /// face `p` is least outside of. On an open mesh, a direction beyond the boundary gets the
+    /// boundary face the walk stopped at, weights clamped (so a hole costs no scan).
     pub(crate) fn locate(&self, hint: u32, p: Vec3A) -> Hit {
         let mut f = hint;
         let mut steps = 0usize;
@@ -100,18 +102,26 @@ impl FaceWalk {
             let (corners, vol) = self.volumes(f, p);
             // Edge k (corner k to k + 1) is opposite corner k + 2.
             let out = [vol[2], vol[0], vol[1]];
-            let (mut k, mut worst) = (0, out[0]);
-            for (j, &o) in out.iter().enumerate().skip(1) {
-                if o < worst {
-                    (k, worst) = (j, o);
+            let across = self.across[f as usize];
+            let mut next = None;
+            let mut worst = 0.0;
+            let mut inside = true;
+            for k in 0..3 {
+                if out[k] < 0.0 {
+                    inside = false;
+                    if across[k] != u32::MAX && out[k] < worst {
+                        (next, worst) = (Some(across[k]), out[k]);
+                    }
                 }
             }
-            if worst >= 0.0 {
+            if inside {
                 return Self::hit(f, corners, vol);
             }
-            let next = self.across[f as usize][k];
+            let Some(next) = next else {
+                return Self::hit(f, corners, vol); // beyond the boundary
+            };
             steps += 1;
-            if next == u32::MAX || steps > self.live.len() {
+            if steps > self.live.len() {
                 return self.scan(p);
             }
             f = next;

@@ -237,6 +237,36 @@ fn hillshade_lights_north_west_slopes_and_darkens_south_east_ones() {
 }
 
 #[test]
+fn open_meshes_render_interpolated_without_searching_the_hole() {
+    // The northern part of a sphere only: samples in the hole stop at the boundary.
+    let (mesh, pos) = fibonacci(4000);
+    let tris: Vec<[u32; 3]> = mesh
+        .faces()
+        .map(|f| mesh.face_vertices(f).map(|v| v.raw()))
+        .filter(|t| t.iter().all(|&v| pos[v as usize].y > -0.2))
+        .collect();
+    let open = quadedge::Mesh::from_triangles(pos.len(), &tris).unwrap();
+    assert!(!open.is_closed());
+    let colors: Vec<[u8; 3]> = pos
+        .iter()
+        .map(|p| [((p.y + 1.0) * 127.0) as u8; 3])
+        .collect();
+    let h: Vec<f32> = pos.iter().map(|p| p.x).collect();
+    for shading in [Shading::Flat, Shading::Interpolated] {
+        let o = GlobeOptions {
+            shading,
+            hillshade: 1.0,
+            ..plain()
+        };
+        let img = render_globe_with(&open, &pos, &colors, Borders::None, Some(&h), &o).unwrap();
+        assert!(grey(&img, 64, 10) > 220, "{shading:?}: the north is there");
+        // Below the boundary (y < -0.2) the samples take the boundary's colours.
+        let south = grey(&img, 64, 110);
+        assert!((70..=135).contains(&south), "{shading:?}: {south}");
+    }
+}
+
+#[test]
 fn hostile_hillshade_inputs_are_typed_errors() {
     let (mesh, pos) = icosphere(1);
     let colors = vec![[9u8; 3]; pos.len()];

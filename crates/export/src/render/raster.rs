@@ -20,7 +20,8 @@ pub(crate) fn srgb_to_linear_table() -> [f32; 256] {
     t
 }
 
-pub(crate) fn linear_to_srgb(x: f32) -> u8 {
+/// Linear light → sRGB byte by the formula (a `powf` per channel).
+fn linear_to_srgb_formula(x: f32) -> u8 {
     let x = x.clamp(0.0, 1.0);
     let c = if x <= 0.003_130_8 {
         12.92 * x
@@ -28,6 +29,36 @@ pub(crate) fn linear_to_srgb(x: f32) -> u8 {
         1.055 * x.powf(1.0 / 2.4) - 0.055
     };
     (c * 255.0 + 0.5) as u8
+}
+
+/// `THRESHOLDS[i]`: the smallest linear value the formula turns into byte `i + 1`, found by
+/// bisection over the `f32`s of `[0, 1]` (positive floats order like their bits).
+fn thresholds() -> &'static [f32; 255] {
+    static TABLE: std::sync::OnceLock<[f32; 255]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0.0; 255];
+        for (i, slot) in t.iter_mut().enumerate() {
+            let byte = i as u8 + 1;
+            let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if linear_to_srgb_formula(f32::from_bits(mid)) >= byte {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            *slot = f32::from_bits(hi);
+        }
+        t
+    })
+}
+
+/// Linear light → sRGB byte, the same as the formula but by a binary search of the 255
+/// thresholds (eight comparisons instead of a `powf`: storing pixels was a tenth of a
+/// globe's time). NaN gives 0.
+pub(crate) fn linear_to_srgb(x: f32) -> u8 {
+    thresholds().partition_point(|&t| t <= x) as u8
 }
 
 pub(crate) fn to_linear(lut: &[f32; 256], c: [u8; 3]) -> Vec3 {
@@ -205,6 +236,39 @@ mod tests {
         let lut = srgb_to_linear_table();
         for i in 0..=255u8 {
             assert_eq!(linear_to_srgb(lut[i as usize]), i);
+        }
+    }
+
+    #[test]
+    fn table_conversion_matches_the_formula_at_every_step() {
+        let t = thresholds();
+        for (i, &x) in t.iter().enumerate() {
+            let below = f32::from_bits(x.to_bits() - 1);
+            assert_eq!(linear_to_srgb_formula(x), i as u8 + 1);
+            assert_eq!(linear_to_srgb_formula(below), i as u8);
+            assert_eq!(linear_to_srgb(x), i as u8 + 1);
+            assert_eq!(linear_to_srgb(below), i as u8);
+        }
+        for x in [
+            -1.0,
+            0.0,
+            1.0,
+            2.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ] {
+            assert_eq!(linear_to_srgb(x), linear_to_srgb_formula(x), "{x}");
+        }
+    }
+
+    /// `cargo xtask stress`: every `f32` of `[0, 1]` converts as the formula does.
+    #[test]
+    #[ignore]
+    fn stress_table_conversion_matches_the_formula_everywhere() {
+        for bits in 0..=1.0f32.to_bits() {
+            let x = f32::from_bits(bits);
+            assert_eq!(linear_to_srgb(x), linear_to_srgb_formula(x), "{x}");
         }
     }
 }

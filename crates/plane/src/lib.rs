@@ -8,8 +8,8 @@
 //!
 //! * [`poisson_disc`]: Bridson's Poisson-disc points in a rectangle, after boundary points.
 //! * [`triangulate`]: the exact planar Delaunay triangulation closed by a ghost vertex, built
-//!   as a convex hull on the sphere through the inverse stereographic projection, then made
-//!   exactly planar Delaunay with local flips.
+//!   directly by incremental insertion over ghost triangles (exact filtered predicates), so
+//!   the ghost closure comes with the triangulation.
 //! * [`is_delaunay`] / [`make_delaunay_from_edges`]: the planar criterion, ghost-aware.
 //! * [`voronoi_cells`]: Voronoi cells clipped to the rectangle, for drawing.
 //! * [`map_world`]: a [`world::World`] with positions and a noisy elevation.
@@ -32,8 +32,11 @@
 mod build;
 mod error;
 mod noise;
+mod order;
 mod points;
+mod predicates;
 mod repair;
+mod triangulator;
 mod voronoi;
 mod world_map;
 

@@ -164,7 +164,7 @@ pub struct PoissonPoints {
 }
 
 /// An empty `Vec` with room for `n` values, or a typed error instead of an abort.
-fn try_vec<T>(n: usize) -> Result<Vec<T>, PlaneError> {
+pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, PlaneError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
         .map_err(|_| PlaneError::OutOfMemory {

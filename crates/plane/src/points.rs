@@ -97,42 +97,69 @@ pub fn poisson_disc(
     let mut row = 0;
     let s2 = spacing * spacing;
     // Candidates on a circle just outside the spacing, at evenly turned angles from a random
-    // start (a rotation per step, no trigonometry per candidate): denser sets and fewer
-    // failed tries than uniform candidates in the annulus [s, 2s].
+    // start (a table of start directions and a rotation per step, no trigonometry per
+    // attempt): denser sets and fewer failed tries than uniform candidates in the annulus
+    // [s, 2s].
     let radius = spacing * (1.0 + 1e-7);
+    let reach2 = (spacing + radius) * (spacing + radius);
     let (step_sin, step_cos) = (std::f64::consts::TAU / CANDIDATES as f64).sin_cos();
+    let starts: Vec<DVec2> = (0..START_DIRECTIONS)
+        .map(|i| {
+            let angle = std::f64::consts::TAU * i as f64 / START_DIRECTIONS as f64;
+            let (sin, cos) = angle.sin_cos();
+            DVec2::new(cos, sin)
+        })
+        .collect();
+    let mut near = [DVec2::INFINITY; GATHER];
     while row < grid.rows {
         let top = head[row];
         if top == NONE {
             row += 1;
             continue;
         }
+        // The centre stays until an attempt fails: its neighbours are gathered once (every
+        // point a candidate could conflict with lies within s + radius of it), and each point
+        // it adds joins the list.
+        head[row] = next[top as usize];
         let centre = points[top as usize];
-        let (sin, cos) = (std::f64::consts::TAU * unit(&mut rng)).sin_cos();
-        let mut dir = DVec2::new(cos, sin);
-        let mut found = false;
-        for _ in 0..CANDIDATES {
-            let c = centre + radius * dir;
-            dir = DVec2::new(
-                dir.x * step_cos - dir.y * step_sin,
-                dir.x * step_sin + dir.y * step_cos,
-            );
-            if !(c.x > 0.0 && c.x < width && c.y > 0.0 && c.y < height) {
-                continue;
+        let mut count = grid.gather(centre, reach2, &mut near);
+        loop {
+            let mut dir = starts[(rng.next_u32() as usize) % START_DIRECTIONS];
+            let mut found = None;
+            for _ in 0..CANDIDATES {
+                let c = centre + radius * dir;
+                dir = DVec2::new(
+                    dir.x * step_cos - dir.y * step_sin,
+                    dir.x * step_sin + dir.y * step_cos,
+                );
+                if !(c.x > 0.0 && c.x < width && c.y > 0.0 && c.y < height) {
+                    continue;
+                }
+                // Branch-free over the list: whether a candidate is free is unpredictable,
+                // so an early exit costs more in mispredictions than the distances it saves.
+                let nearest = near[..count].iter().fold(f64::INFINITY, |m, q| {
+                    let d = q.distance_squared(c);
+                    if d < m { d } else { m }
+                });
+                if nearest >= s2 {
+                    found = Some(c);
+                    break;
+                }
             }
-            if grid.is_free(c, s2) {
-                let id = points.len() as u32;
-                points.push(c);
-                grid.put(c, id);
-                let r = grid.row_of(c);
-                push(&mut head, &mut next, r, id);
-                row = row.min(r);
-                found = true;
-                break;
+            let Some(c) = found else { break };
+            let id = points.len() as u32;
+            points.push(c);
+            grid.put(c, id);
+            let r = grid.row_of(c);
+            push(&mut head, &mut next, r, id);
+            row = row.min(r);
+            // Packing bounds the list far below its room; gather again if it ever fills.
+            if count < GATHER {
+                near[count] = c;
+                count += 1;
+            } else {
+                count = grid.gather(centre, reach2, &mut near);
             }
-        }
-        if !found {
-            head[row] = next[top as usize];
         }
     }
     // Interior points in grid order (each cell holds at most one point): spatial locality
@@ -173,12 +200,6 @@ pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, PlaneError> {
     Ok(v)
 }
 
-/// Uniform in `[0, 1)` from 53 random bits.
-#[inline]
-fn unit(rng: &mut Pcg64Mcg) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
-
 /// Corners and sides, counter-clockwise from the origin; each side cut into `⌊len / s⌋`
 /// equal steps (at least one), so consecutive boundary points are at least `s` apart.
 fn boundary_points(width: f64, height: f64, spacing: f64, out: &mut Vec<DVec2>) {
@@ -201,33 +222,15 @@ fn boundary_points(width: f64, height: f64, spacing: f64, out: &mut Vec<DVec2>) 
 use quadedge::NONE;
 
 /// Border cells around the grid, always empty, so neighbour lookups need no bounds checks.
-const PAD: usize = 2;
+const PAD: usize = 3;
 
-/// The 21 cells that can hold a point within `s` of a point in the centre cell (5 × 5 without
-/// the corners), nearest first so that a conflict is usually found in the first few.
-const NEIGHBOURS: [(i8, i8); 21] = [
-    (0, 0),
-    (-1, 0),
-    (1, 0),
-    (0, -1),
-    (0, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-    (1, 1),
-    (-2, 0),
-    (2, 0),
-    (0, -2),
-    (0, 2),
-    (-2, -1),
-    (2, -1),
-    (-2, 1),
-    (2, 1),
-    (-1, -2),
-    (1, -2),
-    (-1, 2),
-    (1, 2),
-];
+/// Cells gathered around a centre: its own and every cell within three of it (7 × 7). A point
+/// that a candidate at distance `s (1 + 1e-7)` from the centre could conflict with lies
+/// within `s (2 + 1e-7)` of the centre, that is `(2 + 1e-7) √2 > 2.83` cell sides.
+const GATHER: usize = 49;
+
+/// Start directions of the candidate circles, from a table: no trigonometry per attempt.
+const START_DIRECTIONS: usize = 1024;
 
 /// Bridson's background grid: cells of side `s/√2` hold at most one point each. A cell keeps
 /// its point's coordinates (infinite when empty, so an empty cell is simply far away) beside
@@ -240,7 +243,7 @@ struct Grid {
     cols: usize,
     rows: usize,
     inv_cell: f64,
-    offsets: [isize; 21],
+    offsets: [isize; GATHER],
 }
 
 impl Grid {
@@ -249,7 +252,9 @@ impl Grid {
         let cols = (width / cell).floor() as usize + 1;
         let rows = (height / cell).floor() as usize + 1;
         let stride = cols + 2 * PAD;
-        let offsets = NEIGHBOURS.map(|(dx, dy)| dy as isize * stride as isize + dx as isize);
+        let offsets: [isize; GATHER] = std::array::from_fn(|i| {
+            ((i / 7) as isize - 3) * stride as isize + (i % 7) as isize - 3
+        });
         let len = stride * (rows + 2 * PAD);
         let mut coords = try_vec(len)?;
         coords.resize(len, DVec2::INFINITY);
@@ -289,13 +294,19 @@ impl Grid {
         ((p.y * self.inv_cell) as usize).min(self.rows - 1)
     }
 
-    /// No point within `√s2` of `p`.
+    /// Copies the points within `√r2` of `p` to the front of `out`; returns their count.
+    /// Branch-free: every cell is copied, the count only advances past a near one (empty
+    /// cells hold infinite coordinates, so they are never near).
     #[inline]
-    fn is_free(&self, p: DVec2, s2: f64) -> bool {
+    fn gather(&self, p: DVec2, r2: f64, out: &mut [DVec2; GATHER]) -> usize {
         let centre = self.cell_of(p);
-        self.offsets
-            .iter()
-            .all(|&o| self.coords[centre.wrapping_add_signed(o)].distance_squared(p) >= s2)
+        let mut count = 0;
+        for &o in &self.offsets {
+            let q = self.coords[centre.wrapping_add_signed(o)];
+            out[count] = q;
+            count += usize::from(q.distance_squared(p) < r2);
+        }
+        count
     }
 
     /// The points in row-major cell order.

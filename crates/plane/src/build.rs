@@ -43,6 +43,56 @@ const MIN_COORD: f64 = 1e-40;
 /// assert_eq!(map.mesh.face_count(), 2 + 4);
 /// ```
 pub fn triangulate(points: &[DVec2]) -> Result<PlanarMap, PlaneError> {
+    let (tris, rect) = half_edges_in(points)?;
+    let n = points.len();
+    let mesh = Mesh::from_half_edges(n + 1, &tris.triangles, &tris.twins)?;
+    drop(tris);
+    let mut positions: Vec<DVec3> = try_vec(n + 1)?;
+    positions.extend(points.iter().map(|p| p.extend(0.0)));
+    positions.push((0.5 * (rect.min + rect.max)).extend(0.0));
+    Ok(PlanarMap {
+        mesh,
+        positions,
+        ghost: Vertex::new(n as u32),
+        rect,
+    })
+}
+
+/// A ghost-closed triangulation as flat arrays, before any mesh is built: what
+/// [`triangulate_half_edges`] returns and [`Mesh::from_half_edges`] takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HalfEdges {
+    /// Counter-clockwise triangles; ghost triangles have `ghost` as a corner. Sorted by their
+    /// lowest corner, so faces follow the vertex order.
+    pub triangles: Vec<[u32; 3]>,
+    /// `twins[3t + k]` is the half-edge opposite to the one from corner `k` to corner `k + 1`
+    /// of triangle `t`; every half-edge has one (the triangulation is closed).
+    pub twins: Vec<u32>,
+    /// The ghost vertex's id: the number of points.
+    pub ghost: u32,
+}
+
+/// The same triangulation as [`triangulate`] without building the quad-edge mesh: triangles
+/// (the ghost ones included) and half-edge twins, as half-edge triangulators such as
+/// delaunator produce them.
+///
+/// # Errors
+/// As [`triangulate`].
+///
+/// ```
+/// use glam::DVec2;
+/// let pts = [DVec2::ZERO, DVec2::X, DVec2::Y, DVec2::ONE];
+/// let t = plane::triangulate_half_edges(&pts).unwrap();
+/// // 2 real triangles and 4 ghost ones (one per hull edge).
+/// assert_eq!(t.triangles.len(), 6);
+/// assert_eq!(t.triangles.iter().filter(|c| c.contains(&t.ghost)).count(), 4);
+/// ```
+pub fn triangulate_half_edges(points: &[DVec2]) -> Result<HalfEdges, PlaneError> {
+    Ok(half_edges_in(points)?.0)
+}
+
+/// [`triangulate_half_edges`] and the points' bounding box.
+fn half_edges_in(points: &[DVec2]) -> Result<(HalfEdges, Rect), PlaneError> {
     let n = points.len();
     if n < 3 {
         return Err(PlaneError::BadPoints("fewer than three points"));
@@ -63,19 +113,13 @@ pub fn triangulate(points: &[DVec2]) -> Result<PlanarMap, PlaneError> {
     drop(order);
     // Faces in vertex order: the mesh build (and later traversals) then walk vertices and
     // faces together instead of jumping through memory in insertion order.
-    let (corners, twins) = sort_by_vertex(n, &t.corners, &t.twins)?;
-    drop(t);
-    let mesh = Mesh::from_half_edges(n + 1, &corners, &twins)?;
-    drop((corners, twins));
-    let mut positions: Vec<DVec3> = try_vec(n + 1)?;
-    positions.extend(points.iter().map(|p| p.extend(0.0)));
-    positions.push((0.5 * (lo + hi)).extend(0.0));
-    Ok(PlanarMap {
-        mesh,
-        positions,
-        ghost: Vertex::new(n as u32),
-        rect: Rect { min: lo, max: hi },
-    })
+    let (triangles, twins) = sort_by_vertex(n, &t.corners, &t.twins)?;
+    let tris = HalfEdges {
+        triangles,
+        twins,
+        ghost: n as u32,
+    };
+    Ok((tris, Rect { min: lo, max: hi }))
 }
 
 /// The bounding box, after checking every coordinate.

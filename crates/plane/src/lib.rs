@@ -40,7 +40,7 @@ mod triangulator;
 mod voronoi;
 mod world_map;
 
-pub use build::triangulate;
+pub use build::{HalfEdges, triangulate, triangulate_half_edges};
 pub use error::{PlaneError, Violation};
 pub use noise::ValueNoise;
 pub use points::{MAX_POINTS, PoissonPoints, poisson_disc, validate};

@@ -29,6 +29,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod bridson;
 mod build;
 mod error;
 mod noise;

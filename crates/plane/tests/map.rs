@@ -381,3 +381,60 @@ fn edits_through_the_world_keep_layers_and_the_planar_criterion() {
     let back = world::World::load_from_slice(&world.save_to_vec().unwrap()).unwrap();
     assert_eq!(back, world);
 }
+
+/// A rectangle tall enough to grow its two halves on two threads: the spacing holds across
+/// the band between them, the band is filled like the rest (every probe within 2 s of a
+/// point), and the result does not depend on the threads.
+#[test]
+fn halves_grown_apart_keep_the_spacing_and_fill_the_band() {
+    let (w, h, s) = (24.0, 190.0, 1.0);
+    let pts = plane::poisson_disc(w, h, s, 4).unwrap();
+    let p = &pts.points;
+    // Buckets of side s: a pair closer than s lies in neighbouring buckets.
+    let (bx, by) = ((w / s) as usize + 1, (h / s) as usize + 1);
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); bx * by];
+    let bucket = |q: DVec2| (q.x / s) as usize + (q.y / s) as usize * bx;
+    for (i, &q) in p.iter().enumerate() {
+        buckets[bucket(q)].push(i);
+    }
+    for (i, &q) in p.iter().enumerate() {
+        let (cx, cy) = ((q.x / s) as i64, (q.y / s) as i64);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (x, y) = (cx + dx, cy + dy);
+                if x < 0 || y < 0 || x >= bx as i64 || y >= by as i64 {
+                    continue;
+                }
+                for &j in &buckets[x as usize + y as usize * bx] {
+                    assert!(j == i || p[j].distance(q) >= s, "{i} {j}");
+                }
+            }
+        }
+    }
+    let mut worst: f64 = 0.0;
+    for iy in 0..=(4.0 * h) as usize {
+        for ix in 0..=(4.0 * w) as usize {
+            let q = DVec2::new(ix as f64 * 0.25, iy as f64 * 0.25);
+            let (cx, cy) = ((q.x / s) as i64, (q.y / s) as i64);
+            let mut d = f64::INFINITY;
+            for dy in -2..=2 {
+                for dx in -2..=2 {
+                    let (x, y) = (cx + dx, cy + dy);
+                    if x < 0 || y < 0 || x >= bx as i64 || y >= by as i64 {
+                        continue;
+                    }
+                    for &j in &buckets[x as usize + y as usize * bx] {
+                        d = d.min(p[j].distance(q));
+                    }
+                }
+            }
+            worst = worst.max(d);
+        }
+    }
+    assert!(worst < 2.0 * s, "largest gap {worst}");
+    let density = p.len() as f64 / (w * h);
+    assert!((0.55..1.155).contains(&density), "{density}");
+    // Same result on every run (the halves have their own generators).
+    assert_eq!(plane::poisson_disc(w, h, s, 4).unwrap(), pts);
+    assert_matches_spade(&pts.points[..2000]);
+}

@@ -6,10 +6,12 @@
 //! recognisable ([`PlanarMap::is_ghost_face`], [`PlanarMap::is_ghost_edge`]) and skipped by the
 //! geometric criteria.
 //!
-//! * [`poisson_disc`]: Bridson's Poisson-disc points in a rectangle, after boundary points.
+//! * [`poisson_disc`]: Bridson's Poisson-disc points in a rectangle, after boundary points
+//!   (large rectangles grow their two halves on two threads, deterministically).
 //! * [`triangulate`]: the exact planar Delaunay triangulation closed by a ghost vertex, built
 //!   directly by incremental insertion over ghost triangles (exact filtered predicates), so
-//!   the ghost closure comes with the triangulation.
+//!   the ghost closure comes with the triangulation; [`triangulate_half_edges`] gives the
+//!   flat triangle and twin arrays without the mesh.
 //! * [`is_delaunay`] / [`make_delaunay_from_edges`]: the planar criterion, ghost-aware.
 //! * [`voronoi_cells`]: Voronoi cells clipped to the rectangle, for drawing.
 //! * [`map_world`]: a [`world::World`] with positions and a noisy elevation.

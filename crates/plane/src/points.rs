@@ -51,8 +51,12 @@ fn estimated_points(width: f64, height: f64, spacing: f64) -> f64 {
 /// The first `boundary_count` points (see [`PoissonPoints`]) are the boundary ones, in
 /// counter-clockwise order from `(0, 0)`.
 ///
+/// Rectangles of at least 256 grid rows grow their two halves on two threads (a second
+/// thread is started for the call), each with its own generator, then fill the band between
+/// them; the result is the same whether or not the thread could be started.
+///
 /// # Errors
-/// Those of [`validate`].
+/// Those of [`validate`]; [`PlaneError::OutOfMemory`].
 ///
 /// ```
 /// let p = plane::poisson_disc(10.0, 5.0, 1.0, 7).unwrap();

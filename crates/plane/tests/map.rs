@@ -438,3 +438,37 @@ fn halves_grown_apart_keep_the_spacing_and_fill_the_band() {
     assert_eq!(plane::poisson_disc(w, h, s, 4).unwrap(), pts);
     assert_matches_spade(&pts.points[..2000]);
 }
+
+/// Thin tall rectangles take the two-thread path with a grid one or a few cells wide: no
+/// interior point closer than the spacing to any other (the corners of a side shorter than
+/// the spacing are the documented exception), a valid exact map.
+#[test]
+fn thin_tall_rectangles_sample_and_triangulate() {
+    for (w, h, s) in [
+        (0.3, 400.0, 1.0),
+        (1.0, 300.0, 1.0),
+        (2.5, 260.0, 0.9),
+        (6.0, 5e3, 12.0),
+    ] {
+        let pts = plane::poisson_disc(w, h, s, 1).unwrap();
+        let mut p = pts.points.clone();
+        p.sort_by(|a, b| a.y.total_cmp(&b.y));
+        for i in 0..p.len() {
+            for j in i + 1..p.len() {
+                if p[j].y - p[i].y >= s {
+                    break;
+                }
+                let inside = |q: DVec2| q.x > 0.0 && q.x < w && q.y > 0.0 && q.y < h;
+                if inside(p[i]) || inside(p[j]) {
+                    assert!(p[i].distance(p[j]) >= s, "{w} × {h}: {:?} {:?}", p[i], p[j]);
+                }
+            }
+        }
+        let map = plane::triangulate(&pts.points).unwrap();
+        map.mesh.check().unwrap();
+        assert_eq!(
+            plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+            Ok(())
+        );
+    }
+}

@@ -1,11 +1,14 @@
-//! Planar maps at 1M points: Poisson-disc sampling and the exact ghost-closed planar Delaunay
-//! mesh, beside delaunator and spade on the same points in the same run.
+//! Planar maps at about 1M points: Poisson-disc sampling and the exact ghost-closed planar
+//! Delaunay mesh, beside delaunator and spade on the same points in the same run.
 //!
 //! * `plane/poisson_disc`: Bridson sampling with boundary points (~1M points).
-//! * `plane/triangulate`: stereographic lift, exact sphere hull, `Mesh::from_triangles` with
-//!   the ghost, exact planar repair and the final exact check.
-//! * `plane/map_total`: both, the target (≤ 1 s).
-//! * `delaunator/planar`: delaunator's triangles (floating-point in-circle, no mesh).
+//! * `plane/triangles`: the exact triangulation with its ghost closure as flat triangle and
+//!   twin arrays (`plane::triangulate_half_edges`), the output delaunator also gives.
+//! * `plane/triangulate`: the same plus the quad-edge mesh (`Mesh::from_half_edges`).
+//! * `plane/map_total`: sampling + triangulation + ghost closure + mesh, the target
+//!   (≤ 1 s).
+//! * `delaunator/planar`: delaunator's triangles and half-edges (floating-point in-circle, no
+//!   ghost closure, no mesh).
 //! * `spade/bulk_load`: spade's exact planar Delaunay (its own half-edge structure).
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -26,6 +29,9 @@ fn planar(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(4));
     g.bench_function("poisson_disc", |b| {
         b.iter(|| plane::poisson_disc(SIDE, SIDE, 1.0, black_box(1)).unwrap())
+    });
+    g.bench_function("triangles", |b| {
+        b.iter(|| plane::triangulate_half_edges(black_box(&pts.points)).unwrap())
     });
     g.bench_function("triangulate", |b| {
         b.iter(|| plane::triangulate(black_box(&pts.points)).unwrap())

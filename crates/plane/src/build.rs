@@ -1,33 +1,38 @@
-//! The planar Delaunay triangulation closed by a ghost vertex, through the sphere.
+//! The planar Delaunay triangulation closed by a ghost vertex: input checks, the insertion
+//! order and the first triangle, then [`Triangulator`] and one bulk mesh build.
 //!
-//! The inverse stereographic projection maps circles of the plane to circles of the sphere
-//! that avoid the pole, and lines to circles through the pole. So a planar triangle's
-//! circumcircle is empty exactly when the plane of its projected corners has no other
-//! projected point (nor the pole) beyond it: the planar Delaunay triangulation of the points
-//! is the convex hull of their projections plus the pole, and the hull faces at the pole are
-//! exactly the ghost faces. `sphere::triangulate` builds that hull fast and exactly, but on
-//! *rounded* projections: where points are (nearly) co-circular or collinear (boundary points
-//! on a side are exactly collinear) the rounded hull may pick a triangulation that is not
-//! planar Delaunay, or a flat triangle along a side. [`repair`](crate::repair) then makes it
-//! exactly planar Delaunay with flips decided by exact planar predicates.
+//! The triangulator produces triangles and their half-edge twins with the ghost triangles
+//! already in place, so the quad-edge mesh is built in one pass
+//! ([`Mesh::from_half_edges`]), without searching for twins and without a separate closure.
 
-use crate::{PlanarMap, PlaneError, Rect, repair};
-use delaunay::{Plane, Surface};
+use crate::order::{MAX_ORDERED, insertion_order};
+use crate::points::try_vec;
+use crate::predicates::orient;
+use crate::triangulator::Triangulator;
+use crate::{MAX_POINTS, PlanarMap, PlaneError, Rect};
 use glam::{DVec2, DVec3};
 use quadedge::{Mesh, Vertex};
+
+/// Largest coordinate magnitude accepted: products of four differences stay inside `f64`.
+const MAX_COORD: f64 = 1e30;
+/// Smallest nonzero coordinate magnitude accepted: nonzero differences stay far from
+/// underflow in the exact predicates.
+const MIN_COORD: f64 = 1e-40;
 
 /// The planar Delaunay triangulation of `points`, closed by one ghost vertex joined to every
 /// hull vertex: vertex `i` is point `i`, the ghost is vertex `points.len()`.
 ///
-/// Exact: every real face is counter-clockwise, every real edge passes the exact in-circle
-/// test with both neighbours, the hull is convex (checked before returning). Collinear points
-/// on the hull are all hull vertices (no flat triangles).
+/// Exact: every decision is an exact predicate on the input coordinates, so every real face
+/// is counter-clockwise, every real edge passes the exact in-circle test with both
+/// neighbours and the hull is convex (an arbitrary diagonal in exactly co-circular quads).
+/// Collinear points on the hull are all hull vertices (no flat triangles). Runs in expected
+/// `O(n log n)` for any input (randomized rounds), about linear for evenly spread points.
 ///
 /// # Errors
-/// [`PlaneError::BadPoints`] for fewer than 3 points, a non-finite coordinate or one beyond
-/// `±1e30`, or all points on one line; [`PlaneError::Sphere`] when the hull refuses them (exact duplicates, points
-/// closer than about `1e-7` of the set's diameter); [`PlaneError::NotDelaunay`] if the repair
-/// could not reach the planar Delaunay triangulation (not expected; reported, never silent).
+/// [`PlaneError::BadPoints`] for fewer than 3 points, a coordinate that is not finite, beyond
+/// `±1e30` or nonzero below `1e-40` in magnitude, or all points on one line;
+/// [`PlaneError::Duplicate`] for two equal points; [`PlaneError::TooManyPoints`] beyond
+/// [`MAX_POINTS`]; [`PlaneError::OutOfMemory`].
 ///
 /// ```
 /// use glam::DVec2;
@@ -38,90 +43,163 @@ use quadedge::{Mesh, Vertex};
 /// assert_eq!(map.mesh.face_count(), 2 + 4);
 /// ```
 pub fn triangulate(points: &[DVec2]) -> Result<PlanarMap, PlaneError> {
-    if points.len() < 3 {
-        return Err(PlaneError::BadPoints("fewer than three points"));
-    }
-    if points.iter().any(|p| !p.is_finite()) {
-        return Err(PlaneError::BadPoints("a coordinate is not finite"));
-    }
-    // The exact predicates hold while products of four differences stay inside f64.
-    if points.iter().any(|p| p.abs().max_element() > 1e30) {
-        return Err(PlaneError::BadPoints("a coordinate is beyond ±1e30"));
-    }
-    let (lo, hi) = points.iter().fold((points[0], points[0]), |(lo, hi), &p| {
-        (lo.min(p), hi.max(p))
-    });
-    if collinear_all(points) {
-        return Err(PlaneError::BadPoints("all points on one line"));
-    }
-    let (mut mesh, positions, ghost) = hull_closed(points, lo, hi)?;
-    repair::repair_all(&mut mesh, &positions, ghost)?;
+    let (tris, rect) = half_edges_in(points)?;
+    let n = points.len();
+    let mesh = Mesh::from_half_edges(n + 1, &tris.triangles, &tris.twins)?;
+    drop(tris);
+    let mut positions: Vec<DVec3> = try_vec(n + 1)?;
+    positions.extend(points.iter().map(|p| p.extend(0.0)));
+    positions.push((0.5 * (rect.min + rect.max)).extend(0.0));
     Ok(PlanarMap {
         mesh,
         positions,
-        ghost,
-        rect: Rect { min: lo, max: hi },
+        ghost: Vertex::new(n as u32),
+        rect,
     })
 }
 
-/// The ghost-closed mesh of the hull of the lifted points, before the exact planar repair.
-fn hull_closed(
-    points: &[DVec2],
-    lo: DVec2,
-    hi: DVec2,
-) -> Result<(Mesh, Vec<DVec3>, Vertex), PlaneError> {
-    let centre = 0.5 * (lo + hi);
-    let radius = 0.5 * (hi - lo).length();
-    let mut sphere_points: Vec<DVec3> = Vec::with_capacity(points.len() + 1);
-    // Mirror y: the sphere's outward counter-clockwise is clockwise seen from the pole's side,
-    // so the mirror makes the faces counter-clockwise in the plane.
-    sphere_points.extend(points.iter().map(|&p| {
-        let u = (p - centre) / radius;
-        let u = DVec2::new(u.x, -u.y);
-        let q = u.length_squared();
-        DVec3::new(2.0 * u.x, 2.0 * u.y, q - 1.0) / (q + 1.0)
-    }));
-    sphere_points.push(DVec3::Z);
-    let tris = sphere::triangulate(&sphere_points)?;
-    let mesh = Mesh::from_triangles(points.len() + 1, &tris)?;
-    let ghost = Vertex::new(points.len() as u32);
-    let mut positions: Vec<DVec3> = Vec::with_capacity(points.len() + 1);
-    positions.extend(points.iter().map(|p| p.extend(0.0)));
-    positions.push(centre.extend(0.0));
-    Ok((mesh, positions, ghost))
+/// A ghost-closed triangulation as flat arrays, before any mesh is built: what
+/// [`triangulate_half_edges`] returns and [`Mesh::from_half_edges`] takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HalfEdges {
+    /// Counter-clockwise triangles; ghost triangles have `ghost` as a corner. Sorted by their
+    /// lowest corner, so faces follow the vertex order.
+    pub triangles: Vec<[u32; 3]>,
+    /// `twins[3t + k]` is the half-edge opposite to the one from corner `k` to corner `k + 1`
+    /// of triangle `t`; every half-edge has one (the triangulation is closed).
+    pub twins: Vec<u32>,
+    /// The ghost vertex's id: the number of points.
+    pub ghost: u32,
 }
 
-/// Exactly collinear: every point on the line through the first two distinct points.
-fn collinear_all(points: &[DVec2]) -> bool {
-    let a = points[0];
-    let Some(&b) = points.iter().find(|&&p| p != a) else {
-        return true;
-    };
-    let (a, b) = (a.extend(0.0), b.extend(0.0));
-    points
-        .iter()
-        .all(|&p| Plane.orient(a, b, p.extend(0.0)) == 0.0)
+/// The same triangulation as [`triangulate`] without building the quad-edge mesh: triangles
+/// (the ghost ones included) and half-edge twins, as half-edge triangulators such as
+/// delaunator produce them.
+///
+/// # Errors
+/// As [`triangulate`].
+///
+/// ```
+/// use glam::DVec2;
+/// let pts = [DVec2::ZERO, DVec2::X, DVec2::Y, DVec2::ONE];
+/// let t = plane::triangulate_half_edges(&pts).unwrap();
+/// // 2 real triangles and 4 ghost ones (one per hull edge).
+/// assert_eq!(t.triangles.len(), 6);
+/// assert_eq!(t.triangles.iter().filter(|c| c.contains(&t.ghost)).count(), 4);
+/// ```
+pub fn triangulate_half_edges(points: &[DVec2]) -> Result<HalfEdges, PlaneError> {
+    Ok(half_edges_in(points)?.0)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The rounded hull is not always planar Delaunay on collinear and co-circular input:
-    /// the repair has work to do, and its result passes the full check.
-    #[test]
-    fn the_repair_flips_on_degenerate_input() {
-        let mut total = 0;
-        for side in [6u32, 9, 13, 20] {
-            let pts: Vec<DVec2> = (0..side * side)
-                .map(|i| DVec2::new((i % side) as f64, (i / side) as f64))
-                .collect();
-            let (lo, hi) = (DVec2::ZERO, DVec2::splat((side - 1) as f64));
-            let (mut mesh, pos, ghost) = hull_closed(&pts, lo, hi).unwrap();
-            total += repair::repair_all(&mut mesh, &pos, ghost).unwrap();
-            assert_eq!(repair::check(&mesh, &pos, ghost), Ok(()));
-            mesh.check().unwrap();
-        }
-        assert!(total > 0, "no flip needed on four lattices");
+/// [`triangulate_half_edges`] and the points' bounding box.
+fn half_edges_in(points: &[DVec2]) -> Result<(HalfEdges, Rect), PlaneError> {
+    let n = points.len();
+    if n < 3 {
+        return Err(PlaneError::BadPoints("fewer than three points"));
     }
+    if n > MAX_POINTS.min(MAX_ORDERED - 1) {
+        return Err(PlaneError::TooManyPoints {
+            estimated: n as f64,
+            limit: MAX_POINTS,
+        });
+    }
+    let (lo, hi) = bounds(points)?;
+    let mut order = insertion_order(points, lo, hi)?;
+    let first = first_triangle(points, &mut order)?;
+    let mut t = Triangulator::new(points, first)?;
+    for &v in &order[3..] {
+        t.insert(v)?;
+    }
+    drop(order);
+    // Faces in vertex order: the mesh build (and later traversals) then walk vertices and
+    // faces together instead of jumping through memory in insertion order.
+    let (triangles, twins) = sort_by_vertex(n, &t.corners, &t.twins)?;
+    let tris = HalfEdges {
+        triangles,
+        twins,
+        ghost: n as u32,
+    };
+    Ok((tris, Rect { min: lo, max: hi }))
+}
+
+/// The bounding box, after checking every coordinate.
+fn bounds(points: &[DVec2]) -> Result<(DVec2, DVec2), PlaneError> {
+    let (mut lo, mut hi) = (points[0], points[0]);
+    let mut bad = false;
+    for &p in points {
+        let a = p.abs();
+        // NaN fails both comparisons, so `!(…)` catches it.
+        bad |= !(a.x <= MAX_COORD && a.y <= MAX_COORD);
+        bad |= (a.x < MIN_COORD && a.x != 0.0) || (a.y < MIN_COORD && a.y != 0.0);
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    if bad {
+        return Err(PlaneError::BadPoints(
+            "a coordinate is not finite, beyond ±1e30, or nonzero below 1e-40 in magnitude",
+        ));
+    }
+    Ok((lo, hi))
+}
+
+/// Moves a first triangle to the front of `order` (the first point, the next one distinct
+/// from it, the next one off their line) and returns it counter-clockwise.
+fn first_triangle(points: &[DVec2], order: &mut [u32]) -> Result<[u32; 3], PlaneError> {
+    let p = |i: u32| points[i as usize];
+    let a = order[0];
+    let Some(ib) = order.iter().position(|&i| p(i) != p(a)) else {
+        return Err(PlaneError::Duplicate {
+            first: a as usize,
+            second: order[1] as usize,
+        });
+    };
+    order.swap(1, ib);
+    let b = order[1];
+    let Some(ic) = (2..order.len()).find(|&k| orient(p(a), p(b), p(order[k])) != 0.0) else {
+        return Err(PlaneError::BadPoints("all points on one line"));
+    };
+    order.swap(2, ic);
+    let c = order[2];
+    Ok(if orient(p(a), p(b), p(c)) > 0.0 {
+        [a, b, c]
+    } else {
+        [a, c, b]
+    })
+}
+
+/// Triangles renumbered by their lowest corner (a counting sort), twins remapped: the mesh
+/// build then walks vertices and faces in the same order.
+fn sort_by_vertex(
+    n: usize,
+    corners: &[[u32; 3]],
+    twins: &[u32],
+) -> Result<(Vec<[u32; 3]>, Vec<u32>), PlaneError> {
+    let mut start: Vec<u32> = try_vec(n + 2)?;
+    start.resize(n + 2, 0);
+    for c in corners {
+        start[c[0].min(c[1]).min(c[2]) as usize + 1] += 1;
+    }
+    for v in 0..=n {
+        start[v + 1] += start[v];
+    }
+    let mut new_of: Vec<u32> = try_vec(corners.len())?;
+    new_of.extend(corners.iter().map(|c| {
+        let slot = &mut start[c[0].min(c[1]).min(c[2]) as usize];
+        *slot += 1;
+        *slot - 1
+    }));
+    drop(start);
+    let mut sorted = try_vec(corners.len())?;
+    sorted.resize(corners.len(), [0u32; 3]);
+    let mut new_twins = try_vec(twins.len())?;
+    new_twins.resize(twins.len(), 0u32);
+    for (t, c) in corners.iter().enumerate() {
+        let nt = new_of[t] as usize;
+        sorted[nt] = *c;
+        for k in 0..3 {
+            let h = twins[3 * t + k];
+            new_twins[3 * nt + k] = 3 * new_of[h as usize / 3] + h % 3;
+        }
+    }
+    Ok((sorted, new_twins))
 }

@@ -26,11 +26,16 @@ pub enum PlaneError {
         /// Bytes requested.
         bytes: usize,
     },
-    /// The point set is not usable: fewer than three points, all collinear, a non-finite
-    /// coordinate or an exact duplicate.
+    /// The point set is not usable: fewer than three points, all collinear, or a coordinate
+    /// that is not finite or outside the range the exact predicates accept.
     BadPoints(&'static str),
-    /// The exact spherical hull behind the triangulation refused the points.
-    Sphere(sphere::SphereError),
+    /// Two input points are equal (indices into the input).
+    Duplicate {
+        /// The point inserted first.
+        first: usize,
+        /// The later point equal to it.
+        second: usize,
+    },
     /// The mesh refused an operation.
     Mesh(quadedge::MeshError),
     /// A mesh or positions array that is not a ghost-closed planar triangulation.
@@ -65,7 +70,9 @@ impl fmt::Display for PlaneError {
             ),
             Self::OutOfMemory { bytes } => write!(f, "cannot allocate {bytes} bytes"),
             Self::BadPoints(why) => write!(f, "unusable points: {why}"),
-            Self::Sphere(e) => write!(f, "triangulation failed: {e}"),
+            Self::Duplicate { first, second } => {
+                write!(f, "points {first} and {second} are equal")
+            }
             Self::Mesh(e) => write!(f, "mesh error: {e}"),
             Self::NotPlanarMap(why) => write!(f, "not a ghost-closed planar map: {why}"),
             Self::NotDelaunay(v) => write!(f, "not planar Delaunay: {v:?}"),
@@ -74,12 +81,6 @@ impl fmt::Display for PlaneError {
 }
 
 impl std::error::Error for PlaneError {}
-
-impl From<sphere::SphereError> for PlaneError {
-    fn from(e: sphere::SphereError) -> Self {
-        Self::Sphere(e)
-    }
-}
 
 impl From<quadedge::MeshError> for PlaneError {
     fn from(e: quadedge::MeshError) -> Self {

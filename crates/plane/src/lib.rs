@@ -6,10 +6,12 @@
 //! recognisable ([`PlanarMap::is_ghost_face`], [`PlanarMap::is_ghost_edge`]) and skipped by the
 //! geometric criteria.
 //!
-//! * [`poisson_disc`]: Bridson's Poisson-disc points in a rectangle, after boundary points.
+//! * [`poisson_disc`]: Bridson's Poisson-disc points in a rectangle, after boundary points
+//!   (large rectangles grow their two halves on two threads, deterministically).
 //! * [`triangulate`]: the exact planar Delaunay triangulation closed by a ghost vertex, built
-//!   as a convex hull on the sphere through the inverse stereographic projection, then made
-//!   exactly planar Delaunay with local flips.
+//!   directly by incremental insertion over ghost triangles (exact filtered predicates), so
+//!   the ghost closure comes with the triangulation; [`triangulate_half_edges`] gives the
+//!   flat triangle and twin arrays without the mesh.
 //! * [`is_delaunay`] / [`make_delaunay_from_edges`]: the planar criterion, ghost-aware.
 //! * [`voronoi_cells`]: Voronoi cells clipped to the rectangle, for drawing.
 //! * [`map_world`]: a [`world::World`] with positions and a noisy elevation.
@@ -29,15 +31,19 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod bridson;
 mod build;
 mod error;
 mod noise;
+mod order;
 mod points;
+mod predicates;
 mod repair;
+mod triangulator;
 mod voronoi;
 mod world_map;
 
-pub use build::triangulate;
+pub use build::{HalfEdges, triangulate, triangulate_half_edges};
 pub use error::{PlaneError, Violation};
 pub use noise::ValueNoise;
 pub use points::{MAX_POINTS, PoissonPoints, poisson_disc, validate};

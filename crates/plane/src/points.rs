@@ -1,16 +1,14 @@
 //! Evenly spread points in a rectangle: Bridson's Poisson-disc sampling with a background grid,
 //! after boundary points along the four sides.
 
+use crate::bridson::{PAD, Part, Shape, grow};
 use crate::{PlaneError, Rect};
 use glam::DVec2;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// The most points a map may hold (the `xtask map` limit; memory stays within a few GB).
 pub const MAX_POINTS: usize = 50_000_000;
-
-/// Candidates tried around each active point before it retires (Bridson's `k`).
-const CANDIDATES: u32 = 12;
 
 /// Coordinates the exact predicates handle without scaling (see `delaunay::predicates`).
 const COORD_RANGE: std::ops::RangeInclusive<f64> = 1e-30..=1e30;
@@ -53,8 +51,12 @@ fn estimated_points(width: f64, height: f64, spacing: f64) -> f64 {
 /// The first `boundary_count` points (see [`PoissonPoints`]) are the boundary ones, in
 /// counter-clockwise order from `(0, 0)`.
 ///
+/// Rectangles of at least 256 grid rows grow their two halves on two threads (a second
+/// thread is started for the call), each with its own generator, then fill the band between
+/// them; the result is the same whether or not the thread could be started.
+///
 /// # Errors
-/// Those of [`validate`].
+/// Those of [`validate`]; [`PlaneError::OutOfMemory`].
 ///
 /// ```
 /// let p = plane::poisson_disc(10.0, 5.0, 1.0, 7).unwrap();
@@ -69,85 +71,118 @@ pub fn poisson_disc(
 ) -> Result<PoissonPoints, PlaneError> {
     validate(width, height, spacing)?;
     let rect = Rect::new(width, height);
-    let mut grid = Grid::new(width, height, spacing)?;
-    let mut points: Vec<DVec2> = try_vec(estimated_points(width, height, spacing) as usize)?;
-    boundary_points(width, height, spacing, &mut points);
-    let boundary_count = points.len();
-    for (i, &p) in points.iter().enumerate() {
-        grid.put(p, i as u32);
-    }
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    // Active points in a bucket queue by grid row, each bucket a stack (flat linked lists):
-    // the lowest row with an active point goes first, so the front sweeps the rectangle
-    // upwards and its working set is a band of a few rows, which stays in cache (a random or
-    // single-stack order wanders over the whole grid and waits on memory).
-    let mut head: Vec<u32> = try_vec(grid.rows)?;
-    head.resize(grid.rows, NONE);
-    let mut next: Vec<u32> = try_vec(points.capacity())?;
-    let push = |head: &mut [u32], next: &mut Vec<u32>, row: usize, id: u32| {
-        if next.len() <= id as usize {
-            next.resize(id as usize + 1, NONE);
-        }
-        next[id as usize] = head[row];
-        head[row] = id;
+    let shape = Shape::new(width, height, spacing);
+    let mut cells: Vec<DVec2> = try_vec(shape.len())?;
+    cells.resize(shape.len(), DVec2::INFINITY);
+    let mut boundary: Vec<DVec2> = Vec::new();
+    boundary_points(width, height, spacing, &mut boundary);
+    let mut whole = Part {
+        cells: &mut cells,
+        first: 0,
     };
-    for (i, &p) in points.iter().enumerate() {
-        push(&mut head, &mut next, grid.row_of(p), i as u32);
+    for &p in &boundary {
+        whole.put(&shape, p);
     }
-    let mut row = 0;
-    let s2 = spacing * spacing;
-    // Candidates on a circle just outside the spacing, at evenly turned angles from a random
-    // start (a rotation per step, no trigonometry per candidate): denser sets and fewer
-    // failed tries than uniform candidates in the annulus [s, 2s].
-    let radius = spacing * (1.0 + 1e-7);
-    let (step_sin, step_cos) = (std::f64::consts::TAU / CANDIDATES as f64).sin_cos();
-    while row < grid.rows {
-        let top = head[row];
-        if top == NONE {
-            row += 1;
-            continue;
-        }
-        let centre = points[top as usize];
-        let (sin, cos) = (std::f64::consts::TAU * unit(&mut rng)).sin_cos();
-        let mut dir = DVec2::new(cos, sin);
-        let mut found = false;
-        for _ in 0..CANDIDATES {
-            let c = centre + radius * dir;
-            dir = DVec2::new(
-                dir.x * step_cos - dir.y * step_sin,
-                dir.x * step_sin + dir.y * step_cos,
-            );
-            if !(c.x > 0.0 && c.x < width && c.y > 0.0 && c.y < height) {
-                continue;
-            }
-            if grid.is_free(c, s2) {
-                let id = points.len() as u32;
-                points.push(c);
-                grid.put(c, id);
-                let r = grid.row_of(c);
-                push(&mut head, &mut next, r, id);
-                row = row.min(r);
-                found = true;
-                break;
-            }
-        }
-        if !found {
-            head[row] = next[top as usize];
-        }
+    if shape.rows < PARALLEL_ROWS {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        grow(&shape, &mut whole, &boundary, (0.0, height), &mut rng)?;
+    } else {
+        grow_halves(&shape, &mut cells, &boundary, seed)?;
     }
     // Interior points in grid order (each cell holds at most one point): spatial locality
     // for the triangulation and the mesh, and a deterministic order.
-    let mut order: Vec<u32> = try_vec(points.len() - boundary_count)?;
-    order.extend(grid.in_order().filter(|&i| i as usize >= boundary_count));
-    let mut sorted = try_vec(points.len())?;
-    sorted.extend_from_slice(&points[..boundary_count]);
-    sorted.extend(order.iter().map(|&i| points[i as usize]));
+    let mut points: Vec<DVec2> = try_vec(estimated_points(width, height, spacing) as usize)?;
+    points.extend_from_slice(&boundary);
+    points.extend(
+        cells
+            .iter()
+            .filter(|p| p.x > 0.0 && p.x < width && p.y > 0.0 && p.y < height),
+    );
     Ok(PoissonPoints {
         rect,
         spacing,
-        points: sorted,
-        boundary_count,
+        points,
+        boundary_count: boundary.len(),
     })
+}
+
+/// Rows of the band between the halves: each half reads at most three rows beyond its own
+/// points, so the halves' slices of the grid stay apart.
+const BAND: usize = 8;
+
+/// Grids with at least this many rows grow their halves on two threads.
+const PARALLEL_ROWS: usize = 256;
+
+/// Grows the lower and upper halves of the rectangle at once (the upper one on a second
+/// thread, or after the lower one if no thread can be started: the result is the same), each
+/// from the boundary points on its side and with its own generator, leaving a band of
+/// [`BAND`] rows between them empty; then fills the band from the points around it.
+fn grow_halves(
+    shape: &Shape,
+    cells: &mut [DVec2],
+    boundary: &[DVec2],
+    seed: u64,
+) -> Result<(), PlaneError> {
+    let mid = shape.rows / 2;
+    let (y1, y2) = (shape.row_y(mid), shape.row_y(mid + BAND));
+    let split = (mid + 4 + PAD) * shape.stride;
+    let low_seeds: Vec<DVec2> = boundary.iter().copied().filter(|p| p.y < y1).collect();
+    let high_seeds: Vec<DVec2> = boundary.iter().copied().filter(|p| p.y > y2).collect();
+    let mut low_rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut high_rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5851_F42D_4C95_7F2D);
+    let (low, high) = cells.split_at_mut(split);
+    let mut low = Part {
+        cells: low,
+        first: 0,
+    };
+    let mut high = Part {
+        cells: high,
+        first: split,
+    };
+    let (low_done, high_done) = std::thread::scope(|s| {
+        let job = std::thread::Builder::new().spawn_scoped(s, || {
+            grow(
+                shape,
+                &mut high,
+                &high_seeds,
+                (y2, shape.height),
+                &mut high_rng,
+            )
+        });
+        let low_done = grow(shape, &mut low, &low_seeds, (0.0, y1), &mut low_rng);
+        let high_done = job
+            .ok()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        (low_done, high_done)
+    });
+    low_done?;
+    match high_done {
+        Some(done) => done?,
+        None => grow(
+            shape,
+            &mut high,
+            &high_seeds,
+            (y2, shape.height),
+            &mut high_rng,
+        )?,
+    }
+    // The band: every point within reach of it becomes active again.
+    let from = (mid.saturating_sub(4) + PAD) * shape.stride;
+    let to = ((mid + BAND + 4).min(shape.rows) + PAD) * shape.stride;
+    let seeds: Vec<DVec2> = cells[from..to]
+        .iter()
+        .copied()
+        .filter(|p| p.x.is_finite())
+        .collect();
+    let mut band_rng = Pcg64Mcg::seed_from_u64(seed ^ 0x2545_F491_4F6C_DD1D);
+    let mut whole = Part { cells, first: 0 };
+    grow(
+        shape,
+        &mut whole,
+        &seeds,
+        (0.0, shape.height),
+        &mut band_rng,
+    )
 }
 
 /// The output of [`poisson_disc`].
@@ -164,19 +199,13 @@ pub struct PoissonPoints {
 }
 
 /// An empty `Vec` with room for `n` values, or a typed error instead of an abort.
-fn try_vec<T>(n: usize) -> Result<Vec<T>, PlaneError> {
+pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, PlaneError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
         .map_err(|_| PlaneError::OutOfMemory {
             bytes: n.saturating_mul(std::mem::size_of::<T>()),
         })?;
     Ok(v)
-}
-
-/// Uniform in `[0, 1)` from 53 random bits.
-#[inline]
-fn unit(rng: &mut Pcg64Mcg) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 /// Corners and sides, counter-clockwise from the origin; each side cut into `⌊len / s⌋`
@@ -195,111 +224,5 @@ fn boundary_points(width: f64, height: f64, spacing: f64, out: &mut Vec<DVec2>) 
     }
     for i in 0..ny {
         out.push(DVec2::new(0.0, height * (ny - i) as f64 / ny as f64));
-    }
-}
-
-use quadedge::NONE;
-
-/// Border cells around the grid, always empty, so neighbour lookups need no bounds checks.
-const PAD: usize = 2;
-
-/// The 21 cells that can hold a point within `s` of a point in the centre cell (5 × 5 without
-/// the corners), nearest first so that a conflict is usually found in the first few.
-const NEIGHBOURS: [(i8, i8); 21] = [
-    (0, 0),
-    (-1, 0),
-    (1, 0),
-    (0, -1),
-    (0, 1),
-    (-1, -1),
-    (1, -1),
-    (-1, 1),
-    (1, 1),
-    (-2, 0),
-    (2, 0),
-    (0, -2),
-    (0, 2),
-    (-2, -1),
-    (2, -1),
-    (-2, 1),
-    (2, 1),
-    (-1, -2),
-    (1, -2),
-    (-1, 2),
-    (1, 2),
-];
-
-/// Bridson's background grid: cells of side `s/√2` hold at most one point each. A cell keeps
-/// its point's coordinates (infinite when empty, so an empty cell is simply far away) beside
-/// its id: the hot test reads one array, without a branch for empty cells.
-struct Grid {
-    coords: Vec<DVec2>,
-    ids: Vec<u32>,
-    /// Row stride (columns plus both borders).
-    stride: usize,
-    cols: usize,
-    rows: usize,
-    inv_cell: f64,
-    offsets: [isize; 21],
-}
-
-impl Grid {
-    fn new(width: f64, height: f64, spacing: f64) -> Result<Self, PlaneError> {
-        let cell = spacing / std::f64::consts::SQRT_2;
-        let cols = (width / cell).floor() as usize + 1;
-        let rows = (height / cell).floor() as usize + 1;
-        let stride = cols + 2 * PAD;
-        let offsets = NEIGHBOURS.map(|(dx, dy)| dy as isize * stride as isize + dx as isize);
-        let len = stride * (rows + 2 * PAD);
-        let mut coords = try_vec(len)?;
-        coords.resize(len, DVec2::INFINITY);
-        let mut ids = try_vec(len)?;
-        ids.resize(len, NONE);
-        Ok(Self {
-            coords,
-            ids,
-            stride,
-            cols,
-            rows,
-            inv_cell: 1.0 / cell,
-            offsets,
-        })
-    }
-
-    /// The index of the cell holding `p` (inside the rectangle).
-    #[inline]
-    fn cell_of(&self, p: DVec2) -> usize {
-        let cx = ((p.x * self.inv_cell) as usize).min(self.cols - 1);
-        let cy = ((p.y * self.inv_cell) as usize).min(self.rows - 1);
-        (cy + PAD) * self.stride + cx + PAD
-    }
-
-    fn put(&mut self, p: DVec2, id: u32) {
-        let i = self.cell_of(p);
-        // Boundary points of a side shorter than s may share a cell: keep the first.
-        if self.ids[i] == NONE {
-            self.ids[i] = id;
-            self.coords[i] = p;
-        }
-    }
-
-    /// The grid row of `p` (inside the rectangle).
-    #[inline]
-    fn row_of(&self, p: DVec2) -> usize {
-        ((p.y * self.inv_cell) as usize).min(self.rows - 1)
-    }
-
-    /// No point within `√s2` of `p`.
-    #[inline]
-    fn is_free(&self, p: DVec2, s2: f64) -> bool {
-        let centre = self.cell_of(p);
-        self.offsets
-            .iter()
-            .all(|&o| self.coords[centre.wrapping_add_signed(o)].distance_squared(p) >= s2)
-    }
-
-    /// The points in row-major cell order.
-    fn in_order(&self) -> impl Iterator<Item = u32> + '_ {
-        self.ids.iter().copied().filter(|&i| i != NONE)
     }
 }

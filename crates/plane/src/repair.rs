@@ -22,8 +22,8 @@
 //! finitely many triangulations, so the flips stop. The result is then checked exactly
 //! ([`check`]); a failure is reported, never returned as a success.
 //!
-//! Locality: only edges that fail the test at the start are queued, and each flip queues the
-//! four edges of its quadrilateral, so the cost follows the number of flips.
+//! Locality: only the edges given are queued, and each flip queues the four edges of its
+//! quadrilateral, so the flipping cost follows the number of flips.
 
 use crate::{PlaneError, Violation};
 use delaunay::{Plane, Surface};
@@ -78,17 +78,14 @@ fn edge_ok(mesh: &Mesh, pos: &[DVec3], ghost: Vertex, e: Edge) -> Result<(), Vio
     Ok(())
 }
 
-/// Flips from a queue of edges until none wants a flip; returns the number of flips. Every
-/// edge queued or made by a flip is appended to `touched`.
+/// Flips from a queue of edges until none wants a flip; returns the number of flips.
 fn flip_from(
     mesh: &mut Mesh,
     pos: &[DVec3],
     ghost: Vertex,
     mut queue: Vec<Edge>,
-    touched: &mut Vec<Edge>,
 ) -> Result<usize, PlaneError> {
     let mut flips = 0;
-    touched.extend_from_slice(&queue);
     while let Some(e) = queue.pop() {
         if !mesh.is_edge_alive(e) || !wants_flip(mesh, pos, ghost, e) {
             continue;
@@ -104,8 +101,6 @@ fn flip_from(
                     mesh.left_prev(f.sym()),
                 ];
                 queue.extend(sides);
-                touched.extend(sides);
-                touched.push(f);
             }
             // The apex is already joined to the far corner (it is a hull vertex elsewhere):
             // another edge of the same flat face fixes it.
@@ -114,39 +109,6 @@ fn flip_from(
         }
     }
     Ok(flips)
-}
-
-/// Makes a ghost-closed mesh exactly planar Delaunay: one pass queues every edge that fails
-/// the check, flips run locally from them, then only what the flips touched is checked again.
-///
-/// That final check is complete: an edge never touched still has the two faces it had during
-/// the pass (a flip changes only its diagonal and the faces of its quadrilateral, whose four
-/// sides are queued), so its verdict stands; every face alive at the end either was there
-/// during the pass (its edges passed, or one failed and was queued) or was made by a flip
-/// (its diagonal is touched); the hull's convexity is checked on the whole ghost ring.
-pub(crate) fn repair_all(
-    mesh: &mut Mesh,
-    pos: &[DVec3],
-    ghost: Vertex,
-) -> Result<usize, PlaneError> {
-    let queue: Vec<Edge> = mesh
-        .undirected_edges()
-        .filter(|&e| edge_ok(mesh, pos, ghost, e).is_err())
-        .collect();
-    let mut touched = Vec::new();
-    let flips = flip_from(mesh, pos, ghost, queue, &mut touched)?;
-    check_edges(mesh, pos, ghost, &touched).map_err(PlaneError::NotDelaunay)?;
-    Ok(flips)
-}
-
-/// [`check`] restricted to some edges (and their faces), plus the whole hull.
-fn check_edges(mesh: &Mesh, pos: &[DVec3], ghost: Vertex, edges: &[Edge]) -> Result<(), Violation> {
-    for &e in edges {
-        if mesh.is_edge_alive(e) {
-            edge_ok(mesh, pos, ghost, e)?;
-        }
-    }
-    check_hull(mesh, pos, ghost)
 }
 
 /// Restores the planar Delaunay property after edits, from the edges that changed (for
@@ -170,9 +132,8 @@ pub fn make_delaunay_from_edges(
         .copied()
         .filter(|&e| mesh.is_edge_alive(e))
         .collect();
-    let mut touched = Vec::new();
-    let flips = flip_from(mesh, pos, ghost, queue, &mut touched)?;
-    // The whole mesh, not only what was touched: the caller's list of changed edges is a
+    let flips = flip_from(mesh, pos, ghost, queue)?;
+    // The whole mesh, not only what was flipped: the caller's list of changed edges is a
     // claim this check does not take on trust.
     check(mesh, pos, ghost).map_err(PlaneError::NotDelaunay)?;
     Ok(flips)

@@ -1,78 +1,14 @@
 //! Planar maps: exact Delaunay against an independent implementation, ghost closure, the
 //! world round trip, Poisson-disc spacing, hostile inputs.
 
+mod common;
+
+use common::{assert_matches_spade, lattice_subset, uniform_points};
 use delaunay::{Plane, Surface};
 use glam::{DVec2, DVec3};
 use plane::{PlaneError, Violation};
 use quadedge::Vertex;
-use spade::{DelaunayTriangulation, Point2, Triangulation};
-use std::collections::{BTreeSet, HashMap};
-
-/// Triangles as sorted-rotation triples, for set comparison.
-fn canon(t: [u32; 3]) -> [u32; 3] {
-    let k = (0..3).min_by_key(|&k| t[k]).unwrap();
-    let mut t = t;
-    t.rotate_left(k);
-    t
-}
-
-/// Spade's Delaunay triangles of `points`, in input indices, counter-clockwise.
-fn spade_triangles(points: &[DVec2]) -> BTreeSet<[u32; 3]> {
-    let index: HashMap<(u64, u64), u32> = points
-        .iter()
-        .enumerate()
-        .map(|(i, p)| ((p.x.to_bits(), p.y.to_bits()), i as u32))
-        .collect();
-    let t: DelaunayTriangulation<Point2<f64>> =
-        DelaunayTriangulation::bulk_load(points.iter().map(|p| Point2::new(p.x, p.y)).collect())
-            .unwrap();
-    t.inner_faces()
-        .map(|f| {
-            canon(f.vertices().map(|v| {
-                let p = v.position();
-                index[&(p.x.to_bits(), p.y.to_bits())]
-            }))
-        })
-        .collect()
-}
-
-/// Some input point other than the corners lies exactly on the triangle's circumcircle.
-fn has_cocircular_point(points: &[DVec2], t: [u32; 3]) -> bool {
-    let p = |i: u32| points[i as usize].extend(0.0);
-    (0..points.len() as u32)
-        .filter(|i| !t.contains(i))
-        .any(|i| Plane.in_circle(p(t[0]), p(t[1]), p(t[2]), p(i)) == 0.0)
-}
-
-/// The real triangles equal spade's where no four points are co-circular; every difference
-/// is a triangle with a fourth point on its circumcircle.
-fn assert_matches_spade(points: &[DVec2]) -> usize {
-    let map = plane::triangulate(points).unwrap();
-    let ours: BTreeSet<[u32; 3]> = map.real_triangles().into_iter().map(canon).collect();
-    let theirs = spade_triangles(points);
-    assert_eq!(ours.len(), theirs.len(), "same number of triangles");
-    let diff: Vec<[u32; 3]> = ours.symmetric_difference(&theirs).copied().collect();
-    for &t in &diff {
-        assert!(
-            has_cocircular_point(points, t),
-            "{t:?} differs without a tie"
-        );
-    }
-    diff.len()
-}
-
-fn uniform_points(n: usize, seed: u64) -> Vec<DVec2> {
-    let mut s = seed;
-    let mut next = || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
-    (0..n)
-        .map(|_| DVec2::new(next() * 10.0, next() * 7.0))
-        .collect()
-}
+use std::collections::BTreeSet;
 
 #[test]
 fn random_points_match_spade_exactly() {
@@ -314,7 +250,13 @@ fn hostile_arguments_give_typed_errors() {
     let dup = [DVec2::ZERO, DVec2::X, DVec2::Y, DVec2::X];
     assert!(matches!(
         plane::triangulate(&dup),
-        Err(PlaneError::Sphere(_))
+        Err(PlaneError::Duplicate {
+            first: 1,
+            second: 3
+        } | PlaneError::Duplicate {
+            first: 3,
+            second: 1
+        })
     ));
     // Bad map inputs to the checks.
     let map = plane::triangulate(&[DVec2::ZERO, DVec2::X, DVec2::Y]).unwrap();
@@ -362,21 +304,6 @@ fn voronoi_cells_tile_the_rectangle_and_hold_their_sites() {
     }
     assert!((total - 108.0).abs() < 1e-9, "{total}");
     assert!(cells.cell(map.ghost).is_empty());
-}
-
-/// Random subsets of a small integer lattice: collinear runs on the hull and inside, many
-/// co-circular quadruples; the hardest input for a hull computed on rounded projections.
-fn lattice_subset(side: u32, keep_percent: u64, seed: u64) -> Vec<DVec2> {
-    let mut rng = testkit::Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut pts = Vec::new();
-    for y in 0..side {
-        for x in 0..side {
-            if rng.next_u64() % 100 < keep_percent {
-                pts.push(DVec2::new(x as f64, y as f64));
-            }
-        }
-    }
-    pts
 }
 
 #[test]
@@ -453,4 +380,95 @@ fn edits_through_the_world_keep_layers_and_the_planar_criterion() {
     );
     let back = world::World::load_from_slice(&world.save_to_vec().unwrap()).unwrap();
     assert_eq!(back, world);
+}
+
+/// A rectangle tall enough to grow its two halves on two threads: the spacing holds across
+/// the band between them, the band is filled like the rest (every probe within 2 s of a
+/// point), and the result does not depend on the threads.
+#[test]
+fn halves_grown_apart_keep_the_spacing_and_fill_the_band() {
+    let (w, h, s) = (24.0, 190.0, 1.0);
+    let pts = plane::poisson_disc(w, h, s, 4).unwrap();
+    let p = &pts.points;
+    // Buckets of side s: a pair closer than s lies in neighbouring buckets.
+    let (bx, by) = ((w / s) as usize + 1, (h / s) as usize + 1);
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); bx * by];
+    let bucket = |q: DVec2| (q.x / s) as usize + (q.y / s) as usize * bx;
+    for (i, &q) in p.iter().enumerate() {
+        buckets[bucket(q)].push(i);
+    }
+    for (i, &q) in p.iter().enumerate() {
+        let (cx, cy) = ((q.x / s) as i64, (q.y / s) as i64);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (x, y) = (cx + dx, cy + dy);
+                if x < 0 || y < 0 || x >= bx as i64 || y >= by as i64 {
+                    continue;
+                }
+                for &j in &buckets[x as usize + y as usize * bx] {
+                    assert!(j == i || p[j].distance(q) >= s, "{i} {j}");
+                }
+            }
+        }
+    }
+    let mut worst: f64 = 0.0;
+    for iy in 0..=(4.0 * h) as usize {
+        for ix in 0..=(4.0 * w) as usize {
+            let q = DVec2::new(ix as f64 * 0.25, iy as f64 * 0.25);
+            let (cx, cy) = ((q.x / s) as i64, (q.y / s) as i64);
+            let mut d = f64::INFINITY;
+            for dy in -2..=2 {
+                for dx in -2..=2 {
+                    let (x, y) = (cx + dx, cy + dy);
+                    if x < 0 || y < 0 || x >= bx as i64 || y >= by as i64 {
+                        continue;
+                    }
+                    for &j in &buckets[x as usize + y as usize * bx] {
+                        d = d.min(p[j].distance(q));
+                    }
+                }
+            }
+            worst = worst.max(d);
+        }
+    }
+    assert!(worst < 2.0 * s, "largest gap {worst}");
+    let density = p.len() as f64 / (w * h);
+    assert!((0.55..1.155).contains(&density), "{density}");
+    // Same result on every run (the halves have their own generators).
+    assert_eq!(plane::poisson_disc(w, h, s, 4).unwrap(), pts);
+    assert_matches_spade(&pts.points[..2000]);
+}
+
+/// Thin tall rectangles take the two-thread path with a grid one or a few cells wide: no
+/// interior point closer than the spacing to any other (the corners of a side shorter than
+/// the spacing are the documented exception), a valid exact map.
+#[test]
+fn thin_tall_rectangles_sample_and_triangulate() {
+    for (w, h, s) in [
+        (0.3, 400.0, 1.0),
+        (1.0, 300.0, 1.0),
+        (2.5, 260.0, 0.9),
+        (6.0, 5e3, 12.0),
+    ] {
+        let pts = plane::poisson_disc(w, h, s, 1).unwrap();
+        let mut p = pts.points.clone();
+        p.sort_by(|a, b| a.y.total_cmp(&b.y));
+        for i in 0..p.len() {
+            for j in i + 1..p.len() {
+                if p[j].y - p[i].y >= s {
+                    break;
+                }
+                let inside = |q: DVec2| q.x > 0.0 && q.x < w && q.y > 0.0 && q.y < h;
+                if inside(p[i]) || inside(p[j]) {
+                    assert!(p[i].distance(p[j]) >= s, "{w} × {h}: {:?} {:?}", p[i], p[j]);
+                }
+            }
+        }
+        let map = plane::triangulate(&pts.points).unwrap();
+        map.mesh.check().unwrap();
+        assert_eq!(
+            plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+            Ok(())
+        );
+    }
 }

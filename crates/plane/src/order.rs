@@ -1,0 +1,142 @@
+//! The insertion order of the triangulator: a biased randomized insertion order (BRIO, Amenta,
+//! Choi and Rote 2003) with a Morton curve inside each round.
+//!
+//! Every point draws a round from a fixed hash of its index (half the points in the last
+//! round, a quarter in the one before, ...); rounds go from the smallest. The random rounds
+//! keep the expected cost of randomized incremental construction for every input (a purely
+//! spatial order can be quadratic on points along a few curves), and the early sparse rounds
+//! span the whole bounding box, so later points seldom fall outside the hull. The Morton sort
+//! inside a round keeps consecutive points close, so each point-location walk is a few steps.
+//!
+//! The sort key, Morton code and index share one `u64` (round: 5 bits, Morton: 32 bits,
+//! index: 26 bits), sorted by a least-significant-digit radix sort: no comparison sort and
+//! no second array of indices.
+
+use crate::PlaneError;
+use crate::points::try_vec;
+use glam::DVec2;
+
+/// Bits of the packed key that hold the point index.
+const INDEX_BITS: u32 = 26;
+
+/// The most points the packed key can order.
+pub(crate) const MAX_ORDERED: usize = 1 << INDEX_BITS;
+
+/// Rounds leave at least this many points (about) to the first one.
+const FIRST_ROUND: usize = 64;
+
+/// The insertion order of `points` (indices), inside the bounding box `[lo, hi]`.
+///
+/// # Errors
+/// [`PlaneError::OutOfMemory`]; more than [`MAX_ORDERED`] points is refused by the caller.
+pub(crate) fn insertion_order(
+    points: &[DVec2],
+    lo: DVec2,
+    hi: DVec2,
+) -> Result<Vec<u32>, PlaneError> {
+    let n = points.len();
+    debug_assert!(n <= MAX_ORDERED);
+    let rounds = (usize::BITS - (n / FIRST_ROUND).leading_zeros()).min(31);
+    let top = f64::from(u16::MAX);
+    let ext = (hi - lo).max(DVec2::splat(f64::MIN_POSITIVE));
+    let scale = DVec2::splat(top) / ext;
+    let mut keys: Vec<u64> = try_vec(n)?;
+    keys.extend(points.iter().enumerate().map(|(i, &p)| {
+        let q = ((p - lo) * scale).clamp(DVec2::ZERO, DVec2::splat(top));
+        let morton = spread(q.x as u32) | spread(q.y as u32) << 1;
+        let tz = mix(i as u64).trailing_zeros().min(rounds);
+        let round = u64::from(rounds - tz);
+        round << (32 + INDEX_BITS) | u64::from(morton) << INDEX_BITS | i as u64
+    }));
+    radix_sort_above(&mut keys, INDEX_BITS)?;
+    let mask = (1u64 << INDEX_BITS) - 1;
+    let mut order: Vec<u32> = try_vec(n)?;
+    order.extend(keys.iter().map(|&k| (k & mask) as u32));
+    Ok(order)
+}
+
+/// Interleaves the 16 low bits of `x` with zeros: bit `k` moves to bit `2k`.
+#[inline]
+fn spread(x: u32) -> u32 {
+    let mut x = x & 0xFFFF;
+    x = (x | x << 8) & 0x00FF_00FF;
+    x = (x | x << 4) & 0x0F0F_0F0F;
+    x = (x | x << 2) & 0x3333_3333;
+    (x | x << 1) & 0x5555_5555
+}
+
+/// A fixed 64-bit mix (splitmix64's finaliser): the round of an index, the same on every run.
+#[inline]
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Sorts `keys` by their bits from `low` up (stable LSD radix sort, bytes), in place.
+fn radix_sort_above(keys: &mut Vec<u64>, low: u32) -> Result<(), PlaneError> {
+    let passes: Vec<u32> = (low..u64::BITS).step_by(8).collect();
+    let mut counts = vec![[0usize; 256]; passes.len()];
+    for &k in keys.iter() {
+        for (c, &shift) in counts.iter_mut().zip(&passes) {
+            c[(k >> shift) as usize & 0xFF] += 1;
+        }
+    }
+    let mut other: Vec<u64> = try_vec(keys.len())?;
+    other.resize(keys.len(), 0);
+    for (c, &shift) in counts.iter_mut().zip(&passes) {
+        // A byte that all keys share needs no pass.
+        if c.contains(&keys.len()) {
+            continue;
+        }
+        let mut sum = 0;
+        for x in c.iter_mut() {
+            let here = *x;
+            *x = sum;
+            sum += here;
+        }
+        for &k in keys.iter() {
+            let slot = &mut c[(k >> shift) as usize & 0xFF];
+            other[*slot] = k;
+            *slot += 1;
+        }
+        std::mem::swap(keys, &mut other);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_order_is_a_permutation_sorted_by_round_then_morton() {
+        let pts: Vec<DVec2> = (0..5000)
+            .map(|i| DVec2::new((i * 7919 % 1000) as f64, (i * 104_729 % 997) as f64))
+            .collect();
+        let order = insertion_order(&pts, DVec2::ZERO, DVec2::splat(1000.0)).unwrap();
+        let mut seen = order.clone();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..5000).collect::<Vec<u32>>());
+        // About half the points come in the last round, which is Morton-sorted: consecutive
+        // points there are close on average.
+        let tail = &order[2500..];
+        let mean: f64 = tail
+            .windows(2)
+            .map(|w| pts[w[0] as usize].distance(pts[w[1] as usize]))
+            .sum::<f64>()
+            / tail.len() as f64;
+        assert!(mean < 60.0, "{mean}");
+    }
+
+    #[test]
+    fn radix_sort_sorts() {
+        let mut rng = testkit::Rng::new(3);
+        let mut keys: Vec<u64> = (0..3000).map(|_| rng.next_u64()).collect();
+        let mut expect = keys.clone();
+        radix_sort_above(&mut keys, 0).unwrap();
+        expect.sort_unstable();
+        assert_eq!(keys, expect);
+    }
+}

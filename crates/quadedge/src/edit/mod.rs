@@ -10,6 +10,7 @@
 //! `origin_next` it implies (`onext(rot n) = inv_rot(p)` when `onext(p) = n`), so the dual rings
 //! stay exact without walking whole rings.
 
+mod atomic;
 mod collapse;
 mod flip_split;
 mod star;

@@ -166,6 +166,9 @@ fn living(c: &mut Criterion) {
         b.iter_batched(
             || (mesh.clone(), pos.clone()),
             |(mut m, mut p)| {
+                // The arrays grow once, not by doubling copies of a 1M mesh.
+                m.reserve(inserts.len()).unwrap();
+                p.reserve(inserts.len());
                 let mut hint = None;
                 for &q in &inserts {
                     let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();

@@ -36,6 +36,8 @@ fn main() {
             let mut pts: Vec<DVec3> = (0..n).map(|_| rng.unit()).collect();
             let order = sphere::hilbert_order_sphere(&pts);
             pts = order.iter().map(|&i| pts[i as usize]).collect();
+            mesh.reserve(n).unwrap();
+            pos.reserve(n);
             let mut hint = None;
             for &p in &pts {
                 let ins = insert(&Sphere, &mut mesh, &mut pos, p, hint).unwrap();

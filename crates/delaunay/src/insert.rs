@@ -1,11 +1,12 @@
 //! Inserting a point into a Delaunay triangulation and removing a vertex from one.
 
-use crate::check::{check_len, finite4, pos};
-use crate::flips::{flip_limit, lawson};
+use crate::check::{finite4, pos};
+use crate::flips::flip_limit;
 use crate::locate::{Location, locate};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, MeshError, Vertex};
+use std::cell::RefCell;
 
 /// What an insertion did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,8 +57,28 @@ pub fn insert<S: Surface>(
     hint: Option<Face>,
 ) -> Result<Inserted, DelaunayError> {
     let loc = locate(surface, mesh, positions, p, hint)?;
-    let mut plan = FlipPlan::default();
-    insert_at(surface, mesh, positions, p, loc, &mut plan)
+    with_plan(|plan| insert_at(surface, mesh, positions, p, loc, plan))
+}
+
+thread_local! {
+    /// The flip plan's buffers, reused by every insertion on this thread (no allocation per
+    /// point once warm).
+    static PLAN: RefCell<FlipPlan> = RefCell::new(FlipPlan::default());
+}
+
+/// Runs `f` with this thread's flip plan (a fresh one if it is in use), then drops buffers an
+/// unusual insertion grew large.
+fn with_plan<T>(f: impl FnOnce(&mut FlipPlan) -> T) -> T {
+    PLAN.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut plan) => {
+            let r = f(&mut plan);
+            if plan.stack.capacity() + plan.star.capacity() + plan.flips.capacity() > 1 << 12 {
+                *plan = FlipPlan::default();
+            }
+            r
+        }
+        Err(_) => f(&mut FlipPlan::default()),
+    })
 }
 
 /// The flips an insertion will make, decided before the first edit (reusable buffers).
@@ -229,157 +250,6 @@ fn barycentric<S: Surface>(surface: &S, t: [DVec3; 3], p: DVec3) -> [f32; 3] {
     let a = (w[0] / sum) as f32;
     let b = (w[1] / sum) as f32;
     [a, b, (1.0 - a - b).max(0.0)]
-}
-
-/// What a removal did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Removed {
-    /// Flips that emptied the vertex's star down to three edges.
-    pub ear_flips: usize,
-    /// Lawson flips afterwards (zero when every ear was Delaunay).
-    pub flips: usize,
-}
-
-/// Removes vertex `v` from a Delaunay triangulation and re-triangulates its hole as Delaunay:
-/// flip its star down to three edges, choosing at each step an ear of the hole's polygon that
-/// is convex and whose circumcircle holds no other corner of the polygon (such an ear always
-/// exists), then [`Mesh::dissolve_vertex`]; a final Lawson pass checks the hole exactly.
-/// `positions[v]` is left as it was (the slot is dead).
-///
-/// # Errors
-/// Mesh and positions unchanged: positions too short or not finite, a dead vertex, a boundary
-/// vertex ([`DelaunayError::BoundaryVertex`]), a sphere of four vertices
-/// ([`DelaunayError::TooFewVertices`]); on a mesh that was not Delaunay, flips that get stuck
-/// ([`DelaunayError::FoldUnresolved`], [`DelaunayError::NotDelaunay`],
-/// [`DelaunayError::FlipLimit`]), rolled back with [`Mesh::atomically`].
-pub fn remove<S: Surface>(
-    surface: &S,
-    mesh: &mut Mesh,
-    positions: &[DVec3],
-    v: Vertex,
-) -> Result<Removed, DelaunayError> {
-    check_len(mesh, positions)?;
-    if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
-        return Err(DelaunayError::DeadVertex(v));
-    }
-    if !surface.is_closed() && mesh.is_boundary_vertex(v) {
-        return Err(DelaunayError::BoundaryVertex(v));
-    }
-    if mesh.vertex_count() <= 4 {
-        return Err(DelaunayError::TooFewVertices(mesh.vertex_count()));
-    }
-    for u in mesh.neighbors(v) {
-        pos(positions, u)?;
-    }
-    // All or nothing: on a mesh that was not Delaunay (or points off their sphere) the ears
-    // or the final flips can get stuck after the first flip.
-    mesh.atomically(|mesh| {
-        // The hole's edges: its polygon and the diagonals the ear flips create. Every other
-        // edge keeps both its faces, hence its circle test.
-        let mut stack: Vec<Edge> = Vec::with_capacity(32);
-        stack.extend(mesh.outgoing(v).map(|e| mesh.left_next(e)));
-        let ear_flips = reduce_to_degree3(surface, mesh, positions, v, &mut stack)?;
-        mesh.dissolve_vertex(v)?;
-        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-        let flips = lawson(surface, mesh, positions, &mut stack, limit)?;
-        Ok(Removed { ear_flips, flips })
-    })
-}
-
-/// Above this degree the empty-circle test of an ear (quadratic in the degree) is skipped and
-/// the final Lawson pass makes the hole Delaunay instead.
-const EAR_TEST_MAX_DEGREE: usize = 48;
-
-/// Flips edges of `v`'s star until `v` has three neighbours, choosing Delaunay ears of the
-/// link polygon (positions of the link only; `v`'s own position is not read). Returns the
-/// number of flips; the diagonals the flips create are pushed to `created`. Falls back to a
-/// true ear, a convex corner, then any corner whose flip the mesh accepts (folded links), so
-/// it fails only when no flip of the star is possible at all.
-pub(crate) fn reduce_to_degree3<S: Surface>(
-    surface: &S,
-    mesh: &mut Mesh,
-    positions: &[DVec3],
-    v: Vertex,
-    created: &mut Vec<Edge>,
-) -> Result<usize, DelaunayError> {
-    // Spokes v → u_i, counter-clockwise, with the link's positions (read once) and whether
-    // the ear at u_i is blocked: its diagonal already exists (the flip was refused), skipped
-    // until the next flip. One allocation per removal.
-    let mut ring: Vec<(Edge, DVec3, bool)> = mesh
-        .outgoing(v)
-        .map(|e| (e, positions[mesh.dest(e).index()], false))
-        .collect();
-    let mut flips = 0;
-    while ring.len() > 3 {
-        let d = ring.len();
-        let b = match delaunay_ear(surface, &ring) {
-            Some(b) => b,
-            None => fallback_ear(surface, &ring).ok_or(DelaunayError::FoldUnresolved(v))?,
-        };
-        match mesh.flip(ring[b].0) {
-            Ok(e) => created.push(e),
-            Err(MeshError::FlipWouldDuplicate(_)) => {
-                ring[b].2 = true;
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        }
-        ring.remove(b);
-        for r in &mut ring {
-            r.2 = false;
-        }
-        flips += 1;
-        debug_assert_eq!(ring.len(), d - 1);
-    }
-    Ok(flips)
-}
-
-/// The first unblocked ear of the link that is convex and whose circumcircle holds no other
-/// corner of the link (such an ear exists on a Delaunay star; it is also a true ear, since a
-/// circumcircle holds its triangle). Early exits keep a typical star at a few tests per ear.
-fn delaunay_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
-    let d = ring.len();
-    if d > EAR_TEST_MAX_DEGREE {
-        return None;
-    }
-    let u = |i: usize| ring[i % d].1;
-    (0..d).find(|&b| {
-        let (a, c) = (b + d - 1, b + 1);
-        !ring[b].2
-            && surface.orient(u(a), u(b), u(c)) > 0.0
-            && (b + 2..b + d - 1).all(|j| surface.in_circle(u(a), u(b), u(c), u(j)) <= 0.0)
-    })
-}
-
-/// When no Delaunay ear is free (folded links, refused flips, huge degrees): a true ear
-/// (convex, no other corner inside the triangle), else a convex corner, else any unblocked
-/// corner. The final Lawson pass of the caller makes the hole Delaunay.
-#[cold]
-fn fallback_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
-    let d = ring.len();
-    let u = |i: usize| ring[i % d].1;
-    let mut convex_ear = None;
-    let mut any_ear = None;
-    for b in (0..d).filter(|&b| !ring[b].2) {
-        let (a, c) = (b + d - 1, b + 1);
-        any_ear.get_or_insert(b);
-        if surface.orient(u(a), u(b), u(c)) <= 0.0 {
-            continue;
-        }
-        convex_ear.get_or_insert(b);
-        if d > EAR_TEST_MAX_DEGREE {
-            return Some(b);
-        }
-        let inside = (b + 2..b + d - 1).any(|j| {
-            surface.orient(u(a), u(b), u(j)) >= 0.0
-                && surface.orient(u(b), u(c), u(j)) >= 0.0
-                && surface.orient(u(c), u(a), u(j)) >= 0.0
-        });
-        if !inside {
-            return Some(b);
-        }
-    }
-    convex_ear.or(any_ear)
 }
 
 /// Moves a degree-3 vertex `v` from the triangle of its neighbours into the neighbouring

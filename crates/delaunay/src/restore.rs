@@ -12,7 +12,8 @@
 
 use crate::check::{check_len, finite4, pos};
 use crate::flips::{flip_limit, lawson, lawson_collect, star_and_link};
-use crate::insert::{hop, reduce_to_degree3};
+use crate::insert::hop;
+use crate::remove::reduce_to_degree3;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};

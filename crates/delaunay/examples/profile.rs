@@ -1,5 +1,5 @@
 //! A small, deterministic driver for instruction-count profiling (`valgrind --tool=callgrind`):
-//! `cargo run --release -p quadworld-delaunay --example profile -- <insert|remove|locate|restore> [n]`.
+//! `cargo run --release -p quadworld-delaunay --example profile -- <insert|remove|locate|grid|restore> [n]`.
 //! Wall-clock figures live in the criterion bench `benches/benches/living.rs`.
 
 use delaunay::{RestoreOptions, Sphere, insert, locate, remove, restore};
@@ -58,6 +58,15 @@ fn main() {
             for _ in 0..n / 10 {
                 let p = rng.unit();
                 hits += locate(&Sphere, &mesh, &pos, p, f0).is_ok() as usize;
+            }
+            assert_eq!(hits, n / 10);
+        }
+        "grid" => {
+            let grid = delaunay::hint::HintGrid::new(&mesh, &pos);
+            let mut hits = 0usize;
+            for _ in 0..n / 10 {
+                let p = rng.unit();
+                hits += grid.locate(&Sphere, &mesh, &pos, p).is_ok() as usize;
             }
             assert_eq!(hits, n / 10);
         }

@@ -295,3 +295,59 @@ fn hostile_input_changes_nothing() {
     assert!(errors > 30, "{errors}");
     mesh.check().unwrap();
 }
+
+/// Long random sequences of near-degenerate insertions, removals and moves on small planets:
+/// every operation either keeps the mesh Delaunay or fails leaving everything as it was.
+#[test]
+#[ignore = "long adversarial run: cargo xtask stress"]
+fn stress_random_sequences_are_atomic() {
+    let mut rng = Rng(77);
+    let (mut failed, mut done) = (0usize, 0usize);
+    for case in 0..40 {
+        let (mut mesh, mut pos) = sphere::fibonacci_sphere(400, 1.0, 0.0, case).unwrap();
+        for _ in 0..400 {
+            let before = (mesh.clone(), pos.clone());
+            let live: Vec<Vertex> = mesh.vertices().collect();
+            let v = live[rng.below(live.len())];
+            let result = match rng.below(3) {
+                0 => {
+                    let tangent = rng.unit().cross(pos[v.index()]).normalize_or(DVec3::X);
+                    let p = (pos[v.index()] + tangent * 1e-12 * rng.f64())
+                        * (1.0 + (rng.below(5) as f64 - 2.0) * f64::EPSILON);
+                    insert(&Sphere, &mut mesh, &mut pos, p, None).map(|_| ())
+                }
+                1 => remove(&Sphere, &mut mesh, &pos, v).map(|_| ()),
+                _ => {
+                    let u = live[rng.below(live.len())];
+                    pos[v.index()] = (pos[v.index()] * 3.0 + pos[u.index()]).normalize();
+                    let moved = [v];
+                    let r = restore(
+                        &Sphere,
+                        &mut mesh,
+                        &mut pos,
+                        Some(&moved),
+                        &Default::default(),
+                    );
+                    if r.is_err() {
+                        // The move itself is the caller's: put it back after checking the mesh.
+                        assert!(mesh == before.0);
+                        pos = before.1.clone();
+                    }
+                    r.map(|_| ())
+                }
+            };
+            match result {
+                Ok(()) => {
+                    done += 1;
+                    assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
+                }
+                Err(_) => {
+                    failed += 1;
+                    assert!(same(&before, &mesh, &pos));
+                }
+            }
+            mesh.check().unwrap();
+        }
+    }
+    assert!(done > 0 && failed > 0, "{done} {failed}");
+}

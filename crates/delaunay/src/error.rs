@@ -7,7 +7,8 @@ use quadedge::{Edge, Face, MeshError, Vertex};
 ///
 /// Every operation of this crate that fails leaves the mesh and the positions unchanged: the
 /// checks run before the first edit, insertion decides its flips before making them, and the
-/// operations that can only find out half-way roll back ([`quadedge::Mesh::atomically`]).
+/// operations that can only find out half-way roll back ([`quadedge::Mesh::atomically`], or a
+/// copy of the mesh for whole-mesh passes).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum DelaunayError {

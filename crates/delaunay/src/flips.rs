@@ -110,7 +110,7 @@ fn refuse_folds<S: Surface>(
 /// # Errors
 /// Before any edit: positions too short or not finite, a face that is not a triangle
 /// ([`DelaunayError::NotTriangulated`]), an inverted face ([`DelaunayError::Inverted`]).
-/// After flips, rolled back so that the mesh is as it was ([`Mesh::atomically`]; only possible
+/// After flips, rolled back so that the mesh is as it was (from a copy; only possible
 /// on a mesh that wraps the surface more than once): [`DelaunayError::NotDelaunay`],
 /// [`DelaunayError::FlipLimit`].
 ///
@@ -133,7 +133,25 @@ pub fn make_delaunay<S: Surface>(
     refuse_folds(surface, mesh, positions, mesh.faces())?;
     let mut stack: Vec<Edge> = mesh.undirected_edges().collect();
     let limit = flip_limit(stack.len(), stack.len());
-    mesh.atomically(|mesh| lawson(surface, mesh, positions, &mut stack, limit))
+    by_copy(mesh, |mesh| {
+        lawson(surface, mesh, positions, &mut stack, limit)
+    })
+}
+
+/// [`Mesh::atomically`] for whole-mesh passes: a copy of the mesh is the way back instead of
+/// an undo log, whose 16-byte writes (about 20 per flip) would outgrow a copy once the pass
+/// edits more than a fraction of the mesh. The copy carries the journal and the undo state as
+/// they were, so a failure drops the records the pass added.
+pub(crate) fn by_copy<T, E>(
+    mesh: &mut Mesh,
+    edit: impl FnOnce(&mut Mesh) -> Result<T, E>,
+) -> Result<T, E> {
+    let backup = mesh.clone();
+    let result = edit(mesh);
+    if result.is_err() {
+        *mesh = backup;
+    }
+    result
 }
 
 /// [`make_delaunay`] starting from the edges around `vertices` only (their star and the far

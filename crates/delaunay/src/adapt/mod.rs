@@ -44,7 +44,7 @@ pub use options::{AdaptError, AdaptOptions, AdaptStats, Metric};
 /// [`AdaptError::BadSize`] (NaN, infinite, zero or negative target),
 /// [`AdaptError::NotDelaunay`] (inverted faces, holes on the sphere, non-Delaunay edges), and
 /// bad positions as [`AdaptError::Delaunay`]. After edits (not expected on a valid input):
-/// [`AdaptError::Delaunay`], with the edits rolled back ([`Mesh::atomically`]) and the
+/// [`AdaptError::Delaunay`], with the mesh put back from a copy taken at entry and the
 /// positions restored, so the mesh and positions are again as they were.
 ///
 /// A size field read from a vertex layer is a closure over its slice:
@@ -97,10 +97,11 @@ pub fn adapt<S: Metric>(
     let budget = o
         .max_vertices
         .unwrap_or_else(|| mesh.vertex_count().saturating_mul(16).saturating_add(1024));
-    // All or nothing: the mesh by its undo log, the positions by what `place` overwrote.
+    // All or nothing: the mesh from a copy (a pass edits a good part of the mesh: an undo
+    // log would outgrow it), the positions by what `place` overwrote.
     let len_before = positions.len();
     let mut overwritten = Vec::new();
-    let result = mesh.atomically(|mesh| {
+    let result = crate::flips::by_copy(mesh, |mesh| {
         let mut run = Run {
             surface,
             mesh,

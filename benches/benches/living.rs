@@ -11,6 +11,9 @@
 //!   `delaunay::hint::HintGrid` (a cube map of faces, about an edge wide per cell).
 //! * `living/insert`: 1M random points, sorted along a Morton curve, into a 1M planet.
 //! * `living/remove`: 100k random vertices out of a 1M planet.
+//! * `living/{locate_random,insert,remove}_hilbert`: the same work on the same planet
+//!   renumbered along a Hilbert curve (`sphere::hilbert_sort_mesh`), the spatial order spade's
+//!   bulk-loaded triangulation has: at 1M the difference is cache misses.
 //! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
 //!   into a 1M triangulation and removal of 100k vertices.
 //!
@@ -166,6 +169,9 @@ fn living(c: &mut Criterion) {
         b.iter_batched(
             || (mesh.clone(), pos.clone()),
             |(mut m, mut p)| {
+                // The arrays grow once, not by doubling copies of a 1M mesh.
+                m.reserve(inserts.len()).unwrap();
+                p.reserve(inserts.len());
                 let mut hint = None;
                 for &q in &inserts {
                     let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();
@@ -194,6 +200,55 @@ fn living(c: &mut Criterion) {
             |mut m| {
                 for &v in &victims {
                     remove(&Sphere, &mut m, &pos, v).unwrap();
+                }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
+    // The same planet renumbered along a Hilbert curve (`sphere::hilbert_sort_mesh`): the same
+    // points and triangles, ids in spatial order as spade's bulk-loaded triangulation keeps
+    // them. The same queries, insertions and removals (victims mapped through the remap).
+    let (mut hmesh, mut hpos) = (mesh.clone(), pos.clone());
+    let remap = sphere::hilbert_sort_mesh(&mut hmesh, &mut hpos).unwrap();
+    let hgrid = HintGrid::new(&hmesh, &hpos);
+    g.throughput(Throughput::Elements((N / 10) as u64));
+    g.bench_function("locate_random_hilbert", |b| {
+        b.iter(|| {
+            let mut found = 0usize;
+            for &q in &random[..N / 10] {
+                let loc = hgrid.locate(&Sphere, &hmesh, &hpos, q).unwrap();
+                found += matches!(loc, Location::InFace(_)) as usize;
+            }
+            black_box(found)
+        })
+    });
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("insert_hilbert", |b| {
+        b.iter_batched(
+            || (hmesh.clone(), hpos.clone()),
+            |(mut m, mut p)| {
+                m.reserve(inserts.len()).unwrap();
+                p.reserve(inserts.len());
+                let mut hint = None;
+                for &q in &inserts {
+                    let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();
+                    hint = m.vertex_faces(ins.vertex).next();
+                }
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    let hvictims: Vec<Vertex> = victims.iter().map(|&v| remap.vertex(v).unwrap()).collect();
+    g.throughput(Throughput::Elements(hvictims.len() as u64));
+    g.bench_function("remove_hilbert", |b| {
+        b.iter_batched(
+            || hmesh.clone(),
+            |mut m| {
+                for &v in &hvictims {
+                    remove(&Sphere, &mut m, &hpos, v).unwrap();
                 }
                 m
             },

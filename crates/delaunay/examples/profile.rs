@@ -1,5 +1,5 @@
 //! A small, deterministic driver for instruction-count profiling (`valgrind --tool=callgrind`):
-//! `cargo run --release -p quadworld-delaunay --example profile -- <insert|remove|locate|restore> [n]`.
+//! `cargo run --release -p quadworld-delaunay --example profile -- <insert|remove|locate|grid|restore> [n] [hilbert]`.
 //! Wall-clock figures live in the criterion bench `benches/benches/living.rs`.
 
 use delaunay::{RestoreOptions, Sphere, insert, locate, remove, restore};
@@ -29,6 +29,10 @@ fn main() {
     let what = args.get(1).map_or("insert", String::as_str);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50_000);
     let (mut mesh, mut pos) = sphere::fibonacci_sphere(n, 1.0, 0.0, 0).unwrap();
+    // A third argument `hilbert` renumbers the planet along a Hilbert curve first (locality).
+    if args.get(3).is_some_and(|a| a == "hilbert") {
+        sphere::hilbert_sort_mesh(&mut mesh, &mut pos).unwrap();
+    }
     let mut rng = Rng::new(7);
     let t = std::time::Instant::now();
     match what {
@@ -36,6 +40,8 @@ fn main() {
             let mut pts: Vec<DVec3> = (0..n).map(|_| rng.unit()).collect();
             let order = sphere::hilbert_order_sphere(&pts);
             pts = order.iter().map(|&i| pts[i as usize]).collect();
+            mesh.reserve(n).unwrap();
+            pos.reserve(n);
             let mut hint = None;
             for &p in &pts {
                 let ins = insert(&Sphere, &mut mesh, &mut pos, p, hint).unwrap();
@@ -56,6 +62,15 @@ fn main() {
             for _ in 0..n / 10 {
                 let p = rng.unit();
                 hits += locate(&Sphere, &mesh, &pos, p, f0).is_ok() as usize;
+            }
+            assert_eq!(hits, n / 10);
+        }
+        "grid" => {
+            let grid = delaunay::hint::HintGrid::new(&mesh, &pos);
+            let mut hits = 0usize;
+            for _ in 0..n / 10 {
+                let p = rng.unit();
+                hits += grid.locate(&Sphere, &mesh, &pos, p).is_ok() as usize;
             }
             assert_eq!(hits, n / 10);
         }

@@ -2,7 +2,7 @@
 
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
-use quadedge::{Edge, Face, Mesh, Vertex};
+use quadedge::{Edge, Face, Mesh, Topology, Vertex};
 
 /// One way a mesh fails to be the Delaunay triangulation of its positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,43 +116,102 @@ pub(crate) fn finite4(positions: &[DVec3], v: [Vertex; 4]) -> Result<[DVec3; 4],
     Ok(p)
 }
 
+/// Calls `found` with every violation of `mesh` as a triangulation of `positions`, faces
+/// first (in face order), then non-Delaunay edges (each interior edge once, from its face
+/// with the smaller id), stopping early when `found` returns `false`. Reads the mesh through
+/// [`Topology`] only, so it runs on a [`quadedge::FrozenMesh`] as well as on a [`Mesh`].
+fn violations<S: Surface, T: Topology>(
+    surface: &S,
+    mesh: &T,
+    positions: &[DVec3],
+    mut found: impl FnMut(Violation) -> bool,
+) -> Result<(), DelaunayError> {
+    if positions.len() < mesh.vertex_slots() {
+        return Err(DelaunayError::PositionsTooShort {
+            len: positions.len(),
+            needed: mesh.vertex_slots(),
+        });
+    }
+    for f in mesh.faces() {
+        let corners = mesh.face_vertices(f);
+        if surface.is_closed() && mesh.face_neighbors(f).iter().any(|g| !g.is_valid()) {
+            if !found(Violation::NotTriangulated(f)) {
+                return Ok(());
+            }
+            continue;
+        }
+        let [a, b, c] = corners.map(|v| pos(positions, v));
+        if surface.orient(a?, b?, c?) < 0.0 && !found(Violation::Inverted(f)) {
+            return Ok(());
+        }
+    }
+    for f in mesh.faces() {
+        let corners = mesh.face_vertices(f);
+        for (k, g) in mesh.face_neighbors(f).into_iter().enumerate() {
+            // Each interior edge once, from the face with the smaller id.
+            if !g.is_valid() || g <= f {
+                continue;
+            }
+            let (a, b, c) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+            let Some(d) = mesh
+                .face_vertices(g)
+                .into_iter()
+                .find(|&x| x != a && x != b)
+            else {
+                continue;
+            };
+            let [pa, pb, pc, pd] = finite4(positions, [a, b, c, d])?;
+            // The edge a → b has f on its left: the circle test of `is_reflex` (both sides of
+            // an edge give the same exact sign).
+            if surface.in_circle(pa, pb, pc, pd) > 0.0 {
+                let e = mesh.find_edge(a, b).map_or(Edge::INVALID, Edge::base);
+                if !found(Violation::NotDelaunay(e)) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Every violation of `mesh` as a triangulation of `positions` on `surface`: inverted faces
 /// (orientation against the surface) and edges that are not locally Delaunay. With no
 /// inverted face, locally Delaunay everywhere means Delaunay (on the sphere: the convex hull).
 ///
+/// Generic over [`Topology`]: the same report for a [`Mesh`] and for its
+/// [`quadedge::FrozenMesh`].
+///
 /// # Errors
-/// Positions shorter than [`Mesh::vertex_slots`], or a non-finite position.
+/// Positions shorter than [`Topology::vertex_slots`], or a non-finite position.
 ///
 /// ```
 /// use delaunay::{Sphere, delaunay_report};
 /// let (mesh, pos) = sphere::fibonacci_sphere(200, 1.0, 0.5, 7).unwrap();
 /// assert!(delaunay_report(&Sphere, &mesh, &pos).unwrap().is_ok());
 /// ```
-pub fn delaunay_report<S: Surface>(
+pub fn delaunay_report<S: Surface, T: Topology>(
     surface: &S,
-    mesh: &Mesh,
+    mesh: &T,
     positions: &[DVec3],
 ) -> Result<Report, DelaunayError> {
-    check_len(mesh, positions)?;
     let mut report = Report::default();
-    for f in mesh.faces() {
-        match face_violation(surface, mesh, positions, f)? {
-            Some(Violation::Inverted(f)) => report.inverted.push(f),
-            Some(_) => report.not_triangulated.push(f),
-            None => {}
+    violations(surface, mesh, positions, |v| {
+        match v {
+            Violation::Inverted(f) => report.inverted.push(f),
+            Violation::NotDelaunay(e) => report.non_delaunay.push(e),
+            Violation::NotTriangulated(f) => report.not_triangulated.push(f),
         }
-    }
-    for e in mesh.undirected_edges() {
-        if is_reflex(surface, mesh, positions, e)? {
-            report.non_delaunay.push(e);
-        }
-    }
+        true
+    })?;
+    report.non_delaunay.sort_unstable();
     Ok(report)
 }
 
 /// `Ok(())` when `mesh` is the Delaunay triangulation of `positions`, else the first
-/// violation: an inverted face first (a fold hides behind locally Delaunay edges), then an
-/// edge that is not locally Delaunay.
+/// violation: a non-triangulated or inverted face first, in face order (a fold hides behind
+/// locally Delaunay edges), then the non-Delaunay edge of smallest id.
+///
+/// Generic over [`Topology`], like [`delaunay_report`].
 ///
 /// # Errors
 /// `Err(Ok(violation))` for a violation; `Err(Err(e))` when the input cannot be checked
@@ -166,21 +225,26 @@ pub fn delaunay_report<S: Surface>(
 /// pos[100] = -pos[100];
 /// assert!(matches!(is_delaunay(&Sphere, &mesh, &pos), Err(Ok(Violation::Inverted(_)))));
 /// ```
-pub fn is_delaunay<S: Surface>(
+pub fn is_delaunay<S: Surface, T: Topology>(
     surface: &S,
-    mesh: &Mesh,
+    mesh: &T,
     positions: &[DVec3],
 ) -> Result<(), Result<Violation, DelaunayError>> {
-    check_len(mesh, positions).map_err(Err)?;
-    for f in mesh.faces() {
-        if let Some(v) = face_violation(surface, mesh, positions, f).map_err(Err)? {
-            return Err(Ok(v));
+    let mut first_face = None;
+    let mut least_edge: Option<Edge> = None;
+    violations(surface, mesh, positions, |v| match v {
+        Violation::NotDelaunay(e) => {
+            least_edge = Some(least_edge.map_or(e, |l| l.min(e)));
+            true
         }
-    }
-    for e in mesh.undirected_edges() {
-        if is_reflex(surface, mesh, positions, e).map_err(Err)? {
-            return Err(Ok(Violation::NotDelaunay(e)));
+        face => {
+            first_face = Some(face);
+            false
         }
+    })
+    .map_err(Err)?;
+    match first_face.or(least_edge.map(Violation::NotDelaunay)) {
+        Some(v) => Err(Ok(v)),
+        None => Ok(()),
     }
-    Ok(())
 }

@@ -5,8 +5,10 @@ use quadedge::{Edge, Face, MeshError, Vertex};
 
 /// Why a Delaunay operation refused, or could not finish.
 ///
-/// Unless a variant says otherwise, a refused operation left the mesh and the positions
-/// unchanged (the checks run before the first edit).
+/// Every operation of this crate that fails leaves the mesh and the positions unchanged: the
+/// checks run before the first edit, insertion decides its flips before making them, and the
+/// operations that can only find out half-way roll back ([`quadedge::Mesh::atomically`], or a
+/// copy of the mesh for whole-mesh passes).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum DelaunayError {
@@ -29,9 +31,15 @@ pub enum DelaunayError {
     /// [`crate::restore`] for repairing folds.
     Inverted(Face),
     /// Flips ended with this edge still not locally Delaunay (its flip would duplicate an edge
-    /// or invert a face: the mesh is folded). The mesh is valid but not Delaunay.
+    /// or invert a face: the mesh is folded). The flips were rolled back.
     NotDelaunay(Edge),
-    /// The flip budget ran out (a folded mesh can cycle). The mesh is valid, not Delaunay.
+    /// Inserting the point would need to flip this edge (the new vertex on its left) and
+    /// cannot: the quad is not convex or the flip would join two vertices twice. The point is
+    /// not in convex position with the points around it (on the sphere, a point a few ulps off
+    /// the sphere would swallow a nearly co-circular neighbour; in the plane, a concave
+    /// boundary). Nothing was changed.
+    NotConvex(Edge),
+    /// The flip budget ran out (a folded mesh can cycle). The flips were rolled back.
     FlipLimit(usize),
     /// The point coincides with an existing vertex (the predicates cannot separate them).
     Duplicate(Vertex),
@@ -39,7 +47,7 @@ pub enum DelaunayError {
     /// sphere's points (not in convex position): it cannot become a vertex.
     Outside,
     /// A moved vertex landed on another one (closer than the predicates can separate, or than
-    /// the caller's tolerance). The mesh is a valid triangulation; see
+    /// the caller's tolerance). The repair was rolled back; see
     /// [`crate::RestoreOptions::merge_collisions`].
     Collision {
         /// The moved vertex.
@@ -49,8 +57,8 @@ pub enum DelaunayError {
     },
     /// Too few vertices for the operation (a sphere keeps at least a tetrahedron).
     TooFewVertices(usize),
-    /// A fold could not be repaired locally within the work budget; the mesh is valid but
-    /// may hold inverted faces around this vertex.
+    /// A fold could not be repaired locally within the work budget; the repair was rolled
+    /// back.
     FoldUnresolved(Vertex),
     /// The vertex cannot be removed: it is on the boundary (plane).
     BoundaryVertex(Vertex),
@@ -72,6 +80,10 @@ impl fmt::Display for DelaunayError {
             NotTriangulated(x) => write!(f, "{x:?} is not a triangle of a closed mesh"),
             Inverted(x) => write!(f, "{x:?} is inverted or flat"),
             NotDelaunay(e) => write!(f, "{e:?} is not locally Delaunay and cannot be flipped"),
+            NotConvex(e) => write!(
+                f,
+                "inserting the point would need an impossible flip of {e:?}"
+            ),
             FlipLimit(n) => write!(f, "gave up after {n} flips"),
             Duplicate(v) => write!(f, "the point coincides with {v:?}"),
             Outside => write!(f, "the point is outside the triangulation"),

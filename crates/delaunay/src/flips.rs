@@ -1,6 +1,6 @@
 //! Lawson flips: restore the Delaunay property where it was lost, with exact predicates.
 
-use crate::check::{check_len, face_violation, finite4, is_reflex, pos};
+use crate::check::{check_len, face_violation, is_reflex, pos};
 use crate::{DelaunayError, Surface, Violation};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, MeshError, Vertex};
@@ -77,62 +77,6 @@ pub(crate) fn lawson_collect<S: Surface>(
     Ok(flips)
 }
 
-/// [`lawson`] after inserting `v`: every queued edge lies opposite `v` (its left face is
-/// `(a, b, v)`), and so does every edge a flip exposes, so each test reads one new corner and
-/// each flip queues the two new far edges only (the spokes it creates are Delaunay by Lawson's
-/// insertion lemma, so they are never tested).
-pub(crate) fn lawson_insert<S: Surface>(
-    surface: &S,
-    mesh: &mut Mesh,
-    positions: &[DVec3],
-    v: Vertex,
-    stack: &mut Vec<Edge>,
-    limit: usize,
-) -> Result<usize, DelaunayError> {
-    let pv = pos(positions, v)?;
-    let mut flips = 0;
-    let mut stuck = Vec::new();
-    while let Some(e) = stack.pop() {
-        if !mesh.right(e).is_valid() || mesh.dest(mesh.left_next(e)) != v {
-            // A boundary edge, or one a refused flip left away from `v`: the generic test.
-            if mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)? {
-                stuck.push(e);
-            }
-            continue;
-        }
-        let far = mesh.left_next(e.sym());
-        let (a, b, d) = (mesh.origin(e), mesh.dest(e), mesh.dest(far));
-        let [pa, pb, pd, _] = finite4(positions, [a, b, d, v])?;
-        if surface.in_circle(pa, pb, pv, pd) <= 0.0 {
-            continue;
-        }
-        if flips >= limit {
-            stack.clear();
-            return Err(DelaunayError::FlipLimit(flips));
-        }
-        // The flipped faces (d, v, a) and (v, d, b) must turn counter-clockwise.
-        if surface.orient(pd, pv, pa) <= 0.0 || surface.orient(pv, pd, pb) <= 0.0 {
-            stuck.push(e);
-            continue;
-        }
-        let exposed = [far, mesh.left_prev(e.sym())];
-        match mesh.flip(e) {
-            Ok(_) => {
-                flips += 1;
-                stack.extend_from_slice(&exposed);
-            }
-            Err(MeshError::FlipWouldDuplicate(_)) => stuck.push(e),
-            Err(err) => return Err(err.into()),
-        }
-    }
-    for e in stuck {
-        if mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)? {
-            return Err(DelaunayError::NotDelaunay(e));
-        }
-    }
-    Ok(flips)
-}
-
 /// The flip budget for a queue of `queued` edges on a mesh of `edges` edges: Lawson flips on a
 /// valid mesh make far fewer, so hitting it means a folded or corrupt input.
 pub(crate) fn flip_limit(queued: usize, edges: usize) -> usize {
@@ -166,8 +110,9 @@ fn refuse_folds<S: Surface>(
 /// # Errors
 /// Before any edit: positions too short or not finite, a face that is not a triangle
 /// ([`DelaunayError::NotTriangulated`]), an inverted face ([`DelaunayError::Inverted`]).
-/// After flips (the mesh is then valid but not Delaunay; only possible on a mesh that wraps
-/// the surface more than once): [`DelaunayError::NotDelaunay`], [`DelaunayError::FlipLimit`].
+/// After flips, rolled back so that the mesh is as it was (from a copy; only possible
+/// on a mesh that wraps the surface more than once): [`DelaunayError::NotDelaunay`],
+/// [`DelaunayError::FlipLimit`].
 ///
 /// ```
 /// use delaunay::{Sphere, Violation, is_delaunay, make_delaunay};
@@ -188,7 +133,25 @@ pub fn make_delaunay<S: Surface>(
     refuse_folds(surface, mesh, positions, mesh.faces())?;
     let mut stack: Vec<Edge> = mesh.undirected_edges().collect();
     let limit = flip_limit(stack.len(), stack.len());
-    lawson(surface, mesh, positions, &mut stack, limit)
+    by_copy(mesh, |mesh| {
+        lawson(surface, mesh, positions, &mut stack, limit)
+    })
+}
+
+/// [`Mesh::atomically`] for whole-mesh passes: a copy of the mesh is the way back instead of
+/// an undo log, whose 16-byte writes (about 20 per flip) would outgrow a copy once the pass
+/// edits more than a fraction of the mesh. The copy carries the journal and the undo state as
+/// they were, so a failure drops the records the pass added.
+pub(crate) fn by_copy<T, E>(
+    mesh: &mut Mesh,
+    edit: impl FnOnce(&mut Mesh) -> Result<T, E>,
+) -> Result<T, E> {
+    let backup = mesh.clone();
+    let result = edit(mesh);
+    if result.is_err() {
+        *mesh = backup;
+    }
+    result
 }
 
 /// [`make_delaunay`] starting from the edges around `vertices` only (their star and the far
@@ -230,7 +193,7 @@ pub fn make_delaunay_around<S: Surface>(
         star_and_link(mesh, v, &mut stack);
     }
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-    lawson(surface, mesh, positions, &mut stack, limit)
+    mesh.atomically(|mesh| lawson(surface, mesh, positions, &mut stack, limit))
 }
 
 /// [`make_delaunay`] starting from the given edges only. Returns the number of flips.
@@ -260,7 +223,7 @@ pub fn make_delaunay_from_edges<S: Surface>(
         stack.push(e);
     }
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-    lawson(surface, mesh, positions, &mut stack, limit)
+    mesh.atomically(|mesh| lawson(surface, mesh, positions, &mut stack, limit))
 }
 
 /// Pushes the edges of `v`'s star and the far edge of each face around `v`.

@@ -1,11 +1,12 @@
 //! Inserting a point into a Delaunay triangulation and removing a vertex from one.
 
-use crate::check::{check_len, pos};
-use crate::flips::{flip_limit, lawson, lawson_insert};
+use crate::check::{finite4, pos};
+use crate::flips::flip_limit;
 use crate::locate::{Location, locate};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, MeshError, Vertex};
+use std::cell::RefCell;
 
 /// What an insertion did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,10 +27,12 @@ pub struct Inserted {
 /// `positions` grows when the new vertex id is past its end (dead slots get NaN).
 ///
 /// # Errors
-/// Before any edit: positions too short or not finite, `p` not finite, a dead hint,
-/// [`DelaunayError::Duplicate`] naming the vertex `p` coincides with,
-/// [`DelaunayError::Outside`] when `p` is outside a planar triangulation or, on the sphere,
-/// not in convex position (inside the hull of the points: not on their sphere).
+/// Always before any edit (mesh and positions unchanged): positions too short or not finite,
+/// `p` not finite, a dead hint, [`DelaunayError::Duplicate`] naming the vertex `p` coincides
+/// with, [`DelaunayError::Outside`] when `p` is outside a planar triangulation or, on the
+/// sphere, not in convex position (inside the hull of the points: not on their sphere),
+/// [`DelaunayError::NotConvex`] when `p` is outside the hull but would swallow a vertex (a
+/// few ulps off the sphere next to nearly co-circular points), [`DelaunayError::FlipLimit`].
 ///
 /// ```
 /// use delaunay::{Sphere, insert, is_delaunay, remove};
@@ -54,7 +57,57 @@ pub fn insert<S: Surface>(
     hint: Option<Face>,
 ) -> Result<Inserted, DelaunayError> {
     let loc = locate(surface, mesh, positions, p, hint)?;
-    let (vertex, on_edge) = match loc {
+    with_plan(|plan| insert_at(surface, mesh, positions, p, loc, plan))
+}
+
+thread_local! {
+    /// The flip plan's buffers, reused by every insertion on this thread (no allocation per
+    /// point once warm).
+    static PLAN: RefCell<FlipPlan> = RefCell::new(FlipPlan::default());
+}
+
+/// Runs `f` with this thread's flip plan (a fresh one if it is in use), then drops buffers an
+/// unusual insertion grew large.
+fn with_plan<T>(f: impl FnOnce(&mut FlipPlan) -> T) -> T {
+    PLAN.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut plan) => {
+            let r = f(&mut plan);
+            if plan.stack.capacity() + plan.star.capacity() + plan.flips.capacity() > 1 << 12 {
+                *plan = FlipPlan::default();
+            }
+            r
+        }
+        Err(_) => f(&mut FlipPlan::default()),
+    })
+}
+
+/// The flips an insertion will make, decided before the first edit (reusable buffers).
+#[derive(Default)]
+pub(crate) struct FlipPlan {
+    /// Link edges still to test, as in Lawson's stack.
+    stack: Vec<Edge>,
+    /// The new vertex's neighbours so far: a flip that would join one twice is refused.
+    star: Vec<Vertex>,
+    /// The edges to flip, in order.
+    flips: Vec<Edge>,
+}
+
+/// [`insert`] at a known location. Every decision is taken before the first edit: the Lawson
+/// flips that follow the split are simulated on the unchanged mesh first (every face they
+/// read beyond the new vertex's star is an original face), so a flip that would get stuck
+/// refuses the insertion with nothing changed, and the edit itself cannot fail half-way.
+pub(crate) fn insert_at<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    p: DVec3,
+    loc: Location,
+    plan: &mut FlipPlan,
+) -> Result<Inserted, DelaunayError> {
+    plan.stack.clear();
+    plan.star.clear();
+    plan.flips.clear();
+    let on_edge = match loc {
         Location::OnVertex(v) => return Err(DelaunayError::Duplicate(v)),
         Location::Outside(_) => return Err(DelaunayError::Outside),
         Location::InFace(f) => {
@@ -62,8 +115,9 @@ pub fn insert<S: Surface>(
             if surface.in_circle(a, b, c, p) <= 0.0 {
                 return Err(DelaunayError::Outside);
             }
-            let w = barycentric(surface, [a, b, c], p);
-            (mesh.split_face(f, w)?.vertex, false)
+            let [e0, e1, e2] = mesh.face_edges(f);
+            plan.stack.extend([e0, e1, e2]);
+            false
         }
         Location::OnEdge(e) => {
             let f = mesh.left(e);
@@ -71,29 +125,96 @@ pub fn insert<S: Surface>(
             if surface.in_circle(a, b, c, p) <= 0.0 {
                 return Err(DelaunayError::Outside);
             }
+            plan.stack.extend([mesh.left_next(e), mesh.left_prev(e)]);
+            plan.star
+                .extend([mesh.origin(e), mesh.dest(e), mesh.origin(plan.stack[1])]);
+            if mesh.right(e).is_valid() {
+                let (n, p) = (mesh.left_next(e.sym()), mesh.left_prev(e.sym()));
+                plan.stack.extend([n, p]);
+                plan.star.push(mesh.origin(p));
+            }
+            true
+        }
+    };
+    if !on_edge {
+        plan.star.extend(plan.stack.iter().map(|&x| mesh.origin(x)));
+    }
+    plan_flips(surface, mesh, positions, p, plan)?;
+    let vertex = match loc {
+        Location::InFace(f) => {
+            let w = barycentric(surface, corners(mesh, positions, f)?, p);
+            mesh.split_face(f, w)?.vertex
+        }
+        Location::OnEdge(e) => {
             let (pa, pb) = (
                 positions[mesh.origin(e).index()],
                 positions[mesh.dest(e).index()],
             );
             let (da, db) = (pa.distance(p), pb.distance(p));
             let t = if da + db > 0.0 { da / (da + db) } else { 0.5 };
-            (mesh.split(e, t as f32)?.vertex, true)
+            mesh.split(e, t as f32)?.vertex
         }
+        Location::OnVertex(_) | Location::Outside(_) => unreachable!("refused above"),
     };
     set_position(positions, vertex, p);
-    // Only the edges opposite the new vertex can fail the circle test: its spokes are
-    // Delaunay by construction (Lawson's insertion lemma), and each flip queues its quad.
-    let mut stack = Vec::with_capacity(16);
-    for e in mesh.outgoing(vertex) {
-        stack.push(mesh.left_next(e));
+    // The planned flips: each joins the new vertex to a corner it was not joined to (the plan
+    // tracked its star), across a quad the plan found convex.
+    for &e in &plan.flips {
+        let r = mesh.flip_fresh(e);
+        debug_assert!(r.is_ok(), "planned flip of {e:?}: {r:?}");
     }
-    let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-    let flips = lawson_insert(surface, mesh, positions, vertex, &mut stack, limit)?;
     Ok(Inserted {
         vertex,
-        flips,
+        flips: plan.flips.len(),
         on_edge,
     })
+}
+
+/// Lawson's flips after inserting `p`, decided on the mesh before the split: every queued
+/// edge `a → b` has the new vertex on its left once split, its far face `(b, a, d)` is a face
+/// of the unchanged mesh (flips only make faces around the new vertex), and a flip exposes
+/// the far face's other edges `a → d` and `d → b`. The spokes a flip makes are Delaunay by
+/// Lawson's insertion lemma, so they are never tested.
+///
+/// # Errors
+/// [`DelaunayError::NotConvex`] when a flip would be needed but cannot be made (its quad is not
+/// convex, or it would join the new vertex to a neighbour twice); positions not finite;
+/// [`DelaunayError::FlipLimit`].
+fn plan_flips<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    pv: DVec3,
+    plan: &mut FlipPlan,
+) -> Result<(), DelaunayError> {
+    let limit = flip_limit(plan.stack.len(), mesh.undirected_edge_count());
+    while let Some(e) = plan.stack.pop() {
+        let es = e.sym();
+        if !mesh.left(es).is_valid() {
+            continue; // A boundary edge of the plane: never reflex.
+        }
+        let far = mesh.left_next(es);
+        let (a, b, d) = (mesh.origin(e), mesh.dest(e), mesh.dest(far));
+        let [pa, pb, pd, _] = finite4(positions, [a, b, d, d])?;
+        if surface.in_circle(pa, pb, pv, pd) <= 0.0 {
+            continue;
+        }
+        if plan.flips.len() >= limit {
+            return Err(DelaunayError::FlipLimit(plan.flips.len()));
+        }
+        // The flipped faces (d, v, a) and (v, d, b) must turn counter-clockwise, and `d` must
+        // not be a neighbour already.
+        if surface.orient(pd, pv, pa) <= 0.0
+            || surface.orient(pv, pd, pb) <= 0.0
+            || plan.star.contains(&d)
+        {
+            return Err(DelaunayError::NotConvex(e));
+        }
+        plan.flips.push(e);
+        plan.star.push(d);
+        plan.stack.extend([far, mesh.left_prev(es)]);
+    }
+    Ok(())
 }
 
 /// Writes the position of a (possibly new) vertex, growing the vector with NaN slots.
@@ -129,151 +250,6 @@ fn barycentric<S: Surface>(surface: &S, t: [DVec3; 3], p: DVec3) -> [f32; 3] {
     let a = (w[0] / sum) as f32;
     let b = (w[1] / sum) as f32;
     [a, b, (1.0 - a - b).max(0.0)]
-}
-
-/// What a removal did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Removed {
-    /// Flips that emptied the vertex's star down to three edges.
-    pub ear_flips: usize,
-    /// Lawson flips afterwards (zero when every ear was Delaunay).
-    pub flips: usize,
-}
-
-/// Removes vertex `v` from a Delaunay triangulation and re-triangulates its hole as Delaunay:
-/// flip its star down to three edges, choosing at each step an ear of the hole's polygon that
-/// is convex and whose circumcircle holds no other corner of the polygon (such an ear always
-/// exists), then [`Mesh::dissolve_vertex`]; a final Lawson pass checks the hole exactly.
-/// `positions[v]` is left as it was (the slot is dead).
-///
-/// # Errors
-/// Before any edit: positions too short or not finite, a dead vertex, a boundary vertex
-/// ([`DelaunayError::BoundaryVertex`]), a sphere of four vertices
-/// ([`DelaunayError::TooFewVertices`]).
-pub fn remove<S: Surface>(
-    surface: &S,
-    mesh: &mut Mesh,
-    positions: &[DVec3],
-    v: Vertex,
-) -> Result<Removed, DelaunayError> {
-    check_len(mesh, positions)?;
-    if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
-        return Err(DelaunayError::DeadVertex(v));
-    }
-    if !surface.is_closed() && mesh.is_boundary_vertex(v) {
-        return Err(DelaunayError::BoundaryVertex(v));
-    }
-    if mesh.vertex_count() <= 4 {
-        return Err(DelaunayError::TooFewVertices(mesh.vertex_count()));
-    }
-    for u in mesh.neighbors(v) {
-        pos(positions, u)?;
-    }
-    // The hole's edges: its polygon and the diagonals the ear flips create. Every other
-    // edge keeps both its faces, hence its circle test.
-    let mut stack: Vec<Edge> = Vec::with_capacity(32);
-    stack.extend(mesh.outgoing(v).map(|e| mesh.left_next(e)));
-    let ear_flips = reduce_to_degree3(surface, mesh, positions, v, &mut stack)?;
-    mesh.dissolve_vertex(v)?;
-    let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-    let flips = lawson(surface, mesh, positions, &mut stack, limit)?;
-    Ok(Removed { ear_flips, flips })
-}
-
-/// Above this degree the empty-circle test of an ear (quadratic in the degree) is skipped and
-/// the final Lawson pass makes the hole Delaunay instead.
-const EAR_TEST_MAX_DEGREE: usize = 48;
-
-/// Flips edges of `v`'s star until `v` has three neighbours, choosing Delaunay ears of the
-/// link polygon (positions of the link only; `v`'s own position is not read). Returns the
-/// number of flips; the diagonals the flips create are pushed to `created`. Falls back to a
-/// true ear, a convex corner, then any corner whose flip the mesh accepts (folded links), so
-/// it fails only when no flip of the star is possible at all.
-pub(crate) fn reduce_to_degree3<S: Surface>(
-    surface: &S,
-    mesh: &mut Mesh,
-    positions: &[DVec3],
-    v: Vertex,
-    created: &mut Vec<Edge>,
-) -> Result<usize, DelaunayError> {
-    // Spokes v → u_i, counter-clockwise, with the link's positions (read once) and whether
-    // the ear at u_i is blocked: its diagonal already exists (the flip was refused), skipped
-    // until the next flip. One allocation per removal.
-    let mut ring: Vec<(Edge, DVec3, bool)> = mesh
-        .outgoing(v)
-        .map(|e| (e, positions[mesh.dest(e).index()], false))
-        .collect();
-    let mut flips = 0;
-    while ring.len() > 3 {
-        let d = ring.len();
-        let b = match delaunay_ear(surface, &ring) {
-            Some(b) => b,
-            None => fallback_ear(surface, &ring).ok_or(DelaunayError::FoldUnresolved(v))?,
-        };
-        match mesh.flip(ring[b].0) {
-            Ok(e) => created.push(e),
-            Err(MeshError::FlipWouldDuplicate(_)) => {
-                ring[b].2 = true;
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        }
-        ring.remove(b);
-        for r in &mut ring {
-            r.2 = false;
-        }
-        flips += 1;
-        debug_assert_eq!(ring.len(), d - 1);
-    }
-    Ok(flips)
-}
-
-/// The first unblocked ear of the link that is convex and whose circumcircle holds no other
-/// corner of the link (such an ear exists on a Delaunay star; it is also a true ear, since a
-/// circumcircle holds its triangle). Early exits keep a typical star at a few tests per ear.
-fn delaunay_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
-    let d = ring.len();
-    if d > EAR_TEST_MAX_DEGREE {
-        return None;
-    }
-    let u = |i: usize| ring[i % d].1;
-    (0..d).find(|&b| {
-        let (a, c) = (b + d - 1, b + 1);
-        !ring[b].2
-            && surface.orient(u(a), u(b), u(c)) > 0.0
-            && (b + 2..b + d - 1).all(|j| surface.in_circle(u(a), u(b), u(c), u(j)) <= 0.0)
-    })
-}
-
-/// When no Delaunay ear is free (folded links, refused flips, huge degrees): a true ear
-/// (convex, no other corner inside the triangle), else a convex corner, else any unblocked
-/// corner. The final Lawson pass of the caller makes the hole Delaunay.
-#[cold]
-fn fallback_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
-    let d = ring.len();
-    let u = |i: usize| ring[i % d].1;
-    let mut convex_ear = None;
-    let mut any_ear = None;
-    for b in (0..d).filter(|&b| !ring[b].2) {
-        let (a, c) = (b + d - 1, b + 1);
-        any_ear.get_or_insert(b);
-        if surface.orient(u(a), u(b), u(c)) <= 0.0 {
-            continue;
-        }
-        convex_ear.get_or_insert(b);
-        if d > EAR_TEST_MAX_DEGREE {
-            return Some(b);
-        }
-        let inside = (b + 2..b + d - 1).any(|j| {
-            surface.orient(u(a), u(b), u(j)) >= 0.0
-                && surface.orient(u(b), u(c), u(j)) >= 0.0
-                && surface.orient(u(c), u(a), u(j)) >= 0.0
-        });
-        if !inside {
-            return Some(b);
-        }
-    }
-    convex_ear.or(any_ear)
 }
 
 /// Moves a degree-3 vertex `v` from the triangle of its neighbours into the neighbouring

@@ -46,15 +46,17 @@ pub mod hint;
 mod insert;
 mod locate;
 pub mod predicates;
+mod remove;
 mod restore;
 
 pub use adapt::{AdaptError, AdaptOptions, AdaptStats, Metric, adapt};
 pub use check::{Report, Violation, delaunay_report, is_delaunay};
 pub use error::DelaunayError;
 pub use flips::{make_delaunay, make_delaunay_around, make_delaunay_from_edges};
-pub use insert::{Inserted, Removed, insert, remove};
+pub use insert::{Inserted, insert};
 pub use locate::{Location, locate, nearest_vertex};
 pub use predicates::{Plane, Sphere, Surface};
+pub use remove::{Removed, remove};
 pub use restore::{RestoreOptions, RestoreStats, restore};
 
 /// The README's example, compiled and run as a doc test.

@@ -12,7 +12,8 @@
 
 use crate::check::{check_len, finite4, pos};
 use crate::flips::{flip_limit, lawson, lawson_collect, star_and_link};
-use crate::insert::{hop, reduce_to_degree3};
+use crate::insert::hop;
+use crate::remove::reduce_to_degree3;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
@@ -65,15 +66,29 @@ pub struct RestoreStats {
 /// `options.merge_collisions` is set.
 ///
 /// # Errors
-/// Before any edit: positions too short, a dead or non-finite moved vertex. During the repair
-/// (the mesh is then a valid mesh holding every vertex, but not Delaunay where it failed):
-/// [`DelaunayError::Collision`], [`DelaunayError::Outside`] (a vertex moved off the sphere, into
-/// the hull), [`DelaunayError::FoldUnresolved`] (a fold the local repair could not undo within
-/// its budget: only for meshes that were not Delaunay before the move), flip errors.
+/// Always with the mesh and positions as they were before the call (a failure during the
+/// repair rolls back its edits with [`Mesh::atomically`]): positions too short, a dead or
+/// non-finite moved vertex, [`DelaunayError::Collision`], [`DelaunayError::Outside`] (a vertex
+/// moved off the sphere, into the hull), [`DelaunayError::FoldUnresolved`] (a fold the local
+/// repair could not undo within its budget: only for meshes that were not Delaunay before the
+/// move), flip errors.
 pub fn restore<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &mut [DVec3],
+    moved: Option<&[Vertex]>,
+    options: &RestoreOptions,
+) -> Result<RestoreStats, DelaunayError> {
+    // Positions are only read; the mesh edits are all or nothing.
+    let positions: &[DVec3] = positions;
+    mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options))
+}
+
+/// [`restore`], which rolls this back when it fails.
+fn restore_edits<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
     moved: Option<&[Vertex]>,
     options: &RestoreOptions,
 ) -> Result<RestoreStats, DelaunayError> {
@@ -335,7 +350,7 @@ enum Relocation {
 fn relocate<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
-    positions: &mut [DVec3],
+    positions: &[DVec3],
     v: Vertex,
     options: &RestoreOptions,
     stats: &mut RestoreStats,

@@ -43,8 +43,9 @@ pub use options::{AdaptError, AdaptOptions, AdaptStats, Metric};
 /// Before any edit, everything unchanged: [`AdaptError::BadOptions`],
 /// [`AdaptError::BadSize`] (NaN, infinite, zero or negative target),
 /// [`AdaptError::NotDelaunay`] (inverted faces, holes on the sphere, non-Delaunay edges), and
-/// bad positions as [`AdaptError::Delaunay`]. After edits (a valid mesh, not guaranteed
-/// Delaunay; not expected on a valid input): [`AdaptError::Delaunay`].
+/// bad positions as [`AdaptError::Delaunay`]. After edits (not expected on a valid input):
+/// [`AdaptError::Delaunay`], with the mesh put back from a copy taken at entry and the
+/// positions restored, so the mesh and positions are again as they were.
 ///
 /// A size field read from a vertex layer is a closure over its slice:
 ///
@@ -96,33 +97,48 @@ pub fn adapt<S: Metric>(
     let budget = o
         .max_vertices
         .unwrap_or_else(|| mesh.vertex_count().saturating_mul(16).saturating_add(1024));
-    let mut run = Run {
-        surface,
-        mesh,
-        positions,
-        sizes,
-        size: &size,
-        o,
-        budget,
-        stats: AdaptStats::default(),
-        stamp: Vec::new(),
-        touched: Vec::new(),
-        queue: Vec::new(),
-        queued: Vec::new(),
-        pass: 0,
-    };
-    for pass in 1..=o.max_passes {
-        run.pass = pass as u32;
-        run.stats.passes = pass;
-        let edits = run.split_sweep()? + run.collapse_sweep()?;
-        run.flip_back()?;
-        if edits == 0 {
-            run.stats.converged = !run.stats.budget_reached;
-            break;
+    // All or nothing: the mesh from a copy (a pass edits a good part of the mesh: an undo
+    // log would outgrow it), the positions by what `place` overwrote.
+    let len_before = positions.len();
+    let mut overwritten = Vec::new();
+    let result = crate::flips::by_copy(mesh, |mesh| {
+        let mut run = Run {
+            surface,
+            mesh,
+            positions: &mut *positions,
+            overwritten: &mut overwritten,
+            len_before,
+            sizes,
+            size: &size,
+            o,
+            budget,
+            stats: AdaptStats::default(),
+            stamp: Vec::new(),
+            touched: Vec::new(),
+            queue: Vec::new(),
+            queued: Vec::new(),
+            pass: 0,
+        };
+        for pass in 1..=o.max_passes {
+            run.pass = pass as u32;
+            run.stats.passes = pass;
+            let edits = run.split_sweep()? + run.collapse_sweep()?;
+            run.flip_back()?;
+            if edits == 0 {
+                run.stats.converged = !run.stats.budget_reached;
+                break;
+            }
+        }
+        run.measure();
+        Ok(run.stats)
+    });
+    if result.is_err() {
+        positions.truncate(len_before);
+        for (i, p) in overwritten.into_iter().rev() {
+            positions[i] = p;
         }
     }
-    run.measure();
-    Ok(run.stats)
+    result
 }
 
 /// Why a collapse was kept (the worst reason over the positions tried).
@@ -137,6 +153,10 @@ struct Run<'a, S, F> {
     surface: &'a S,
     mesh: &'a mut Mesh,
     positions: &'a mut Vec<DVec3>,
+    /// Old values of the positions `place` overwrote below `len_before`, to undo a failure.
+    overwritten: &'a mut Vec<(usize, DVec3)>,
+    /// The length of `positions` at entry.
+    len_before: usize,
     /// Target length per vertex slot (NaN at dead slots).
     sizes: Vec<f64>,
     size: &'a F,
@@ -182,6 +202,9 @@ impl<S: Metric, F: Fn(Vertex, DVec3) -> f64> Run<'_, S, F> {
         }
         if i >= self.sizes.len() {
             self.sizes.resize(i + 1, f64::NAN);
+        }
+        if i < self.len_before {
+            self.overwritten.push((i, self.positions[i]));
         }
         self.positions[i] = p;
         let mut s = interpolated;

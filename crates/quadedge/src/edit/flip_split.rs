@@ -37,14 +37,50 @@ impl Mesh {
     /// ```
     pub fn flip(&mut self, edge: Edge) -> Result<Edge, MeshError> {
         if self.undo.rec.is_some() {
-            self.flip_with::<true>(edge)
+            self.flip_with::<true, true>(edge)
         } else {
-            self.flip_with::<false>(edge)
+            self.flip_with::<false, true>(edge)
         }
     }
 
-    /// [`Mesh::flip`], with the undo log (`LOG`) or without: one branch per edit, not per write.
-    fn flip_with<const LOG: bool>(&mut self, edge: Edge) -> Result<Edge, MeshError> {
+    /// [`Mesh::flip`] for a caller that already knows the opposite corners `c` and `d` are not
+    /// connected (for example because it tracks the star of the vertex the flip joins, as
+    /// Delaunay insertion does): the walk around `c`'s ring that [`Mesh::flip`] makes to refuse
+    /// parallel edges is skipped; every other check stays. Same result, ids and journal record
+    /// as [`Mesh::flip`].
+    ///
+    /// Contract: when `c` and `d` are in fact connected, the flip is still made and the mesh
+    /// gets two parallel edges, which [`Mesh::check`](crate::Mesh::check) reports (memory
+    /// stays safe; debug builds assert instead).
+    ///
+    /// # Errors
+    /// Changing nothing: [`MeshError::DeadEdge`], [`MeshError::BoundaryEdge`], and
+    /// [`MeshError::FlipWouldDuplicate`] when `c == d` (a pillow), as for [`Mesh::flip`].
+    ///
+    /// ```
+    /// use quadedge::{Mesh, Vertex};
+    /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    /// let e = m.find_edge(Vertex::new(0), Vertex::new(2)).unwrap();
+    /// let mut twin = m.clone();
+    /// // 1 and 3 are not connected: the known-fresh flip equals the checked one.
+    /// assert_eq!(m.flip_fresh(e), twin.flip(e));
+    /// assert_eq!(m, twin);
+    /// m.check().unwrap();
+    /// ```
+    pub fn flip_fresh(&mut self, edge: Edge) -> Result<Edge, MeshError> {
+        if self.undo.rec.is_some() {
+            self.flip_with::<true, false>(edge)
+        } else {
+            self.flip_with::<false, false>(edge)
+        }
+    }
+
+    /// [`Mesh::flip`], with the undo log (`LOG`) or without: one branch per edit, not per write;
+    /// with the ring walk that refuses parallel edges (`RING`) or without.
+    fn flip_with<const LOG: bool, const RING: bool>(
+        &mut self,
+        edge: Edge,
+    ) -> Result<Edge, MeshError> {
         if !self.is_edge_alive(edge) {
             return Err(MeshError::DeadEdge(edge));
         }
@@ -63,9 +99,13 @@ impl Mesh {
         let b = self.primal_origin[es.index()];
         let c = self.primal_origin[lp.index()];
         let d = self.primal_origin[rp.index()];
-        if c == d || self.ring_reaches(ln.sym(), lp, d) {
+        if c == d || (RING && self.ring_reaches(ln.sym(), lp, d)) {
             return Err(MeshError::FlipWouldDuplicate(edge));
         }
+        debug_assert!(
+            RING || !self.ring_reaches(ln.sym(), lp, d),
+            "flip_fresh of {edge:?}: its opposite corners are connected"
+        );
 
         // a and b lose the edge, c and d gain it.
         self.set_next::<LOG>(rn, lp.sym());

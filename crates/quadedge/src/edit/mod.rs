@@ -1,8 +1,11 @@
-//! Local edits: flip and split ([`flip_split`]), collapse ([`collapse`]), face split and
-//! vertex dissolve ([`star`]), face removal (here), and the primitives they share.
+//! Local edits: flip and split ([`flip_split`]; `flip_fresh` for callers that know the flip
+//! makes no parallel edge), collapse ([`collapse`]), face split and vertex dissolve ([`star`]),
+//! face removal (here), all-or-nothing sequences of edits ([`atomic`]), and the primitives
+//! they share.
 //!
 //! Every operation reads and validates first and writes afterwards, so a rejected operation
-//! leaves the mesh bit-identical (free lists included). Removed elements are marked dead, skipped
+//! leaves the mesh bit-identical (free lists included); [`Mesh::atomically`] extends that to
+//! an algorithm made of many edits that may fail half-way. Removed elements are marked dead, skipped
 //! by every iterator and their ids pushed on the per-kind free lists (LIFO), from which later
 //! additions take them; [`Mesh::compact`](crate::Mesh::compact) squeezes the holes out.
 //!
@@ -10,6 +13,7 @@
 //! `origin_next` it implies (`onext(rot n) = inv_rot(p)` when `onext(p) = n`), so the dual rings
 //! stay exact without walking whole rings.
 
+mod atomic;
 mod collapse;
 mod flip_split;
 mod star;

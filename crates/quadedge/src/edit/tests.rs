@@ -128,3 +128,62 @@ fn edits_keep_the_contract_on_every_entry_edge_and_fan_order() {
     assert!(variants > 40, "{variants}");
     assert!(accepted > 1000, "{accepted}");
 }
+
+/// `flip_fresh` makes exactly the flips `flip` makes when the opposite corners are not
+/// connected, and refuses what `flip` refuses for other reasons, changing nothing.
+#[test]
+fn flip_fresh_equals_flip_where_its_contract_holds() {
+    let (n, t) = shapes::icosahedron();
+    let m = Mesh::from_triangles(n, &t).unwrap();
+    let mut checked = 0;
+    for q in 0..m.quad_slots() as u32 + 2 {
+        let e = Edge::of_quad(q);
+        let (mut a, mut b) = (m.clone(), m.clone());
+        let plain = a.flip(e);
+        if matches!(plain, Err(crate::MeshError::FlipWouldDuplicate(_))) {
+            continue;
+        }
+        assert_eq!(b.flip_fresh(e), plain);
+        assert!(a == b);
+        b.check().unwrap();
+        checked += 1;
+    }
+    assert!(checked >= 30);
+}
+
+/// A failed `atomically` leaves the mesh and the journal as they were, with or without the
+/// caller's undo log; a successful one keeps the edits and their records.
+#[test]
+fn atomically_rolls_back_mesh_and_journal() {
+    let (n, t) = shapes::icosahedron();
+    for caller_log in [false, true] {
+        let mut m = Mesh::from_triangles(n, &t).unwrap();
+        let rec = m.record_changes().unwrap();
+        if caller_log {
+            m.start_undo_log().unwrap();
+        }
+        m.flip(Edge::of_quad(3)).unwrap();
+        let before = m.clone();
+        let r: Result<(), ()> = m.atomically(|m| {
+            m.flip(Edge::of_quad(7)).unwrap();
+            m.split_face(Face::new(2), [0.5, 0.25, 0.25]).unwrap();
+            Err(())
+        });
+        assert!(r.is_err() && m == before);
+        assert_eq!(m.take_changes(&rec).unwrap().len(), 1);
+        assert_eq!(m.is_undo_logging(), caller_log);
+        let r: Result<(), ()> = m.atomically(|m| {
+            m.flip(Edge::of_quad(7)).unwrap();
+            Ok(())
+        });
+        assert!(r.is_ok() && m != before);
+        assert_eq!(m.take_changes(&rec).unwrap().len(), 1);
+        if caller_log {
+            // The caller's log holds both flips: undoing it gives the starting mesh.
+            let log = m.stop_undo_log().unwrap();
+            m.undo(&log).unwrap();
+            assert!(m == Mesh::from_triangles(n, &t).unwrap());
+        }
+        m.check().unwrap();
+    }
+}

@@ -46,6 +46,7 @@ pub mod hint;
 mod insert;
 mod locate;
 pub mod predicates;
+pub mod resample;
 mod restore;
 
 pub use adapt::{AdaptError, AdaptOptions, AdaptStats, Metric, adapt};

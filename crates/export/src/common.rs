@@ -2,13 +2,17 @@
 
 use crate::ExportError;
 use glam::Vec3;
-use quadedge::{Mesh, Vertex};
+use quadedge::{Topology, Vertex};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Checks that a per-vertex array has one entry per vertex slot.
-pub(crate) fn check_len(what: &'static str, mesh: &Mesh, got: usize) -> Result<(), ExportError> {
+pub(crate) fn check_len(
+    what: &'static str,
+    mesh: &impl Topology,
+    got: usize,
+) -> Result<(), ExportError> {
     let expected = mesh.vertex_slots();
     if got == expected {
         Ok(())
@@ -24,7 +28,7 @@ pub(crate) fn check_len(what: &'static str, mesh: &Mesh, got: usize) -> Result<(
 /// Validates the common inputs: a mesh with faces, positions (and colours) per vertex slot,
 /// finite positions on live vertices (NaN would end up in files and in glTF bounds).
 pub(crate) fn check_inputs(
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {
@@ -53,7 +57,7 @@ pub(crate) struct Compact {
 }
 
 impl Compact {
-    pub fn new(mesh: &Mesh) -> Result<Self, ExportError> {
+    pub fn new(mesh: &impl Topology) -> Result<Self, ExportError> {
         // PLY stores indices as `int`, so stay within i32 for every format.
         if mesh.vertex_count() >= i32::MAX as usize || mesh.face_count() >= (i32::MAX / 3) as usize
         {
@@ -70,7 +74,7 @@ impl Compact {
 
     /// The dense corner indices of a face, counter-clockwise from outside.
     #[inline]
-    pub fn face(&self, mesh: &Mesh, f: quadedge::Face) -> [u32; 3] {
+    pub fn face(&self, mesh: &impl Topology, f: quadedge::Face) -> [u32; 3] {
         mesh.face_vertices(f).map(|v| self.dense[v.index()])
     }
 }

@@ -58,6 +58,25 @@ pub enum ExportError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A live vertex has a NaN or infinite value in a per-vertex scalar array.
+    NonFiniteValue {
+        /// Which array (`"values"`, `"scalar"`, `"hillshade"`).
+        what: &'static str,
+        /// The vertex id.
+        vertex: quadedge::Vertex,
+    },
+    /// The operation needs a closed mesh (every edge between two faces), e.g. a whole sphere
+    /// for an equirectangular heightmap.
+    OpenMesh,
+    /// An animation frame differs in size from the first frame.
+    FrameSizeMismatch {
+        /// The index of the offending frame.
+        frame: usize,
+        /// The first frame's `(width, height)`.
+        expected: (u32, u32),
+        /// The offending frame's `(width, height)`.
+        got: (u32, u32),
+    },
     /// PNG encoding failed for a reason other than I/O.
     Png(String),
 }
@@ -87,6 +106,19 @@ impl fmt::Display for ExportError {
             }
             Self::TooLarge { what } => write!(f, "{what} is too large for the output format"),
             Self::InvalidOption { name, reason } => write!(f, "invalid option {name}: {reason}"),
+            Self::NonFiniteValue { what, vertex } => {
+                write!(f, "{what} of vertex {vertex} is not finite")
+            }
+            Self::OpenMesh => f.write_str("the mesh has a boundary; a closed mesh is needed"),
+            Self::FrameSizeMismatch {
+                frame,
+                expected,
+                got,
+            } => write!(
+                f,
+                "frame {frame} is {}x{}, expected {}x{} like the first frame",
+                got.0, got.1, expected.0, expected.1
+            ),
             Self::Png(m) => write!(f, "PNG encoding failed: {m}"),
         }
     }

@@ -2,12 +2,14 @@
 //!
 //! Layout: a 12-byte header, a JSON chunk (padded with spaces to 4 bytes) and a BIN chunk
 //! (padded with zeros) holding, in order, `POSITION`, `NORMAL`, optional `COLOR_0` (linear
-//! `f32` RGB) and `u32` indices, each in its own buffer view at a 4-byte aligned offset.
+//! `f32` RGB), an optional custom scalar attribute (`f32`, e.g. `_ELEVATION`) and `u32`
+//! indices, each in its own buffer view at a 4-byte aligned offset.
 
 use crate::ExportError;
 use crate::common::{Compact, check_inputs, put, write_file};
+use crate::heightmap::check_values;
 use glam::Vec3;
-use quadedge::Mesh;
+use quadedge::Topology;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
@@ -34,18 +36,55 @@ const UNSIGNED_INT: u32 = 5125;
 /// ```
 pub fn write_glb(
     path: impl AsRef<Path>,
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {
-    let bytes = glb_bytes(mesh, positions, colors)?;
+    write_glb_with(
+        path,
+        mesh,
+        positions,
+        &GlbOptions {
+            colors,
+            ..Default::default()
+        },
+    )
+}
+
+/// What goes into a `.glb` besides positions, normals and faces.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GlbOptions<'a> {
+    /// sRGB colours, one per vertex slot, written as `COLOR_0`.
+    pub colors: Option<&'a [[u8; 3]]>,
+    /// A scalar layer, one value per vertex slot, written raw as a custom vertex attribute
+    /// (`FLOAT`, `SCALAR`) under the given name, which must start with an underscore (glTF's
+    /// rule for application-specific attributes) followed by 1 to 63 ASCII letters, digits or
+    /// underscores, e.g. `_ELEVATION`. Blender imports it as a mesh attribute.
+    pub scalar: Option<(&'a str, &'a [f32])>,
+    /// Relief: each vertex moves along its direction from the centre by `relief * value`
+    /// (the scalar's value, so an exaggeration factor in the scalar's units per unit of
+    /// radius). Needs `scalar`.
+    pub relief: Option<f32>,
+}
+
+/// Writes `mesh` as a `.glb` file with the extras of [`GlbOptions`]. See [`glb_bytes_with`].
+///
+/// # Errors
+/// As [`glb_bytes_with`], plus the file errors ([`ExportError::Io`] and the path checks).
+pub fn write_glb_with(
+    path: impl AsRef<Path>,
+    mesh: &impl Topology,
+    positions: &[Vec3],
+    options: &GlbOptions<'_>,
+) -> Result<(), ExportError> {
+    let bytes = glb_bytes_with(mesh, positions, options)?;
     write_file(path.as_ref(), |w| put(w, &bytes))
 }
 
 /// Writes a `.glb` to any writer. See [`glb_bytes`].
 pub fn write_glb_to<W: Write>(
     mut writer: W,
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {
@@ -67,16 +106,106 @@ pub fn write_glb_to<W: Write>(
 /// * A matte (non-metallic, rough) material, since glTF's default material is fully metallic
 ///   and would render the planet nearly black.
 pub fn glb_bytes(
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<Vec<u8>, ExportError> {
+    glb_bytes_with(
+        mesh,
+        positions,
+        &GlbOptions {
+            colors,
+            ..Default::default()
+        },
+    )
+}
+
+/// Checks a custom attribute name: `_` then 1 to 63 of `[A-Za-z0-9_]` (it goes into the
+/// JSON unescaped, so nothing else is allowed).
+fn check_attribute_name(name: &str) -> Result<(), ExportError> {
+    let bad = |reason| ExportError::InvalidOption {
+        name: "scalar name",
+        reason,
+    };
+    let Some(rest) = name.strip_prefix('_') else {
+        return Err(bad("a custom glTF attribute name starts with '_'"));
+    };
+    if rest.is_empty() || rest.len() > 63 {
+        return Err(bad("must have 1 to 63 characters after the '_'"));
+    }
+    if !rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(bad("only ASCII letters, digits and '_' are allowed"));
+    }
+    Ok(())
+}
+
+/// [`glb_bytes`] with the extras of [`GlbOptions`]: colours, a raw scalar attribute, relief.
+///
+/// # Errors
+/// The input errors of [`glb_bytes`]; for the scalar, [`ExportError::InvalidOption`] for a
+/// bad attribute name, [`ExportError::LengthMismatch`] when it is not one value per vertex
+/// slot, [`ExportError::NonFiniteValue`] for a NaN or infinite value on a live vertex;
+/// [`ExportError::InvalidOption`] for `relief` without a scalar or not finite;
+/// [`ExportError::NonFinitePosition`] when relief pushes a vertex to infinity.
+///
+/// ```
+/// use glam::Vec3;
+/// use export::gltf::{GlbOptions, glb_bytes_with};
+/// let (n, tris) = quadedge::shapes::octahedron();
+/// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
+/// let pos = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+/// let elevation = [0.1, 0.0, 0.2, -0.1, 0.0, 0.05];
+/// let opts = GlbOptions { scalar: Some(("_ELEVATION", &elevation)), relief: Some(0.5), ..Default::default() };
+/// let glb = glb_bytes_with(&mesh, &pos, &opts)?;
+/// assert!(glb.windows(10).any(|w| w == b"_ELEVATION"));
+/// # Ok::<(), export::ExportError>(())
+/// ```
+pub fn glb_bytes_with(
+    mesh: &impl Topology,
+    positions: &[Vec3],
+    options: &GlbOptions<'_>,
+) -> Result<Vec<u8>, ExportError> {
+    let colors = options.colors;
     check_inputs(mesh, positions, colors)?;
+    if let Some((name, values)) = options.scalar {
+        check_attribute_name(name)?;
+        check_values("scalar", mesh, values)?;
+    }
+    let relief = match (options.relief, options.scalar) {
+        (None, _) => None,
+        (Some(r), Some((_, values))) if r.is_finite() => Some((r, values)),
+        (Some(_), None) => {
+            return Err(ExportError::InvalidOption {
+                name: "relief",
+                reason: "relief displaces by a scalar layer: set `scalar` too",
+            });
+        }
+        (Some(_), Some(_)) => {
+            return Err(ExportError::InvalidOption {
+                name: "relief",
+                reason: "must be finite",
+            });
+        }
+    };
     let compact = Compact::new(mesh)?;
     let n = compact.live.len();
     let faces: Vec<[u32; 3]> = mesh.faces().map(|f| compact.face(mesh, f)).collect();
 
-    let pos: Vec<Vec3> = compact.live.iter().map(|v| positions[v.index()]).collect();
+    let mut pos: Vec<Vec3> = compact.live.iter().map(|v| positions[v.index()]).collect();
+    if let Some((r, values)) = relief {
+        for (p, v) in pos.iter_mut().zip(&compact.live) {
+            *p += r * values[v.index()] * p.normalize_or_zero();
+            if !p.is_finite() {
+                return Err(ExportError::NonFinitePosition { vertex: *v });
+            }
+        }
+    }
+    let scalar: Option<(&str, Vec<f32>)> = options.scalar.map(|(name, values)| {
+        (
+            name,
+            compact.live.iter().map(|v| values[v.index()]).collect(),
+        )
+    });
     let normals = vertex_normals(&pos, &faces);
     let (min, max) = pos.iter().fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
@@ -85,7 +214,8 @@ pub fn glb_bytes(
 
     // BIN chunk: every view is a multiple of 4 bytes long, so offsets stay aligned.
     let color_len = if colors.is_some() { 12 * n } else { 0 };
-    let total = 24 * n + color_len + 12 * faces.len();
+    let scalar_len = if scalar.is_some() { 4 * n } else { 0 };
+    let total = 24 * n + color_len + scalar_len + 12 * faces.len();
     if total > (u32::MAX as usize) - (1 << 20) {
         return Err(ExportError::TooLarge {
             what: "glTF buffer",
@@ -109,6 +239,11 @@ pub fn glb_bytes(
             );
         }
     }
+    if let Some((_, values)) = &scalar {
+        for x in values {
+            bin.extend_from_slice(&x.to_le_bytes());
+        }
+    }
     for f in &faces {
         for i in f {
             bin.extend_from_slice(&i.to_le_bytes());
@@ -116,7 +251,15 @@ pub fn glb_bytes(
     }
     debug_assert_eq!(bin.len(), total);
 
-    let json = gltf_json(n, faces.len(), min, max, colors.is_some(), bin.len());
+    let extra = scalar.as_ref().map(|(name, values)| {
+        let (lo, hi) = values
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            });
+        (*name, lo, hi)
+    });
+    let json = gltf_json(n, faces.len(), min, max, colors.is_some(), extra, bin.len());
     let mut json = json.into_bytes();
     while !json.len().is_multiple_of(4) {
         json.push(b' ');
@@ -162,24 +305,32 @@ fn gltf_json(
     min: Vec3,
     max: Vec3,
     with_colors: bool,
+    scalar: Option<(&str, f32, f32)>,
     bin_len: usize,
 ) -> String {
     let v3 = 12 * vertices;
     let mut views = vec![(0, v3, ARRAY_BUFFER), (v3, v3, ARRAY_BUFFER)];
+    let mut attrs = String::from(r#""POSITION":0,"NORMAL":1"#);
+    let mut next_offset = 2 * v3;
     if with_colors {
-        views.push((2 * v3, v3, ARRAY_BUFFER));
+        let _ = write!(attrs, r#","COLOR_0":{}"#, views.len());
+        views.push((next_offset, v3, ARRAY_BUFFER));
+        next_offset += v3;
     }
-    let index_offset = views.iter().map(|v| v.1).sum::<usize>();
-    views.push((index_offset, 12 * faces, ELEMENT_ARRAY_BUFFER));
+    if let Some((name, _, _)) = scalar {
+        let _ = write!(attrs, r#","{name}":{}"#, views.len());
+        views.push((next_offset, 4 * vertices, ARRAY_BUFFER));
+        next_offset += 4 * vertices;
+    }
+    let indices = views.len();
+    views.push((next_offset, 12 * faces, ELEMENT_ARRAY_BUFFER));
 
     let mut j = String::with_capacity(2048);
     j += r#"{"asset":{"version":"2.0","generator":"quadworld export"},"#;
     j += r#""scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0,"name":"planet"}],"#;
-    let color_attr = if with_colors { r#","COLOR_0":2"# } else { "" };
-    let indices = if with_colors { 3 } else { 2 };
     let _ = write!(
         j,
-        r#""meshes":[{{"name":"planet","primitives":[{{"attributes":{{"POSITION":0,"NORMAL":1{color_attr}}},"indices":{indices},"material":0,"mode":4}}]}}],"#
+        r#""meshes":[{{"name":"planet","primitives":[{{"attributes":{{{attrs}}},"indices":{indices},"material":0,"mode":4}}]}}],"#
     );
     j += r#""materials":[{"name":"matte","pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":1}}],"#;
     let _ = write!(j, r#""buffers":[{{"byteLength":{bin_len}}}],"#);
@@ -212,6 +363,15 @@ fn gltf_json(
         let _ = write!(
             j,
             r#"{{"bufferView":2,"componentType":{FLOAT},"count":{vertices},"type":"VEC3"}},"#
+        );
+    }
+    if let Some((_, lo, hi)) = scalar {
+        let _ = write!(
+            j,
+            r#"{{"bufferView":{},"componentType":{FLOAT},"count":{vertices},"type":"SCALAR","min":[{}],"max":[{}]}},"#,
+            indices - 1,
+            json_f32(lo),
+            json_f32(hi)
         );
     }
     let _ = write!(

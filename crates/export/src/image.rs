@@ -35,7 +35,7 @@ impl Image {
         self.rgb.get(i..i + 3).map(|p| [p[0], p[1], p[2]])
     }
 
-    fn check(&self) -> Result<(), ExportError> {
+    pub(crate) fn check(&self) -> Result<(), ExportError> {
         let expected = 3 * self.width as usize * self.height as usize;
         if self.rgb.len() != expected {
             return Err(ExportError::LengthMismatch {
@@ -74,17 +74,43 @@ impl Image {
     }
 
     fn encode<W: std::io::Write>(&self, w: W) -> Result<(), ExportError> {
-        let mut enc = png::Encoder::new(w, self.width, self.height);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-        enc.set_compression(png::Compression::Fast);
-        let map = |e: png::EncodingError| match e {
-            png::EncodingError::IoError(e) => ExportError::Writer(e),
-            other => ExportError::Png(other.to_string()),
-        };
-        let mut writer = enc.write_header().map_err(map)?;
-        writer.write_image_data(&self.rgb).map_err(map)?;
-        writer.finish().map_err(map)
+        encode_png(
+            w,
+            self.width,
+            self.height,
+            png::ColorType::Rgb,
+            png::BitDepth::Eight,
+            &self.rgb,
+        )
     }
+}
+
+/// Maps the `png` crate's errors: I/O stays I/O (the path is added by the caller).
+pub(crate) fn png_err(e: png::EncodingError) -> ExportError {
+    match e {
+        png::EncodingError::IoError(e) => ExportError::Writer(e),
+        other => ExportError::Png(other.to_string()),
+    }
+}
+
+/// Encodes one still PNG. Colour images are tagged sRGB so that viewers do not re-gamma them;
+/// fast compression, since the pictures and heightmaps are large and written often.
+pub(crate) fn encode_png<W: std::io::Write>(
+    w: W,
+    width: u32,
+    height: u32,
+    color: png::ColorType,
+    depth: png::BitDepth,
+    data: &[u8],
+) -> Result<(), ExportError> {
+    let mut enc = png::Encoder::new(w, width, height);
+    enc.set_color(color);
+    enc.set_depth(depth);
+    if color == png::ColorType::Rgb {
+        enc.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+    }
+    enc.set_compression(png::Compression::Fast);
+    let mut writer = enc.write_header().map_err(png_err)?;
+    writer.write_image_data(data).map_err(png_err)?;
+    writer.finish().map_err(png_err)
 }

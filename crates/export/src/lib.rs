@@ -6,13 +6,21 @@
 //! * [`obj::write_obj`]: Wavefront OBJ (text, universal).
 //! * [`ply::write_ply`]: binary PLY with optional per-vertex colours (compact, exact).
 //! * [`gltf::write_glb`]: glTF 2.0 binary with normals and optional vertex colours (web
-//!   viewers, Blender, engines).
-//! * [`render::render_globe`]: both hemispheres side by side, cells coloured, region borders
-//!   anti-aliased; [`render::render_mesh_closeup`]: Delaunay triangles and Voronoi cells of a
+//!   viewers, Blender, engines); [`gltf::write_glb_with`] adds a raw scalar attribute (e.g.
+//!   `_ELEVATION`) and relief.
+//! * [`colormap`]: scalar layers to colours (viridis-, magma-, cividis- and turbo-like maps,
+//!   a terrain map with a sea level).
+//! * [`heightmap::equirectangular`]: a scalar layer on a 2:1 latitude/longitude grid,
+//!   interpolated inside faces, saved as a 16-bit greyscale PNG.
+//! * [`apng::save_apng`]: an animated PNG, one frame per simulation step.
+//! * [`render::render_globe`]: both hemispheres side by side, cells coloured (flat or
+//!   interpolated), region borders anti-aliased, optional hillshading
+//!   ([`render::render_globe_with`]); [`render::render_mesh_closeup`]: Delaunay triangles and Voronoi cells of a
 //!   small area. Both give an [`Image`] that saves as PNG.
 //!
-//! Inputs are plain data, so this crate depends on the topology crate only: a
-//! [`quadedge::Mesh`], positions as `&[glam::Vec3]` indexed by vertex id (one per
+//! Inputs are plain data, so this crate depends on the topology crate only: any
+//! [`quadedge::Topology`] (a [`quadedge::Mesh`] or its [`quadedge::FrozenMesh`]; the close-up
+//! needs the edge queries of a `Mesh`), positions as `&[glam::Vec3]` indexed by vertex id (one per
 //! [`Mesh::vertex_slots`](quadedge::Mesh::vertex_slots); dead slots are ignored, see
 //! [`positions_f32`] for `DVec3` data) and colours as `&[[u8; 3]]` sRGB, also per slot.
 //! Files are written to a temporary sibling and renamed into place, so a failed export never
@@ -32,19 +40,28 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod apng;
+pub mod colormap;
 mod common;
 mod error;
 pub mod gltf;
+pub mod heightmap;
 mod image;
+mod locate;
 pub mod map;
 pub mod obj;
 pub mod ply;
 pub mod render;
 
+/// The test meshes the integration tests use, for the unit tests too.
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+mod test_meshes;
+
 pub use common::positions_f32;
 pub use error::ExportError;
 pub use image::Image;
-pub use render::{Borders, CloseupOptions, GlobeOptions};
+pub use render::{Borders, CloseupOptions, GlobeOptions, Shading};
 
 /// Compiles and runs the README's example with the doc tests.
 #[cfg(doctest)]

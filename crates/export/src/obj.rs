@@ -6,14 +6,14 @@
 use crate::ExportError;
 use crate::common::{Compact, check_inputs, w_err, write_file};
 use glam::Vec3;
-use quadedge::Mesh;
+use quadedge::Topology;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Writes `mesh` as an OBJ file: one `v x y z` line per live vertex, one `f a b c` line per
 /// face (1-based, counter-clockwise seen from outside, as the mesh winds them).
 ///
-/// `positions` is indexed by vertex id and must have [`Mesh::vertex_slots`] entries; dead slots
+/// `positions` is indexed by vertex id and must have [`Topology::vertex_slots`] entries; dead slots
 /// are skipped and the live vertices renumbered densely, since OBJ indices cannot skip.
 /// The file is written to a temporary sibling first and renamed into place, so a failure
 /// leaves no half-written file.
@@ -30,7 +30,7 @@ use std::path::Path;
 /// ```
 pub fn write_obj(
     path: impl AsRef<Path>,
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
 ) -> Result<(), ExportError> {
     check_inputs(mesh, positions, None)?;
@@ -40,7 +40,7 @@ pub fn write_obj(
 /// Writes OBJ text to any writer (buffered internally). See [`write_obj`].
 pub fn write_obj_to<W: Write>(
     writer: W,
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
 ) -> Result<(), ExportError> {
     check_inputs(mesh, positions, None)?;

@@ -4,7 +4,7 @@
 use crate::ExportError;
 use crate::common::{Compact, check_inputs, put, write_file};
 use glam::Vec3;
-use quadedge::Mesh;
+use quadedge::Topology;
 use std::io::Write;
 use std::path::Path;
 
@@ -26,7 +26,7 @@ pub fn ply_header(vertices: usize, faces: usize, with_colors: bool) -> String {
 /// `colors` is given) per live vertex, and `list uchar int vertex_indices` per face,
 /// counter-clockwise from outside.
 ///
-/// `positions` and `colors` are indexed by vertex id ([`Mesh::vertex_slots`] entries); live
+/// `positions` and `colors` are indexed by vertex id ([`Topology::vertex_slots`] entries); live
 /// vertices are renumbered densely. Written via a temporary file and a rename.
 ///
 /// ```
@@ -42,7 +42,7 @@ pub fn ply_header(vertices: usize, faces: usize, with_colors: bool) -> String {
 /// ```
 pub fn write_ply(
     path: impl AsRef<Path>,
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {
@@ -53,7 +53,7 @@ pub fn write_ply(
 /// Writes binary PLY to any writer. See [`write_ply`].
 pub fn write_ply_to<W: Write>(
     mut writer: W,
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {

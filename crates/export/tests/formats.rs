@@ -122,12 +122,53 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
 }
 
+/// Splits a `.glb` into its JSON and BIN chunks, checking the container's structure.
+fn parse_glb(glb: &[u8]) -> (serde_json::Value, &[u8]) {
+    assert_eq!(&glb[..4], b"glTF");
+    assert_eq!(u32_at(glb, 4), 2);
+    assert_eq!(u32_at(glb, 8) as usize, glb.len());
+    let json_len = u32_at(glb, 12) as usize;
+    assert_eq!(&glb[16..20], b"JSON");
+    let bin_at = 20 + json_len;
+    assert_eq!(&glb[bin_at + 4..bin_at + 8], b"BIN\0");
+    let json = serde_json::from_slice(&glb[20..bin_at]).unwrap();
+    (json, &glb[bin_at + 8..])
+}
+
+/// The `f32`s an accessor points at.
+fn accessor_f32s(json: &serde_json::Value, bin: &[u8], accessor: u64) -> Vec<f32> {
+    let acc = &json["accessors"][accessor as usize];
+    assert_eq!(acc["componentType"], 5126);
+    let view = &json["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    let off = view["byteOffset"].as_u64().unwrap() as usize;
+    let len = view["byteLength"].as_u64().unwrap() as usize;
+    bin[off..off + len]
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect()
+}
+
 #[test]
 fn glb_structure_alignment_and_json() {
     let (mesh, pos) = icosphere_with_hole(1);
     let colors: Vec<[u8; 3]> = (0..pos.len()).map(|i| [i as u8, 128, 255]).collect();
-    for c in [None, Some(&colors[..])] {
-        let glb = gltf::glb_bytes(&mesh, &pos, c).unwrap();
+    let heights: Vec<f32> = pos.iter().map(|p| p.x * 100.0 - 7.0).collect();
+    let configs = [
+        (None, None),
+        (Some(&colors[..]), None),
+        (None, Some(("_ELEVATION", &heights[..]))),
+        (Some(&colors[..]), Some(("_H_2", &heights[..]))),
+    ];
+    for (c, scalar) in configs {
+        let opts = gltf::GlbOptions {
+            colors: c,
+            scalar,
+            relief: None,
+        };
+        let glb = gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap();
+        if scalar.is_none() {
+            assert_eq!(glb, gltf::glb_bytes(&mesh, &pos, c).unwrap());
+        }
         assert_eq!(&glb[..4], b"glTF");
         assert_eq!(u32_at(&glb, 4), 2);
         assert_eq!(u32_at(&glb, 8) as usize, glb.len());
@@ -150,6 +191,23 @@ fn glb_structure_alignment_and_json() {
         );
         let prim = &json["meshes"][0]["primitives"][0];
         assert_eq!(prim["attributes"]["COLOR_0"].is_null(), c.is_none());
+        let attrs = prim["attributes"].as_object().unwrap();
+        assert_eq!(
+            attrs.len(),
+            2 + usize::from(c.is_some()) + usize::from(scalar.is_some())
+        );
+        if let Some((name, values)) = scalar {
+            // The raw values of the live vertices (slot 0 is dead), with exact bounds.
+            let a = attrs[name].as_u64().unwrap();
+            let acc = &json["accessors"][a as usize];
+            assert_eq!(acc["type"], "SCALAR");
+            let got = accessor_f32s(&json, bin, a);
+            assert_eq!(got, values[1..]);
+            let lo = got.iter().copied().fold(f32::INFINITY, f32::min);
+            let hi = got.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            assert_eq!(acc["min"][0].as_f64().unwrap() as f32, lo);
+            assert_eq!(acc["max"][0].as_f64().unwrap() as f32, hi);
+        }
         let accessors = json["accessors"].as_array().unwrap();
         let views = json["bufferViews"].as_array().unwrap();
         for acc in accessors {
@@ -194,6 +252,104 @@ fn glb_structure_alignment_and_json() {
             assert!((n.length() - 1.0).abs() < 1e-5);
         }
     }
+}
+
+#[test]
+fn glb_relief_moves_vertices_along_their_direction() {
+    let (mesh, pos) = icosphere(1);
+    let heights: Vec<f32> = (0..pos.len()).map(|i| (i % 5) as f32 * 0.1).collect();
+    let opts = gltf::GlbOptions {
+        scalar: Some(("_ELEVATION", &heights)),
+        relief: Some(0.5),
+        ..Default::default()
+    };
+    let glb = gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap();
+    let (json, bin) = parse_glb(&glb);
+    let prim = &json["meshes"][0]["primitives"][0];
+    let moved = accessor_f32s(&json, bin, prim["attributes"]["POSITION"].as_u64().unwrap());
+    for (i, p) in moved.chunks(3).enumerate() {
+        let p = Vec3::from_slice(p);
+        let want = pos[i] * (1.0 + 0.5 * heights[i]);
+        assert!((p - want).length() < 1e-6, "vertex {i}: {p} vs {want}");
+    }
+    // Zero relief: the positions of the plain export.
+    let flat = gltf::GlbOptions {
+        relief: Some(0.0),
+        ..opts
+    };
+    let zero = gltf::glb_bytes_with(&mesh, &pos, &flat).unwrap();
+    let plain = gltf::glb_bytes(&mesh, &pos, None).unwrap();
+    let ((json0, bin0), (jsonp, binp)) = (parse_glb(&zero), parse_glb(&plain));
+    assert_eq!(
+        accessor_f32s(&json0, bin0, 0),
+        accessor_f32s(&jsonp, binp, 0)
+    );
+}
+
+#[test]
+fn glb_options_reject_hostile_inputs() {
+    let (mesh, pos) = octahedron();
+    let h = [0.0f32; 6];
+    let bad = |opts: gltf::GlbOptions<'_>| gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap_err();
+    let with = |name, values, relief| gltf::GlbOptions {
+        colors: None,
+        scalar: Some((name, values)),
+        relief,
+    };
+    let (long, longest) = (
+        format!("_{}", "A".repeat(64)),
+        format!("_{}", "A".repeat(63)),
+    );
+    for name in ["ELEVATION", "_", "", "_a\"b", "_é", "_a b", &long] {
+        assert!(
+            matches!(
+                bad(with(name, &h, None)),
+                ExportError::InvalidOption {
+                    name: "scalar name",
+                    ..
+                }
+            ),
+            "{name:?}"
+        );
+    }
+    assert!(gltf::glb_bytes_with(&mesh, &pos, &with(&longest, &h, None)).is_ok());
+    assert!(matches!(
+        bad(with("_H", &h[..5], None)),
+        ExportError::LengthMismatch {
+            what: "scalar",
+            expected: 6,
+            got: 5
+        }
+    ));
+    let nan = [0.0, 0.0, f32::NAN, 0.0, 0.0, 0.0];
+    assert!(matches!(
+        bad(with("_H", &nan, None)),
+        ExportError::NonFiniteValue { what: "scalar", vertex } if vertex.index() == 2
+    ));
+    assert!(matches!(
+        bad(gltf::GlbOptions {
+            relief: Some(1.0),
+            ..Default::default()
+        }),
+        ExportError::InvalidOption { name: "relief", .. }
+    ));
+    assert!(matches!(
+        bad(with("_H", &h, Some(f32::INFINITY))),
+        ExportError::InvalidOption { name: "relief", .. }
+    ));
+    let huge = [3e38f32; 6];
+    assert!(matches!(
+        bad(with("_H", &huge, Some(1e10))),
+        ExportError::NonFinitePosition { .. }
+    ));
+    let c = [[0u8; 3]; 2];
+    assert!(matches!(
+        bad(gltf::GlbOptions {
+            colors: Some(&c),
+            ..Default::default()
+        }),
+        ExportError::LengthMismatch { what: "colors", .. }
+    ));
 }
 
 #[test]

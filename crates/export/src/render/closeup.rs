@@ -9,6 +9,7 @@ use super::sites::{Sites, circumcenter};
 use crate::ExportError;
 use crate::common::check_inputs;
 use crate::image::Image;
+use crate::locate::FaceWalk;
 use glam::{Vec2, Vec3, Vec3A};
 use quadedge::{Face, Mesh};
 
@@ -193,7 +194,7 @@ pub fn render_mesh_closeup_with(
     };
 
     let lut = srgb_to_linear_table();
-    let sites = Sites::new(mesh, positions, &|_, _| false);
+    let sites = Sites::new(mesh, FaceWalk::unit_dirs(positions), &|_, _| false);
     let mut canvas = vec![to_linear(&lut, options.background); size as usize * size as usize];
 
     if options.fill_cells {

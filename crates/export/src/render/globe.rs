@@ -1,6 +1,8 @@
-//! The globe: both hemispheres side by side, cells coloured by the nearest site, region
-//! borders anti-aliased, Lambert shading.
+//! The globe: both hemispheres side by side, cells coloured by the nearest site (or colours
+//! interpolated across the Delaunay triangles), region borders anti-aliased, Lambert shading
+//! and optional hillshading from a scalar layer.
 
+use super::hillshade::{Hillshade, vertex_gradients};
 use super::raster::{
     check_samples, check_size, frame, par_bands, srgb_to_linear_table, store, thread_count,
     to_linear,
@@ -8,9 +10,22 @@ use super::raster::{
 use super::sites::{Borders, Sites, border_rule};
 use crate::ExportError;
 use crate::common::check_inputs;
+use crate::heightmap::check_values;
 use crate::image::Image;
+use crate::locate::FaceWalk;
 use glam::{Vec2, Vec3, Vec3A};
-use quadedge::Mesh;
+use quadedge::Topology;
+
+/// How a sample between sites takes its colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shading {
+    /// The colour of the Voronoi cell the sample falls in (nearest site): crisp cells.
+    #[default]
+    Flat,
+    /// The colours of the Delaunay triangle's three corners, blended barycentrically in linear
+    /// light: smooth fields (elevation, temperature).
+    Interpolated,
+}
 
 /// Settings for [`render_globe`].
 #[derive(Clone, Debug)]
@@ -23,10 +38,19 @@ pub struct GlobeOptions {
     pub samples: u32,
     /// Direction from the globe's centre to the centre of the left (front) disc; the right
     /// disc shows the opposite hemisphere, as if one had walked round the globe.
-    /// Default `+X` (longitude 0 for a Z-up world).
+    /// Default `+Z` (longitude 0 of a Y-up world, as in [`crate::heightmap`]).
     pub view: Vec3,
-    /// The world's up direction, drawn upwards in both discs; default `+Z`.
+    /// The world's up (north) direction, drawn upwards in both discs; default `+Y`, where the
+    /// Fibonacci sphere has its poles.
     pub up: Vec3,
+    /// Flat cells or interpolated colours; default [`Shading::Flat`].
+    pub shading: Shading,
+    /// Strength of the hillshading of [`render_globe_with`]'s scalar layer, `0..=16`, default
+    /// one: a vertical exaggeration. The layer's gradient is scaled so that at strength 1 the
+    /// 98th percentile of the slopes is 30°, whatever the layer's units. Slopes are lit from
+    /// the north-west, 45° above the horizon, relative to flat ground: flat ground keeps its
+    /// colour, slopes facing the light brighten (up to 1.6×) and slopes facing away darken.
+    pub hillshade: f32,
     /// Light direction in view space (`x` right, `y` up, `z` towards the viewer); default from
     /// the upper left front.
     pub light: Vec3,
@@ -50,8 +74,10 @@ impl Default for GlobeOptions {
             width: 2048,
             height: 1024,
             samples: 4,
-            view: Vec3::X,
-            up: Vec3::Z,
+            view: Vec3::Z,
+            up: Vec3::Y,
+            shading: Shading::Flat,
+            hillshade: 1.0,
             light: Vec3::new(-0.45, 0.55, 0.7),
             ambient: 0.25,
             border_width: 1.5,
@@ -89,13 +115,55 @@ impl Default for GlobeOptions {
 /// # Ok::<(), export::ExportError>(())
 /// ```
 pub fn render_globe(
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: &[[u8; 3]],
     borders: Borders<'_>,
     options: &GlobeOptions,
 ) -> Result<Image, ExportError> {
+    render_globe_with(mesh, positions, colors, borders, None, options)
+}
+
+/// [`render_globe`] with hillshading: `relief` (one value per vertex slot, e.g. elevation)
+/// shades slopes as lit from the north-west ([`GlobeOptions::hillshade`] sets the strength);
+/// `None` renders exactly as [`render_globe`].
+///
+/// # Errors
+/// The errors of [`render_globe`]; [`ExportError::LengthMismatch`] or
+/// [`ExportError::NonFiniteValue`] for a bad `relief`, [`ExportError::InvalidOption`] for a
+/// strength outside `0..=16`.
+///
+/// ```
+/// use glam::Vec3;
+/// use export::render::{Borders, GlobeOptions, Shading, render_globe_with};
+/// let (n, tris) = quadedge::shapes::octahedron();
+/// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
+/// let pos = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+/// let elevation: Vec<f32> = pos.iter().map(|p| p.x).collect();
+/// let colors = export::colormap::colorize(&elevation, &export::colormap::ColorMap::Viridis, (-1.0, 1.0));
+/// let opts = GlobeOptions { width: 128, height: 64, shading: Shading::Interpolated, ..Default::default() };
+/// let img = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&elevation), &opts)?;
+/// assert_eq!((img.width, img.height), (128, 64));
+/// # Ok::<(), export::ExportError>(())
+/// ```
+pub fn render_globe_with(
+    mesh: &impl Topology,
+    positions: &[Vec3],
+    colors: &[[u8; 3]],
+    borders: Borders<'_>,
+    relief: Option<&[f32]>,
+    options: &GlobeOptions,
+) -> Result<Image, ExportError> {
     check_inputs(mesh, positions, Some(colors))?;
+    if let Some(values) = relief {
+        check_values("hillshade", mesh, values)?;
+    }
+    if !(0.0..=16.0).contains(&options.hillshade) {
+        return Err(ExportError::InvalidOption {
+            name: "hillshade",
+            reason: "must be within 0..=16",
+        });
+    }
     check_size(options.width, options.height)?;
     if options.width < 2 {
         return Err(ExportError::InvalidOption {
@@ -120,7 +188,18 @@ pub fn render_globe(
     let light = options.light.try_normalize().unwrap_or(Vec3::Z);
     let ambient = options.ambient.clamp(0.0, 1.0);
     let rule = border_rule(mesh, borders)?;
-    let sites = Sites::new(mesh, positions, &*rule);
+    let dirs = FaceWalk::unit_dirs(positions);
+    let interpolated = options.shading == Shading::Interpolated;
+    let faces = interpolated.then(|| FaceWalk::new(mesh, dirs.clone()));
+    let shade = match relief {
+        Some(values) if options.hillshade > 0.0 => Some(Hillshade::new(
+            vertex_gradients(mesh, &dirs, values),
+            options.hillshade,
+            Vec3A::from(options.up.try_normalize().unwrap_or(up)),
+        )),
+        _ => None,
+    };
+    let sites = Sites::new(mesh, dirs, &*rule);
     drop(rule);
 
     let lut = srgb_to_linear_table();
@@ -143,9 +222,12 @@ pub fn render_globe(
     let draw_borders = half_border > 0.0;
 
     let mut img = Image::new(w, h, options.background);
+    // Flat shading and borders need the nearest site; interpolation needs the face.
+    let need_site = !interpolated || draw_borders;
+    let face_start = faces.as_ref().map_or(0, |f| f.start);
     let render_band = |y0: u32, rows: &mut [u8]| {
-        // Per hemisphere: the site of the latest sample, and of the first sample of the row.
-        let mut row_hint = [sites.start; 2];
+        // Per hemisphere: the site and face of the latest sample, and of the row's first.
+        let mut row_hint = [(sites.start, face_start); 2];
         for (dy, row) in rows.chunks_mut(3 * w as usize).enumerate() {
             let y = y0 + dy as u32;
             let mut hint = row_hint;
@@ -170,17 +252,35 @@ pub fn render_globe(
                         }
                         let z = (1.0 - r2).sqrt();
                         let p = Vec3A::from(sx * r_h + sy * up + z * f_h);
-                        let v = sites.walk(hint[hemi], p);
-                        hint[hemi] = v;
+                        let (mut site, mut face) = hint[hemi];
+                        if need_site {
+                            site = sites.walk(site, p);
+                        }
+                        let hit = faces.as_ref().map(|fw| fw.locate(face, p));
+                        if let Some(h) = &hit {
+                            face = h.face;
+                        }
+                        hint[hemi] = (site, face);
                         if first[hemi] {
                             first[hemi] = false;
-                            row_hint[hemi] = v;
+                            row_hint[hemi] = (site, face);
                         }
-                        let base = if draw_borders && sites.border_distance(v, p) < half_border {
-                            border_lin
-                        } else {
-                            lin[v as usize]
-                        };
+                        let mut base =
+                            if draw_borders && sites.border_distance(site, p) < half_border {
+                                border_lin
+                            } else if let Some(h) = &hit {
+                                (0..3)
+                                    .map(|k| h.weights[k] * lin[h.corners[k] as usize])
+                                    .sum()
+                            } else {
+                                lin[site as usize]
+                            };
+                        if let Some(shade) = &shade {
+                            base *= match &hit {
+                                Some(h) => shade.factor_interpolated(p, h),
+                                None => shade.factor_at(p, site),
+                            };
+                        }
                         let lambert = Vec3::new(sx, sy, z).dot(light).max(0.0);
                         acc += base * (ambient + (1.0 - ambient) * lambert);
                     }

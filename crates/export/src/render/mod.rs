@@ -8,16 +8,18 @@
 //! `p`), and consecutive samples are close, so a sample costs one ring scan on average.
 //!
 //! Files by concept: `globe.rs` and `closeup.rs` are the two pictures, `sites.rs` the
-//! nearest-site walk and border arcs they share, `raster.rs` the pixel plumbing (colour space,
+//! nearest-site walk and border arcs they share, `hillshade.rs` the slope lighting of the
+//! globe, `raster.rs` the pixel plumbing (colour space,
 //! threads, anti-aliased lines and dots) and `font.rs` the tiny bitmap font of captions.
 
 mod closeup;
 mod font;
 mod globe;
+mod hillshade;
 mod raster;
 mod sites;
 
 pub use closeup::{CloseupOptions, render_mesh_closeup, render_mesh_closeup_with};
-pub use globe::{GlobeOptions, render_globe};
-pub(crate) use raster::srgb_to_linear_table;
+pub use globe::{GlobeOptions, Shading, render_globe, render_globe_with};
+pub(crate) use raster::{check_size, srgb_to_linear_table};
 pub use sites::Borders;

@@ -3,8 +3,8 @@
 
 use crate::ExportError;
 use crate::common::check_len;
-use glam::{Vec3, Vec3A};
-use quadedge::{Face, Mesh, Vertex};
+use glam::Vec3A;
+use quadedge::{Face, Topology, Vertex};
 
 /// Which pairs of neighbouring cells get a border line between them.
 #[derive(Clone, Copy, Default)]
@@ -103,56 +103,74 @@ impl Seg {
 
 impl Sites {
     pub(crate) fn new(
-        mesh: &Mesh,
-        positions: &[Vec3],
+        mesh: &impl Topology,
+        dirs: Vec<Vec3A>,
         border: &dyn Fn(Vertex, Vertex) -> bool,
     ) -> Self {
         let slots = mesh.vertex_slots();
-        let dirs: Vec<Vec3A> = positions
-            .iter()
-            .map(|&p| Vec3A::from(p).normalize_or_zero())
-            .collect();
         let circumcenter_of = |f: Face| {
             let [a, b, c] = mesh.face_vertices(f).map(|v| dirs[v.index()]);
             circumcenter(a, b, c)
         };
-        let mut offsets = Vec::with_capacity(slots + 1);
+        let mut offsets = vec![0u32; slots + 1];
         let mut nbrs = Vec::with_capacity(6 * slots);
         let mut seg_of = Vec::with_capacity(6 * slots);
         let mut segs = Vec::new();
         let mut start = None;
-        offsets.push(0);
-        for i in 0..slots {
-            let v = Vertex::new(i as u32);
-            if mesh.is_vertex_alive(v) {
-                for e in mesh.outgoing(v) {
-                    let n = mesh.dest(e);
-                    let (l, r) = (mesh.left(e), mesh.right(e));
-                    if border(v, n) {
-                        let plane = (dirs[v.index()] - dirs[n.index()]).normalize_or_zero();
-                        let seg = if l.is_valid() && r.is_valid() {
-                            Seg::new(plane, circumcenter_of(l), circumcenter_of(r))
-                        } else {
-                            // On a mesh boundary the edge is open-ended: use the bisector.
-                            Seg {
-                                open: true,
-                                ..Seg::new(plane, Vec3A::ZERO, Vec3A::ZERO)
-                            }
-                        };
-                        seg_of.push(segs.len() as u32);
-                        segs.push(seg);
-                        nbrs.push(n.raw() | BORDER_BIT);
-                    } else {
-                        seg_of.push(u32::MAX);
-                        nbrs.push(n.raw());
+        // Per vertex: its neighbours (counter-clockwise) and the faces left and right of the
+        // edge to each, found from the faces around it (only where a border needs them).
+        let mut ring: Vec<Vertex> = Vec::new();
+        let mut sides: Vec<[Face; 2]> = Vec::new();
+        let mut filled = 0;
+        for v in mesh.vertices() {
+            let i = v.index();
+            offsets[filled + 1..=i].fill(nbrs.len() as u32);
+            ring.clear();
+            ring.extend(mesh.neighbors(v));
+            sides.clear();
+            if ring.iter().any(|&n| border(v, n)) {
+                sides.resize(ring.len(), [Face::INVALID; 2]);
+                for f in mesh.vertex_faces(v) {
+                    let c = mesh.face_vertices(f);
+                    let k = c.iter().position(|&x| x == v).unwrap_or(0);
+                    // Face (v, a, b): left of v → a, right of v → b.
+                    let (a, b) = (c[(k + 1) % 3], c[(k + 2) % 3]);
+                    if let Some(j) = ring.iter().position(|&x| x == a) {
+                        sides[j][0] = f;
+                    }
+                    if let Some(j) = ring.iter().position(|&x| x == b) {
+                        sides[j][1] = f;
                     }
                 }
-                if start.is_none() && nbrs.len() > *offsets.last().unwrap_or(&0) as usize {
-                    start = Some(i as u32);
+            }
+            for (j, &n) in ring.iter().enumerate() {
+                if !sides.is_empty() && border(v, n) {
+                    let plane = (dirs[i] - dirs[n.index()]).normalize_or_zero();
+                    let [l, r] = sides[j];
+                    let seg = if l.is_valid() && r.is_valid() {
+                        Seg::new(plane, circumcenter_of(l), circumcenter_of(r))
+                    } else {
+                        // On a mesh boundary the edge is open-ended: use the bisector.
+                        Seg {
+                            open: true,
+                            ..Seg::new(plane, Vec3A::ZERO, Vec3A::ZERO)
+                        }
+                    };
+                    seg_of.push(segs.len() as u32);
+                    segs.push(seg);
+                    nbrs.push(n.raw() | BORDER_BIT);
+                } else {
+                    seg_of.push(u32::MAX);
+                    nbrs.push(n.raw());
                 }
             }
-            offsets.push(nbrs.len() as u32);
+            if start.is_none() && !ring.is_empty() {
+                start = Some(i as u32);
+            }
+            offsets[i + 1] = nbrs.len() as u32;
+            filled = i + 1;
         }
+        offsets[filled + 1..].fill(nbrs.len() as u32);
         Self {
             dirs,
             offsets,
@@ -207,7 +225,7 @@ impl Sites {
 }
 
 pub(crate) fn border_rule<'a>(
-    mesh: &Mesh,
+    mesh: &impl Topology,
     borders: Borders<'a>,
 ) -> Result<Box<dyn Fn(Vertex, Vertex) -> bool + 'a>, ExportError> {
     Ok(match borders {
@@ -230,12 +248,10 @@ pub(crate) fn circumcenter(a: Vec3A, b: Vec3A, c: Vec3A) -> Vec3A {
 }
 
 #[cfg(test)]
-#[path = "../../tests/common/mod.rs"]
-mod common;
-
-#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::locate::FaceWalk;
+    use crate::test_meshes as common;
 
     fn lcg(state: &mut u64) -> f32 {
         *state = state
@@ -247,7 +263,7 @@ mod tests {
     #[test]
     fn greedy_walk_finds_the_nearest_site() {
         let (mesh, pos) = common::icosphere(3);
-        let sites = Sites::new(&mesh, &pos, &|_, _| false);
+        let sites = Sites::new(&mesh, FaceWalk::unit_dirs(&pos), &|_, _| false);
         let mut rng = 7u64;
         for k in 0..2000 {
             let p = Vec3A::new(lcg(&mut rng), lcg(&mut rng), lcg(&mut rng)).normalize_or(Vec3A::X);
@@ -261,7 +277,7 @@ mod tests {
     #[test]
     fn border_distance_is_zero_on_the_bisector_and_grows_inside() {
         let (mesh, pos) = common::icosphere(2);
-        let sites = Sites::new(&mesh, &pos, &|a, b| a.raw() < b.raw());
+        let sites = Sites::new(&mesh, FaceWalk::unit_dirs(&pos), &|a, b| a.raw() < b.raw());
         let v = 0u32;
         let n = sites.ring(v)[0] & !BORDER_BIT;
         let (dv, dn) = (sites.dirs[v as usize], sites.dirs[n as usize]);

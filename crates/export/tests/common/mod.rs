@@ -62,3 +62,18 @@ pub fn regions_and_colors(pos: &[Vec3]) -> (Vec<u32>, Vec<[u8; 3]>) {
     }
     (regions, colors)
 }
+
+/// A Fibonacci sphere of `n` points (poles on ±Y), `f32` positions.
+pub fn fibonacci(n: usize) -> (Mesh, Vec<Vec3>) {
+    let (mesh, pos) = sphere::fibonacci_sphere(n, 1.0, 0.0, 0).unwrap();
+    (mesh, pos.iter().map(|p| p.as_vec3()).collect())
+}
+
+/// The mesh in sweep order (same vertex ids) and its frozen copy, to check that exports are
+/// the same for both implementations of `quadedge::Topology`.
+pub fn with_frozen(mut mesh: Mesh) -> (Mesh, quadedge::FrozenMesh) {
+    let identity: Vec<u32> = (0..mesh.vertex_count() as u32).collect();
+    mesh.reorder_vertices(&identity).unwrap();
+    let frozen = quadedge::FrozenMesh::freeze(&mesh).unwrap();
+    (mesh, frozen)
+}

@@ -1,0 +1,260 @@
+//! The globe's new options (poles up, interpolated colours, hillshading) and the exporters on
+//! a frozen mesh.
+
+mod common;
+
+use common::{fibonacci, icosphere, with_frozen};
+use export::colormap::{ColorMap, colorize};
+use export::render::{Borders, GlobeOptions, Shading, render_globe, render_globe_with};
+use export::{ExportError, Image, gltf, obj, ply};
+use glam::Vec3;
+
+/// Small, one sample per pixel, no Lambert falloff (ambient 1), so colours are the data's.
+fn plain() -> GlobeOptions {
+    GlobeOptions {
+        width: 256,
+        height: 128,
+        samples: 1,
+        ambient: 1.0,
+        threads: 1,
+        ..Default::default()
+    }
+}
+
+fn grey(img: &Image, x: u32, y: u32) -> i32 {
+    img.pixel(x, y)
+        .unwrap()
+        .iter()
+        .map(|&c| c as i32)
+        .sum::<i32>()
+        / 3
+}
+
+#[test]
+fn the_poles_are_up_by_default_and_up_can_be_chosen() {
+    let (mesh, pos) = fibonacci(3000);
+    // North cap red, south cap blue, the rest grey.
+    let colors: Vec<[u8; 3]> = pos
+        .iter()
+        .map(|p| match p.y {
+            y if y > 0.6 => [220, 30, 30],
+            y if y < -0.6 => [30, 30, 220],
+            _ => [128; 3],
+        })
+        .collect();
+    let img = render_globe(&mesh, &pos, &colors, Borders::None, &plain()).unwrap();
+    for cx in [64, 192] {
+        assert_eq!(
+            img.pixel(cx, 10),
+            Some([220, 30, 30]),
+            "north on top at x {cx}"
+        );
+        assert_eq!(
+            img.pixel(cx, 117),
+            Some([30, 30, 220]),
+            "south at the bottom at x {cx}"
+        );
+        assert_eq!(img.pixel(cx, 64), Some([128; 3]));
+    }
+    let z_up = GlobeOptions {
+        up: Vec3::Z,
+        view: Vec3::X,
+        ..plain()
+    };
+    let img = render_globe(&mesh, &pos, &colors, Borders::None, &z_up).unwrap();
+    assert_eq!(
+        img.pixel(64, 10),
+        Some([128; 3]),
+        "+Z up: the Y poles are at the sides"
+    );
+}
+
+/// The grey levels along the equator row of the left disc.
+fn equator_row(img: &Image) -> Vec<i32> {
+    (12..116).map(|x| grey(img, x, 64)).collect()
+}
+
+fn longest_run(row: &[i32]) -> usize {
+    let (mut best, mut run) = (1, 1);
+    for w in row.windows(2) {
+        run = if w[0] == w[1] { run + 1 } else { 1 };
+        best = best.max(run);
+    }
+    best
+}
+
+#[test]
+fn interpolated_shading_is_a_smooth_ramp_where_flat_has_cells() {
+    let (mesh, pos) = icosphere(2);
+    // Grey rising from west to east (x), so the equator row is a ramp.
+    let values: Vec<f32> = pos.iter().map(|p| p.x).collect();
+    let colors: Vec<[u8; 3]> = values
+        .iter()
+        .map(|&v| [((v + 1.0) * 127.5).round() as u8; 3])
+        .collect();
+    let flat = render_globe(&mesh, &pos, &colors, Borders::None, &plain()).unwrap();
+    let smooth_opts = GlobeOptions {
+        shading: Shading::Interpolated,
+        ..plain()
+    };
+    let smooth = render_globe(&mesh, &pos, &colors, Borders::None, &smooth_opts).unwrap();
+    let (f, s) = (equator_row(&flat), equator_row(&smooth));
+    assert!(longest_run(&f) > 10, "flat cells are wide: {f:?}");
+    assert!(
+        longest_run(&s) <= 4,
+        "interpolated changes every few pixels: {s:?}"
+    );
+    assert!(
+        s.windows(2).all(|w| w[1] >= w[0] - 1),
+        "monotone ramp: {s:?}"
+    );
+    assert!(s[s.len() - 1] - s[0] > 150);
+    // Borders still draw over interpolated colours.
+    let regions: Vec<u32> = pos.iter().map(|p| u32::from(p.x > 0.0)).collect();
+    let bordered = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        Borders::Regions(&regions),
+        &smooth_opts,
+    )
+    .unwrap();
+    assert_ne!(bordered, smooth);
+}
+
+#[test]
+fn hillshade_lights_north_west_slopes_and_darkens_south_east_ones() {
+    let (mesh, pos) = fibonacci(20_000);
+    // A round hill centred on the left disc's centre (+Z), uniform grey.
+    let hill: Vec<f32> = pos
+        .iter()
+        .map(|p| (-(*p - Vec3::Z).length_squared() / 0.05).exp())
+        .collect();
+    let colors = vec![[128u8; 3]; pos.len()];
+    let opts = GlobeOptions {
+        shading: Shading::Interpolated,
+        ..plain()
+    };
+    let img = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &opts).unwrap();
+    let (cx, cy, d) = (64, 64, 9);
+    let nw = grey(&img, cx - d, cy - d);
+    let se = grey(&img, cx + d, cy + d);
+    let top = grey(&img, cx, cy);
+    assert!(nw > 128 + 20, "north-west flank lit: {nw}");
+    assert!(se < 128 - 20, "south-east flank in shade: {se}");
+    assert!(
+        (top - 128).abs() < (nw - 128).min(128 - se),
+        "the top, nearly flat, changes least: {top} between {se} and {nw}"
+    );
+    // Far from the hill the ground is flat: unchanged.
+    assert_eq!(grey(&img, 192, 64), 128);
+    // Strength 0, or no layer, is the plain render.
+    let plain_img = render_globe(&mesh, &pos, &colors, Borders::None, &opts).unwrap();
+    let off = GlobeOptions {
+        hillshade: 0.0,
+        ..opts.clone()
+    };
+    assert_eq!(
+        render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &off).unwrap(),
+        plain_img
+    );
+    assert_eq!(
+        render_globe_with(&mesh, &pos, &colors, Borders::None, None, &opts).unwrap(),
+        plain_img
+    );
+    // Stronger shading, stronger contrast; flat shading shades too.
+    let strong = GlobeOptions {
+        hillshade: 3.0,
+        ..opts.clone()
+    };
+    let img3 = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &strong);
+    let se3 = grey(&img3.unwrap(), cx + d, cy + d);
+    assert!(se3 < se, "{se3} vs {se} (nw {nw}, top {top})");
+    let flat = GlobeOptions {
+        shading: Shading::Flat,
+        ..opts
+    };
+    let imgf = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &flat);
+    assert!(grey(&imgf.unwrap(), cx - d, cy - d) > 128 + 20);
+}
+
+#[test]
+fn hostile_hillshade_inputs_are_typed_errors() {
+    let (mesh, pos) = icosphere(1);
+    let colors = vec![[9u8; 3]; pos.len()];
+    let h = vec![0.0f32; pos.len()];
+    let run = |relief: &[f32], opts: &GlobeOptions| {
+        render_globe_with(&mesh, &pos, &colors, Borders::None, Some(relief), opts).unwrap_err()
+    };
+    assert!(matches!(
+        run(&h[1..], &plain()),
+        ExportError::LengthMismatch {
+            what: "hillshade",
+            ..
+        }
+    ));
+    let mut nan = h.clone();
+    nan[4] = f32::NAN;
+    assert!(matches!(
+        run(&nan, &plain()),
+        ExportError::NonFiniteValue {
+            what: "hillshade",
+            ..
+        }
+    ));
+    for s in [-1.0, 17.0, f32::NAN, f32::INFINITY] {
+        let o = GlobeOptions {
+            hillshade: s,
+            ..plain()
+        };
+        assert!(matches!(
+            run(&h, &o),
+            ExportError::InvalidOption {
+                name: "hillshade",
+                ..
+            }
+        ));
+    }
+}
+
+#[test]
+fn frozen_mesh_exports_the_same_bytes() {
+    let (mesh, pos) = fibonacci(800);
+    let (mesh, frozen) = with_frozen(mesh);
+    let values: Vec<f32> = pos.iter().map(|p| p.x - p.z * p.y).collect();
+    let colors = colorize(&values, &ColorMap::Magma, (-1.5, 1.5));
+    let regions: Vec<u32> = values.iter().map(|&v| u32::from(v > 0.2)).collect();
+
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    obj::write_obj_to(&mut a, &mesh, &pos).unwrap();
+    obj::write_obj_to(&mut b, &frozen, &pos).unwrap();
+    assert_eq!(a, b);
+    a.clear();
+    b.clear();
+    ply::write_ply_to(&mut a, &mesh, &pos, Some(&colors)).unwrap();
+    ply::write_ply_to(&mut b, &frozen, &pos, Some(&colors)).unwrap();
+    assert_eq!(a, b);
+    let opts = gltf::GlbOptions {
+        colors: Some(&colors),
+        scalar: Some(("_ELEVATION", &values)),
+        relief: Some(0.1),
+    };
+    assert_eq!(
+        gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap(),
+        gltf::glb_bytes_with(&frozen, &pos, &opts).unwrap()
+    );
+    for shading in [Shading::Flat, Shading::Interpolated] {
+        let o = GlobeOptions {
+            shading,
+            threads: 2,
+            ..plain()
+        };
+        let r = Borders::Regions(&regions);
+        assert_eq!(
+            render_globe_with(&mesh, &pos, &colors, r, Some(&values), &o).unwrap(),
+            render_globe_with(&frozen, &pos, &colors, r, Some(&values), &o).unwrap(),
+            "{shading:?}"
+        );
+    }
+}

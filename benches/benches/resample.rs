@@ -8,7 +8,16 @@
 //! * `resample/total`: both, the figure of the target (≤ 0.5 s, one thread).
 //!
 //! The old planet is a tangent-jittered lattice (seed 1), the new one another (seed 2), so no
-//! new point falls on an old one. Mesh clones are not timed (`iter_batched`).
+//! new point falls on an old one; both in spiral (Fibonacci index) order, then both
+//! renumbered along a Hilbert curve. Mesh clones are not timed (`iter_batched`). Before the
+//! criterion runs, each layout prints the CPU time of one stencils + resample (with a mesh
+//! clone, 0.07 s, printed apart): on the shared machine wall time mostly counts waiting.
+//!
+//! Measured (release, one thread, the 2-core machine at a load average of 8–9, CPU time):
+//! Hilbert order 0.46 s for stencils + `World::resample` (0.39 s without the clone), spiral
+//! order 0.82 s: the walks and the gathers are memory-bound, so a mesh in spatial order
+//! (`sphere::hilbert_sort_mesh`) is what meets the 0.5 s target. Wall times at that load were
+//! 2–4× the CPU times.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use delaunay::Sphere;
@@ -74,6 +83,35 @@ fn setup(hilbert: bool) -> Setup {
     }
 }
 
+/// CPU seconds this thread has used (user + system, from `/proc/thread-self/stat`, in clock
+/// ticks of 10 ms), or `None` off Linux: on a shared, loaded machine wall time counts the
+/// time the thread waited for a core, CPU time does not.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which ends with the last ')'): utime and stime are the
+    // 12th and 13th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Runs `f` `runs` times and prints its mean CPU time per run.
+fn print_cpu_time<T>(what: &str, runs: usize, mut f: impl FnMut() -> T) {
+    let before = thread_cpu_seconds();
+    let wall = std::time::Instant::now();
+    for _ in 0..runs {
+        black_box(f());
+    }
+    let wall = wall.elapsed().as_secs_f64() / runs as f64;
+    if let (Some(a), Some(b)) = (before, thread_cpu_seconds()) {
+        eprintln!(
+            "{what}: {:.3} s CPU, {wall:.3} s wall per run ({runs} runs)",
+            (b - a) / runs as f64
+        );
+    }
+}
+
 fn resample_bench(c: &mut Criterion) {
     let kinds = StencilKinds::default();
     let mut g = c.benchmark_group("resample");
@@ -95,6 +133,18 @@ fn resample_bench(c: &mut Criterion) {
             vertex_weights: &s.weights,
             ..Default::default()
         };
+        print_cpu_time(&format!("resample {name}: stencils + world"), 5, || {
+            let s = stencils(&Sphere, &old, &old_pos, &new, &new_pos, kinds).unwrap();
+            let plan = ResamplePlan {
+                vertex_corners: &s.corners,
+                vertex_weights: &s.weights,
+                ..Default::default()
+            };
+            w.resample(new.clone(), &plan).unwrap()
+        });
+        print_cpu_time(&format!("resample {name}: mesh clone alone"), 5, || {
+            new.clone()
+        });
         g.bench_function(format!("stencils_{name}"), |b| {
             b.iter(|| black_box(stencils(&Sphere, &old, &old_pos, &new, &new_pos, kinds).unwrap()))
         });

@@ -162,31 +162,56 @@ fn clamp_sea(sea: f32) -> f32 {
 /// assert_eq!(c[3], [128, 128, 128]);
 /// ```
 pub fn colorize(values: &[f32], map: &ColorMap, range: (f32, f32)) -> Vec<[u8; 3]> {
-    let (mut lo, mut hi) = range;
-    if !(lo.is_finite() && hi.is_finite()) {
-        (lo, hi) = values
-            .iter()
-            .filter(|v| v.is_finite())
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &v| {
-                (a.min(v), b.max(v))
-            });
-        if lo > hi {
-            (lo, hi) = (0.0, 1.0);
+    let scaled = Scaled::new(map, range, values);
+    values.iter().map(|&v| scaled.color(v)).collect()
+}
+
+/// A map with its range resolved as [`colorize`] documents: colours for raw values.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scaled {
+    map: ColorMap,
+    lo: f64,
+    inv: f64,
+}
+
+impl Scaled {
+    /// `values` supply the extent when `range` is not finite.
+    pub(crate) fn new(map: &ColorMap, range: (f32, f32), values: &[f32]) -> Self {
+        let (mut lo, mut hi) = range;
+        if !(lo.is_finite() && hi.is_finite()) {
+            (lo, hi) = values
+                .iter()
+                .filter(|v| v.is_finite())
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &v| {
+                    (a.min(v), b.max(v))
+                });
+            if lo > hi {
+                (lo, hi) = (0.0, 1.0);
+            }
         }
+        if lo == hi {
+            (lo, hi) = (lo - 0.5, hi + 0.5);
+        }
+        // In f64: a range like (-1e38, 1e38) would overflow its width in f32.
+        let (lo, inv) = (lo as f64, 1.0 / (hi as f64 - lo as f64));
+        let mut scaled = Self { map: *map, lo, inv };
+        if let ColorMap::Terrain { sea_level } = *map {
+            scaled.map = ColorMap::Terrain {
+                sea_level: scaled.t(sea_level),
+            };
+        }
+        scaled
     }
-    if lo == hi {
-        (lo, hi) = (lo - 0.5, hi + 0.5);
+
+    #[inline]
+    fn t(&self, v: f32) -> f32 {
+        ((v as f64 - self.lo) * self.inv) as f32
     }
-    // In f64: a range like (-1e38, 1e38) would overflow its width in f32.
-    let (lo, inv) = (lo as f64, 1.0 / (hi as f64 - lo as f64));
-    let to_t = |v: f32| ((v as f64 - lo) * inv) as f32;
-    let map = match *map {
-        ColorMap::Terrain { sea_level } => ColorMap::Terrain {
-            sea_level: to_t(sea_level),
-        },
-        other => other,
-    };
-    values.iter().map(|&v| map.color(to_t(v))).collect()
+
+    #[inline]
+    pub(crate) fn color(&self, v: f32) -> [u8; 3] {
+        self.map.color(self.t(v))
+    }
 }
 
 #[cfg(test)]

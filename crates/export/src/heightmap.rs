@@ -158,20 +158,25 @@ impl HeightMap {
 
     /// The values quantised to `0..=65535`: `range.0` (or the minimum, when `range` is
     /// `None`) maps to 0 and `range.1` (or the maximum) to 65535, rounded to nearest, values
-    /// outside clamped. A reversed range inverts the map; an empty or non-finite range, and
-    /// NaN values, give 0.
+    /// outside clamped. As in [`colorize`](crate::colormap::colorize): a reversed range
+    /// inverts the map, an empty range is widened to one unit centred on it (a flat map is mid
+    /// grey), a non-finite range counts as `None`; NaN values give 0.
     ///
     /// ```
     /// let m = export::heightmap::HeightMap { width: 2, height: 1, values: vec![-1.0, 1.0] };
     /// assert_eq!(m.to_u16(None), [0, 65535]);
     /// assert_eq!(m.to_u16(Some((0.0, 1.0))), [0, 65535]);
     /// assert_eq!(m.to_u16(Some((-3.0, 1.0))), [32768, 65535]);
+    /// assert_eq!(m.to_u16(Some((0.0, 0.0))), [0, 65535]);
     /// ```
     pub fn to_u16(&self, range: Option<(f32, f32)>) -> Vec<u16> {
-        let (lo, hi) = range.or_else(|| self.value_range()).unwrap_or((0.0, 0.0));
-        let (lo, hi) = (lo as f64, hi as f64);
-        if !(lo.is_finite() && hi.is_finite()) || lo == hi {
-            return vec![0; self.values.len()];
+        let (lo, hi) = range
+            .filter(|(lo, hi)| lo.is_finite() && hi.is_finite())
+            .or_else(|| self.value_range())
+            .unwrap_or((0.0, 0.0));
+        let (mut lo, mut hi) = (lo as f64, hi as f64);
+        if lo == hi {
+            (lo, hi) = (lo - 0.5, hi + 0.5);
         }
         let scale = 65535.0 / (hi - lo);
         self.values

@@ -36,7 +36,11 @@ impl Image {
     }
 
     pub(crate) fn check(&self) -> Result<(), ExportError> {
-        let expected = 3 * self.width as usize * self.height as usize;
+        // In u64 and checked: the fields are public, so the size may be anything.
+        let expected = (u64::from(self.width) * u64::from(self.height))
+            .checked_mul(3)
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(usize::MAX);
         if self.rgb.len() != expected {
             return Err(ExportError::LengthMismatch {
                 what: "rgb",

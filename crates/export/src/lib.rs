@@ -19,8 +19,7 @@
 //!   small area. Both give an [`Image`] that saves as PNG.
 //!
 //! Inputs are plain data, so this crate depends on the topology crate only: any
-//! [`quadedge::Topology`] (a [`quadedge::Mesh`] or its [`quadedge::FrozenMesh`]; the close-up
-//! needs the edge queries of a `Mesh`), positions as `&[glam::Vec3]` indexed by vertex id (one per
+//! [`quadedge::Topology`] (a [`quadedge::Mesh`] or its [`quadedge::FrozenMesh`]), positions as `&[glam::Vec3]` indexed by vertex id (one per
 //! [`Mesh::vertex_slots`](quadedge::Mesh::vertex_slots); dead slots are ignored, see
 //! [`positions_f32`] for `DVec3` data) and colours as `&[[u8; 3]]` sRGB, also per slot.
 //! Files are written to a temporary sibling and renamed into place, so a failed export never

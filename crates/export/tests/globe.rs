@@ -5,7 +5,9 @@ mod common;
 
 use common::{fibonacci, icosphere, with_frozen};
 use export::colormap::{ColorMap, colorize};
-use export::render::{Borders, GlobeOptions, Shading, render_globe, render_globe_with};
+use export::render::{
+    Borders, GlobeOptions, Shading, render_globe, render_globe_with, render_mesh_closeup_with,
+};
 use export::{ExportError, Image, gltf, obj, ply};
 use glam::Vec3;
 
@@ -120,6 +122,62 @@ fn interpolated_shading_is_a_smooth_ramp_where_flat_has_cells() {
     )
     .unwrap();
     assert_ne!(bordered, smooth);
+}
+
+#[test]
+fn mapped_shading_keeps_a_coastline_sharp_and_straight() {
+    let (mesh, pos) = icosphere(2);
+    // Sea west of x = 0, land east of it: the coast is the vertical line through the left
+    // disc's centre (view +Z).
+    let x: Vec<f32> = pos.iter().map(|p| p.x).collect();
+    let map = ColorMap::Terrain { sea_level: 0.0 };
+    let colors = colorize(&x, &map, (-1.0, 1.0));
+    let opts = |shading| GlobeOptions {
+        shading,
+        hillshade: 0.0,
+        ..plain()
+    };
+    let is_land = |c: [u8; 3]| c[1] > c[2];
+    let coast = |img: &Image, y: u32| (0..128).find(|&x| is_land(img.pixel(x, y).unwrap()));
+    let mapped = Shading::Mapped {
+        map,
+        range: (-1.0, 1.0),
+    };
+    let img = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&x), &opts(mapped));
+    let img = img.unwrap();
+    for y in 20..108 {
+        let c = coast(&img, y).unwrap();
+        assert!((63..=65).contains(&c), "row {y}: coast at {c}");
+        // Pure map colours on both sides: no blend of sea and land across the triangles.
+        let px = img.pixel(c, y).unwrap();
+        // In t units the sea level 0 of the range -1..1 is 0.5.
+        let in_t = ColorMap::Terrain { sea_level: 0.5 };
+        let shore = (0..=60).map(|k| in_t.color(0.5 + k as f32 * 0.0005));
+        assert!(
+            shore.into_iter().any(|m| m == px),
+            "row {y}: {px:?} is a blend"
+        );
+    }
+    // Interpolated colours follow the triangles: the coast wanders.
+    let blurred = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        Borders::None,
+        &opts(Shading::Interpolated),
+    );
+    let blurred = blurred.unwrap();
+    let spread: Vec<u32> = (20..108).filter_map(|y| coast(&blurred, y)).collect();
+    let (lo, hi) = (spread.iter().min().unwrap(), spread.iter().max().unwrap());
+    assert!(hi - lo > 2, "interpolated coast {lo}..{hi}");
+    // Mapped needs the layer.
+    assert!(matches!(
+        render_globe(&mesh, &pos, &colors, Borders::None, &opts(mapped)),
+        Err(ExportError::InvalidOption {
+            name: "shading",
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -244,7 +302,22 @@ fn frozen_mesh_exports_the_same_bytes() {
         gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap(),
         gltf::glb_bytes_with(&frozen, &pos, &opts).unwrap()
     );
-    for shading in [Shading::Flat, Shading::Interpolated] {
+    let center = pos[100];
+    let closeup = export::CloseupOptions {
+        size: 160,
+        highlight: vec![quadedge::Vertex::new(100)],
+        caption: "frozen".into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        render_mesh_closeup_with(&mesh, &pos, Some(&colors), center, 0.2, &closeup).unwrap(),
+        render_mesh_closeup_with(&frozen, &pos, Some(&colors), center, 0.2, &closeup).unwrap()
+    );
+    let mapped = Shading::Mapped {
+        map: ColorMap::Viridis,
+        range: (-1.0, 1.0),
+    };
+    for shading in [Shading::Flat, Shading::Interpolated, mapped] {
         let o = GlobeOptions {
             shading,
             threads: 2,

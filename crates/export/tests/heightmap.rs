@@ -104,6 +104,66 @@ fn the_16_bit_png_decodes_independently_to_the_values() {
     assert_eq!(std::fs::read(&path).unwrap(), png);
 }
 
+/// Random points, triangulated, then made non-Delaunay by flipping random edges of convex
+/// quads (the walk may then cycle and fall back to a scan): the map of an affine field must
+/// still be right at every pixel.
+fn check_random_mesh(seed: u64, points: usize, flips: usize, h: u32) {
+    let mut rng = testkit::Rng::new(seed);
+    let points: Vec<glam::DVec3> = (0..points).map(|_| rng.unit_vector().into()).collect();
+    let (mut mesh, pos) = sphere::sphere_mesh(&points).unwrap();
+    let pos: Vec<Vec3> = pos.iter().map(|p| p.as_vec3()).collect();
+    let folded_at = |m: &quadedge::Mesh, v: quadedge::Vertex| {
+        m.vertex_faces(v).any(|f| {
+            let [a, b, c] = m.face_vertices(f).map(|v| pos[v.index()]);
+            a.dot(b.cross(c)) < 1e-7
+        })
+    };
+    let mut flipped = 0;
+    for _ in 0..flips {
+        let edges: Vec<_> = mesh.undirected_edges().collect();
+        let e = edges[rng.below(edges.len())];
+        let Ok(new) = mesh.flip(e) else { continue };
+        let ends = [mesh.origin(new), mesh.dest(new)];
+        if ends.iter().any(|&v| folded_at(&mesh, v)) {
+            mesh.flip(new).unwrap();
+        } else {
+            flipped += 1;
+        }
+    }
+    assert!(flipped * 10 > flips, "seed {seed}: {flipped} flips");
+    mesh.check().unwrap();
+    let values: Vec<f32> = pos.iter().map(|&p| affine(p)).collect();
+    let w = 2 * h;
+    let map = equirectangular(&mesh, &pos, &values, w, h).unwrap();
+    let tol = GRADIENT_NORM * max_sagitta(&mesh, &pos) + 1e-4;
+    for y in 0..h {
+        for x in 0..w {
+            let want = affine(pixel_direction(x, y, w, h));
+            let got = map.values[(y * w + x) as usize];
+            assert!(
+                (got - want).abs() <= tol,
+                "seed {seed} ({x}, {y}): {got} vs {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_and_non_delaunay_meshes_are_covered_without_gaps() {
+    for seed in 1..=3 {
+        check_random_mesh(seed, 300, 200, 48);
+    }
+}
+
+/// `cargo xtask stress`: more and larger random meshes, more flips.
+#[test]
+#[ignore]
+fn stress_heightmaps_of_random_meshes() {
+    for seed in 10..40 {
+        check_random_mesh(seed, 5000, 3000, 128);
+    }
+}
+
 #[test]
 fn a_vertex_value_shows_only_around_its_vertex() {
     // One vertex at 1, all others 0: the non-zero pixels are those whose direction lies in a
@@ -245,8 +305,9 @@ fn quantisation_handles_ranges_and_nan() {
     };
     assert_eq!(m.to_u16(None), [0, 32768, 65535, 0]);
     assert_eq!(m.to_u16(Some((1.0, -1.0))), [65535, 32768, 0, 0]);
-    assert_eq!(m.to_u16(Some((0.0, 0.0))), [0; 4]);
-    assert_eq!(m.to_u16(Some((f32::NAN, 1.0))), [0; 4]);
+    // An empty range is widened around its value; a non-finite one is the data's extent.
+    assert_eq!(m.to_u16(Some((0.0, 0.0))), [0, 32768, 65535, 0]);
+    assert_eq!(m.to_u16(Some((f32::NAN, 1.0))), [0, 32768, 65535, 0]);
     assert_eq!(
         m.to_u16(Some((-3e38, 3e38))),
         [32768; 3].into_iter().chain([0]).collect::<Vec<_>>()
@@ -256,7 +317,13 @@ fn quantisation_handles_ranges_and_nan() {
         height: 1,
         values: vec![5.0, 5.0],
     };
-    assert_eq!(flat.to_u16(None), [0, 0]);
+    assert_eq!(flat.to_u16(None), [32768, 32768], "a flat map is mid grey");
+    let nan = HeightMap {
+        width: 1,
+        height: 1,
+        values: vec![f32::NAN],
+    };
+    assert_eq!(nan.to_u16(None), [0]);
 }
 
 // ---- Animated PNG ----
@@ -373,6 +440,16 @@ fn hostile_apng_inputs_are_typed_errors() {
         apng::apng_bytes(&[a.clone(), short], 10),
         Err(ExportError::LengthMismatch { what: "rgb", .. })
     ));
+    let absurd = Image {
+        width: u32::MAX,
+        height: u32::MAX,
+        rgb: vec![],
+    };
+    assert!(matches!(
+        apng::apng_bytes(std::slice::from_ref(&absurd), 10),
+        Err(ExportError::LengthMismatch { what: "rgb", .. })
+    ));
+    assert!(absurd.to_png_bytes().is_err());
     let empty = Image::new(0, 0, [0; 3]);
     assert!(apng::apng_bytes(&[empty], 10).is_err());
     let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,7 @@ use crate::common::check_inputs;
 use crate::image::Image;
 use crate::locate::FaceWalk;
 use glam::{Vec2, Vec3, Vec3A};
-use quadedge::{Face, Mesh};
+use quadedge::Topology;
 
 /// Settings for [`render_mesh_closeup_with`].
 ///
@@ -90,7 +90,7 @@ fn pastel(v: u32) -> [u8; 3] {
 /// circumcentres), Delaunay triangles (thin blue) and sites (dots), with default styling.
 /// See [`render_mesh_closeup_with`].
 pub fn render_mesh_closeup(
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     center: Vec3,
     angular_radius: f32,
@@ -127,7 +127,7 @@ pub fn render_mesh_closeup(
 /// # Ok::<(), export::ExportError>(())
 /// ```
 pub fn render_mesh_closeup_with(
-    mesh: &Mesh,
+    mesh: &impl Topology,
     positions: &[Vec3],
     colors: Option<&[[u8; 3]]>,
     center: Vec3,
@@ -153,10 +153,15 @@ pub fn render_mesh_closeup_with(
             reason: "must be finite and not negative",
         });
     }
+    let mut alive = Vec::new();
+    if !options.highlight.is_empty() {
+        alive.resize(mesh.vertex_slots(), false);
+        mesh.vertices().for_each(|v| alive[v.index()] = true);
+    }
     if let Some(v) = options
         .highlight
         .iter()
-        .find(|&&v| !mesh.is_vertex_alive(v))
+        .find(|v| !alive.get(v.index()).copied().unwrap_or(false))
     {
         return Err(ExportError::InvalidOption {
             name: "highlight",
@@ -238,35 +243,34 @@ pub fn render_mesh_closeup_with(
     let delaunay = to_linear(&lut, options.delaunay_color);
     // Thin Delaunay lines first, so the cell outlines stay on top.
     if options.delaunay_width > 0.0 {
-        for e in mesh.undirected_edges() {
-            let (a, b) = (mesh.origin(e), mesh.dest(e));
-            if let (Some(a), Some(b)) = (
-                project(sites.dirs[a.index()]),
-                project(sites.dirs[b.index()]),
-            ) {
-                draw.segment(a, b, options.delaunay_width, delaunay);
+        // Each edge once, from its smaller end.
+        for a in mesh.vertices() {
+            for b in mesh.neighbors(a).filter(|b| a.raw() < b.raw()) {
+                if let (Some(a), Some(b)) = (
+                    project(sites.dirs[a.index()]),
+                    project(sites.dirs[b.index()]),
+                ) {
+                    draw.segment(a, b, options.delaunay_width, delaunay);
+                }
             }
         }
     }
     if options.line_width > 0.0 {
-        let cc: Vec<Vec3A> = (0..mesh.face_slots())
-            .map(|i| {
-                let f = Face::new(i as u32);
-                if mesh.is_face_alive(f) {
-                    let [a, b, c] = mesh.face_vertices(f).map(|v| sites.dirs[v.index()]);
-                    circumcenter(a, b, c)
-                } else {
-                    Vec3A::ZERO
+        let mut cc = vec![Vec3A::ZERO; mesh.face_slots()];
+        for f in mesh.faces() {
+            let [a, b, c] = mesh.face_vertices(f).map(|v| sites.dirs[v.index()]);
+            cc[f.index()] = circumcenter(a, b, c);
+        }
+        // A Voronoi edge joins the circumcentres of two adjacent faces: each pair once, from
+        // the smaller face (none across a boundary).
+        for f in mesh.faces() {
+            for g in mesh.face_neighbors(f) {
+                if !(g.is_valid() && f.raw() < g.raw()) {
+                    continue;
                 }
-            })
-            .collect();
-        for e in mesh.undirected_edges() {
-            let (l, r) = (mesh.left(e), mesh.right(e));
-            if !(l.is_valid() && r.is_valid()) {
-                continue;
-            }
-            if let (Some(a), Some(b)) = (project(cc[l.index()]), project(cc[r.index()])) {
-                draw.segment(a, b, options.line_width, voronoi);
+                if let (Some(a), Some(b)) = (project(cc[f.index()]), project(cc[g.index()])) {
+                    draw.segment(a, b, options.line_width, voronoi);
+                }
             }
         }
     }

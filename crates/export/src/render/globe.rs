@@ -9,6 +9,7 @@ use super::raster::{
 };
 use super::sites::{Borders, Sites, border_rule};
 use crate::ExportError;
+use crate::colormap::{ColorMap, Scaled};
 use crate::common::check_inputs;
 use crate::heightmap::check_values;
 use crate::image::Image;
@@ -17,7 +18,7 @@ use glam::{Vec2, Vec3, Vec3A};
 use quadedge::Topology;
 
 /// How a sample between sites takes its colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Shading {
     /// The colour of the Voronoi cell the sample falls in (nearest site): crisp cells.
     #[default]
@@ -25,6 +26,17 @@ pub enum Shading {
     /// The colours of the Delaunay triangle's three corners, blended barycentrically in linear
     /// light: smooth fields (elevation, temperature).
     Interpolated,
+    /// The scalar layer of [`render_globe_with`] interpolated across the triangle, then
+    /// coloured per sample through `map` over `range` (as [`colorize`](crate::colormap::colorize)
+    /// does): smooth like [`Shading::Interpolated`], but a sharp step of the map (a
+    /// coastline) stays sharp instead of following the triangles. The `colors` argument is
+    /// then unused (its length is still checked).
+    Mapped {
+        /// The colour map.
+        map: ColorMap,
+        /// The values at the map's ends.
+        range: (f32, f32),
+    },
 }
 
 /// Settings for [`render_globe`].
@@ -124,14 +136,15 @@ pub fn render_globe(
     render_globe_with(mesh, positions, colors, borders, None, options)
 }
 
-/// [`render_globe`] with hillshading: `relief` (one value per vertex slot, e.g. elevation)
-/// shades slopes as lit from the north-west ([`GlobeOptions::hillshade`] sets the strength);
-/// `None` renders exactly as [`render_globe`].
+/// [`render_globe`] with a scalar layer: `relief` (one value per vertex slot, e.g. elevation)
+/// shades slopes as lit from the north-west ([`GlobeOptions::hillshade`] sets the strength,
+/// 0 for none) and is what [`Shading::Mapped`] colours; `None` renders exactly as
+/// [`render_globe`].
 ///
 /// # Errors
 /// The errors of [`render_globe`]; [`ExportError::LengthMismatch`] or
 /// [`ExportError::NonFiniteValue`] for a bad `relief`, [`ExportError::InvalidOption`] for a
-/// strength outside `0..=16`.
+/// strength outside `0..=16` or [`Shading::Mapped`] without `relief`.
 ///
 /// ```
 /// use glam::Vec3;
@@ -158,6 +171,18 @@ pub fn render_globe_with(
     if let Some(values) = relief {
         check_values("hillshade", mesh, values)?;
     }
+    let mapped = match options.shading {
+        Shading::Mapped { map, range } => match relief {
+            Some(values) => Some((Scaled::new(&map, range, values), values)),
+            None => {
+                return Err(ExportError::InvalidOption {
+                    name: "shading",
+                    reason: "Mapped colours the scalar layer: pass it to render_globe_with",
+                });
+            }
+        },
+        _ => None,
+    };
     if !(0.0..=16.0).contains(&options.hillshade) {
         return Err(ExportError::InvalidOption {
             name: "hillshade",
@@ -189,7 +214,7 @@ pub fn render_globe_with(
     let ambient = options.ambient.clamp(0.0, 1.0);
     let rule = border_rule(mesh, borders)?;
     let dirs = FaceWalk::unit_dirs(positions);
-    let interpolated = options.shading == Shading::Interpolated;
+    let interpolated = options.shading != Shading::Flat;
     let faces = interpolated.then(|| FaceWalk::new(mesh, dirs.clone()));
     let shade = match relief {
         Some(values) if options.hillshade > 0.0 => Some(Hillshade::new(
@@ -219,7 +244,8 @@ pub fn render_globe_with(
     let inv_s = 1.0 / s as f32;
     let weight = 1.0 / (s * s) as f32;
     let half_border = 0.5 * options.border_width / radius;
-    let draw_borders = half_border > 0.0;
+    // Without a border anywhere, skip the nearest-site search that only borders need.
+    let draw_borders = half_border > 0.0 && sites.has_borders();
 
     let mut img = Image::new(w, h, options.background);
     // Flat shading and borders need the nearest site; interpolation needs the face.
@@ -269,9 +295,17 @@ pub fn render_globe_with(
                             if draw_borders && sites.border_distance(site, p) < half_border {
                                 border_lin
                             } else if let Some(h) = &hit {
-                                (0..3)
-                                    .map(|k| h.weights[k] * lin[h.corners[k] as usize])
-                                    .sum()
+                                match &mapped {
+                                    Some((scaled, values)) => {
+                                        let v: f32 = (0..3)
+                                            .map(|k| h.weights[k] * values[h.corners[k] as usize])
+                                            .sum();
+                                        to_linear(&lut, scaled.color(v))
+                                    }
+                                    None => (0..3)
+                                        .map(|k| h.weights[k] * lin[h.corners[k] as usize])
+                                        .sum(),
+                                }
                             } else {
                                 lin[site as usize]
                             };

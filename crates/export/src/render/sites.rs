@@ -181,6 +181,11 @@ impl Sites {
         }
     }
 
+    /// Is any pair of neighbouring cells separated by a border?
+    pub(crate) fn has_borders(&self) -> bool {
+        !self.segs.is_empty()
+    }
+
     #[inline]
     fn ring(&self, v: u32) -> &[u32] {
         let (a, b) = (self.offsets[v as usize], self.offsets[v as usize + 1]);

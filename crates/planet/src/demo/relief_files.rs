@@ -25,7 +25,8 @@ pub(super) fn terrain_colors(elevation: &[f32]) -> Vec<[u8; 3]> {
     )
 }
 
-/// The globe coloured by elevation, colours interpolated across triangles and hillshaded.
+/// The globe coloured by elevation (the value interpolated across triangles, then mapped, so
+/// coastlines stay sharp) and hillshaded.
 fn globe(world: &World, width: u32, samples: u32) -> Result<Image, DemoError> {
     let posf = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
     let elevation = world
@@ -37,7 +38,10 @@ fn globe(world: &World, width: u32, samples: u32) -> Result<Image, DemoError> {
         width,
         height: width / 2,
         samples,
-        shading: Shading::Interpolated,
+        shading: Shading::Mapped {
+            map: ColorMap::Terrain { sea_level: 0.0 },
+            range: COLOR_RANGE,
+        },
         hillshade: 1.0,
         ..Default::default()
     };

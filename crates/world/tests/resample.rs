@@ -248,3 +248,71 @@ fn a_layer_refuses_a_plan_past_its_end_without_panicking() {
     assert!(w.layer(&FLOW).unwrap().resampled(&plan).is_err());
     assert!(w.layer(&LENGTH).unwrap().resampled(&plan).is_err());
 }
+
+/// A random plan: mostly valid entries, some dead or invalid ids, bad weights, wrong lengths.
+fn random_plan(mesh: &Mesh, rng: &mut testkit::Rng) -> Identity {
+    let mut id = Identity::of(mesh);
+    let junk_vertex = |rng: &mut testkit::Rng| match rng.below(4) {
+        0 => Vertex::INVALID,
+        1 => Vertex::new(rng.next_u32()),
+        _ => Vertex::new(rng.below(mesh.vertex_slots() + 2) as u32),
+    };
+    for _ in 0..rng.below(3) {
+        let i = rng.below(id.corners.len());
+        id.corners[i][rng.below(3)] = junk_vertex(rng);
+    }
+    for _ in 0..rng.below(4) {
+        let i = rng.below(id.weights.len());
+        let k = rng.below(3);
+        id.weights[i][k] = [f32::NAN, -0.5, 0.0, 2.0, f32::INFINITY, 1e-30][rng.below(6)];
+    }
+    if rng.one_in(4) {
+        let i = rng.below(id.faces.len());
+        id.faces[i] = Face::new(rng.below(mesh.face_slots() + 3) as u32);
+    }
+    if rng.one_in(4) {
+        let i = rng.below(id.edges.len());
+        id.edges[i] = Edge::from_raw(rng.next_u32());
+    }
+    match rng.below(12) {
+        0 => drop(id.corners.pop()),
+        1 => id.faces.push(Face::new(0)),
+        2 => drop(id.edges.pop()),
+        3 => id.weights.push([1.0, 0.0, 0.0]),
+        _ => {}
+    }
+    id
+}
+
+#[test]
+fn random_plans_resample_or_are_refused_never_panic() {
+    let w = sample();
+    let before = w.clone();
+    let mesh = w.mesh().clone();
+    let mut rng = testkit::Rng::new(0x5eed_4e5a);
+    let (mut ok, mut refused) = (0, 0);
+    for _ in 0..400 {
+        let id = random_plan(&mesh, &mut rng);
+        match w.resample(mesh.clone(), &id.plan()) {
+            Ok(out) => {
+                ok += 1;
+                out.mesh().check().unwrap();
+                for name in ["height", "plate", "color", "length", "flow", "crossing"] {
+                    assert!(out.layer_names().any(|n| n == name));
+                }
+                assert_eq!(out.layer(&HEIGHT).unwrap().len(), mesh.vertex_slots());
+                assert_eq!(out.layer(&FLOW).unwrap().len(), 2 * mesh.quad_slots());
+                assert!(out.layer(&HEIGHT).unwrap().iter().all(|h| h.is_finite()));
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(!e.to_string().is_empty());
+            }
+        }
+        assert_eq!(w, before);
+    }
+    assert!(
+        ok > 20 && refused > 100,
+        "{ok} resampled, {refused} refused"
+    );
+}

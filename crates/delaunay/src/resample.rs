@@ -12,6 +12,9 @@
 //!   midpoint, the one whose midpoint is nearest (the edge itself when the midpoint lies on
 //!   an old edge), directed like the new edge; so edge data and directed edge data map both
 //!   directions, and a dual edge maps to the dual of the matching primal edge.
+//! * In the plane, a point beyond the old mesh's border (which a Delaunay triangulation keeps
+//!   convex) takes the nearest point of the border: the two ends of the nearest border edge,
+//!   weighted by the projection, and that edge's face.
 //!
 //! Location walks from coherent hints: vertices start from a [`HintGrid`] cell (about an edge
 //! from the answer), faces and edges from the face their first corner was found in, so each
@@ -192,19 +195,71 @@ fn stencil_at<S: Barycentric>(
             ];
             Ok((c, surface.weights(a, b, d, p).map(|x| x as f32)))
         }
-        // Beyond a planar mesh's border: the nearest point of the border edge.
+        // Beyond a planar mesh's border: the nearest point of the border.
         Location::Outside(e) => {
             let (u, v) = (mesh.origin(e), mesh.dest(e));
-            let (a, b) = (pos(positions, u)?, pos(positions, v)?);
-            let ab = (b - a).truncate();
-            let len2 = ab.length_squared();
-            let t = if len2 > 0.0 {
-                ((p - a).truncate().dot(ab) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+            let t = border_t(pos(positions, u)?, pos(positions, v)?, p);
             Ok(([u, v, v], [(1.0 - t) as f32, t as f32, 0.0]))
         }
+    }
+}
+
+/// [`locate`], with a point beyond a planar mesh's border reported beyond the border edge
+/// nearest to it (the walk stops at the first border edge that sees the point, which may be
+/// far along the border).
+fn locate_near<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    p: DVec3,
+    hint: Option<Face>,
+) -> Result<Location, DelaunayError> {
+    let loc = locate(surface, mesh, positions, p, hint)?;
+    let Location::Outside(mut e) = loc else {
+        return Ok(loc);
+    };
+    let dist = |e: Edge| -> Result<f64, DelaunayError> {
+        let (a, b) = (
+            pos(positions, mesh.origin(e))?,
+            pos(positions, mesh.dest(e))?,
+        );
+        Ok((a + (b - a) * border_t(a, b, p) - p)
+            .truncate()
+            .length_squared())
+    };
+    let mut best = dist(e)?;
+    // Each step strictly nearer: at most one visit per border edge.
+    for _ in 0..mesh.undirected_edge_count() {
+        // The border edges before and after `e` (hole on their right, like `e`).
+        let next = mesh
+            .outgoing(mesh.dest(e))
+            .find(|x| !mesh.right(*x).is_valid() && *x != e.sym());
+        let prev = mesh
+            .outgoing(mesh.origin(e))
+            .find(|x| !mesh.left(*x).is_valid() && *x != e)
+            .map(|x| x.sym());
+        let mut moved = false;
+        for x in [next, prev].into_iter().flatten() {
+            let d = dist(x)?;
+            if d < best {
+                (e, best, moved) = (x, d, true);
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    Ok(Location::Outside(e))
+}
+
+/// The weight of `b` of the point of segment `a`–`b` (in the `x, y` plane) nearest to `p`.
+fn border_t(a: DVec3, b: DVec3, p: DVec3) -> f64 {
+    let ab = (b - a).truncate();
+    let len2 = ab.length_squared();
+    if len2 > 0.0 {
+        ((p - a).truncate().dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
     }
 }
 
@@ -250,7 +305,7 @@ fn vertex_stencils<S: Barycentric>(
         };
         let start = (start.index() < old_mesh.face_slots() && old_mesh.is_face_alive(start))
             .then_some(start);
-        let loc = locate(surface, old_mesh, old_positions, p, start)?;
+        let loc = locate_near(surface, old_mesh, old_positions, p, start)?;
         let (c, w) = stencil_at(surface, old_mesh, old_positions, p, loc)?;
         corners[v.index()] = c;
         weights[v.index()] = w;
@@ -292,7 +347,7 @@ fn face_sources<S: Barycentric>(
             pos(new_positions, c[2])?,
         ];
         let p = surface.centroid(a, b, d);
-        let loc = locate(
+        let loc = locate_near(
             surface,
             old_mesh,
             old_positions,
@@ -317,7 +372,7 @@ fn edge_sources<S: Barycentric>(
         let (u, v) = (new_mesh.origin(e), new_mesh.dest(e));
         let (a, b) = (pos(new_positions, u)?, pos(new_positions, v)?);
         let m = surface.midpoint(a, b);
-        let loc = locate(surface, old_mesh, old_positions, m, hint_of(old_mesh, s, u))?;
+        let loc = locate_near(surface, old_mesh, old_positions, m, hint_of(old_mesh, s, u))?;
         let old = match loc {
             Location::OnEdge(x) | Location::Outside(x) => x,
             loc => nearest_edge(surface, old_mesh, old_positions, face_at(old_mesh, loc), m)?,

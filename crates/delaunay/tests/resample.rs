@@ -268,3 +268,57 @@ fn hostile_input_is_refused_with_a_typed_error() {
         Err(DelaunayError::TooFewVertices(0))
     ));
 }
+
+/// A planar `n × n` grid of spacing `s` from `origin`, each square cut along a diagonal.
+fn grid(n: u32, origin: (f64, f64), s: f64) -> (Mesh, Vec<DVec3>) {
+    let id = |i: u32, j: u32| i * n + j;
+    let mut tris = Vec::new();
+    for i in 0..n - 1 {
+        for j in 0..n - 1 {
+            let (a, b, c, d) = (id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j));
+            tris.push([a, b, c]);
+            tris.push([a, c, d]);
+        }
+    }
+    let pos = (0..n * n)
+        .map(|k| {
+            DVec3::new(
+                origin.0 + (k % n) as f64 * s,
+                origin.1 + (k / n) as f64 * s,
+                0.0,
+            )
+        })
+        .collect();
+    (Mesh::from_triangles((n * n) as usize, &tris).unwrap(), pos)
+}
+
+#[test]
+fn in_the_plane_linear_fields_are_exact_and_outside_points_take_the_border() {
+    let (old, old_pos) = grid(6, (0.0, 0.0), 1.0);
+    // Inside the old square, off its lattice, and a few points beyond its right and top sides.
+    let (new, new_pos) = grid(7, (0.3, 0.2), 0.9);
+    let s = stencils(&Plane, &old, &old_pos, &new, &new_pos, StencilKinds::ALL).unwrap();
+    let f = |p: DVec3| 2.0 * p.x - 3.0 * p.y + 1.0;
+    for v in new.vertices() {
+        let p = new_pos[v.index()];
+        let w = s.weights[v.index()];
+        assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        let blended: f64 = (0..3)
+            .map(|k| f64::from(w[k]) * f(old_pos[s.corners[v.index()][k].index()]))
+            .sum();
+        // Inside: the plane's barycentric weights reproduce a linear field (to f32 weights).
+        // Outside: the value at the nearest point of the border.
+        let q = DVec3::new(p.x.clamp(0.0, 5.0), p.y.clamp(0.0, 5.0), 0.0);
+        assert!(
+            (blended - f(q)).abs() < 1e-4,
+            "{v:?} at {p}: {blended} vs {}",
+            f(q)
+        );
+    }
+    // Every new face and edge has a live source.
+    assert!(new.faces().all(|g| old.is_face_alive(s.faces[g.index()])));
+    assert!(
+        new.directed_edges()
+            .all(|e| old.is_edge_alive(s.edges[e.index()]))
+    );
+}

@@ -13,11 +13,12 @@
 //! criterion runs, each layout prints the CPU time of one stencils + resample (with a mesh
 //! clone, 0.07 s, printed apart): on the shared machine wall time mostly counts waiting.
 //!
-//! Measured (release, one thread, the 2-core machine at a load average of 8–9, CPU time):
-//! Hilbert order 0.46 s for stencils + `World::resample` (0.39 s without the clone), spiral
-//! order 0.82 s: the walks and the gathers are memory-bound, so a mesh in spatial order
-//! (`sphere::hilbert_sort_mesh`) is what meets the 0.5 s target. Wall times at that load were
-//! 2–4× the CPU times.
+//! Measured (release, one thread, the shared 2-core machine): at a load average of 4,
+//! `total_hilbert` 0.50 s wall (0.39 s CPU: stencils 1M onto 1M + `World::resample` of 4
+//! layers), `total_spiral` 1.16 s wall (0.72 s CPU). The walks and the gathers are
+//! memory-bound, so meshes in spatial order (`sphere::hilbert_sort_mesh`) are what meets the
+//! 0.5 s target; in spiral order every query and every gather lands on a cold cache line. At
+//! a load average of 8–9 the wall times were 2–4× the CPU times.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use delaunay::Sphere;

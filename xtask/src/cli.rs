@@ -53,16 +53,21 @@ pub struct DemoArgs {
     /// Planet radius in km.
     #[arg(long, value_name = "KM", default_value_t = DemoConfig::default().radius)]
     pub radius: f64,
-    /// Fibonacci perturbation, in 0 ≤ P < 1 (0 = the regular lattice).
+    /// Tangent jitter of the Fibonacci points, in 0 ≤ P < 1: each point moves in its tangent
+    /// plane by up to P times the mean spacing (0 = the regular lattice).
     #[arg(long, value_name = "P", default_value_t = DemoConfig::default().perturbation)]
     pub perturbation: f64,
     /// Width of planet.png in pixels (its height is half; at least 2).
     #[arg(long, value_name = "PX", default_value_t = DemoConfig::default().image_width)]
     pub width: u32,
     /// Plate motion steps: each plate turns about its own axis, the mesh is restored to
-    /// Delaunay after each step, and every output shows the moved planet (0 = no motion).
+    /// Delaunay, relief grows where plates meet and one animation frame is drawn after each
+    /// step; every output shows the moved planet (0 = no motion).
     #[arg(long, value_name = "N", default_value_t = DemoConfig::default().steps)]
     pub steps: usize,
+    /// Keep the first mesh: no refinement along plate boundaries, no resampling half-way.
+    #[arg(long)]
+    pub no_remesh: bool,
 }
 
 impl DemoArgs {
@@ -76,6 +81,7 @@ impl DemoArgs {
             perturbation: self.perturbation,
             image_width: self.width,
             steps: self.steps,
+            remesh: !self.no_remesh,
         }
     }
 }

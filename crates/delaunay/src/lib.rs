@@ -47,6 +47,7 @@ mod insert;
 mod locate;
 pub mod predicates;
 mod remove;
+pub mod resample;
 mod restore;
 
 pub use adapt::{AdaptError, AdaptOptions, AdaptStats, Metric, adapt};

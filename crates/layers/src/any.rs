@@ -4,6 +4,7 @@ use crate::error::LayerError;
 use crate::info::{Interpolation, OnChange};
 use crate::kind::{ElementKind, Kind, Sizes};
 use crate::layer::{Layer, LayerDelta};
+use crate::resample::{ResampleError, ResamplePlan};
 use crate::value::LayerValue;
 use core::any::Any;
 use core::fmt;
@@ -92,6 +93,8 @@ pub trait AnyLayer: Send + Sync + 'static {
     fn debug_value(&self, index: usize) -> Option<String>;
     /// See [`Layer::delta_to`]; `None` when `newer` holds another type or kind.
     fn delta_to(&self, newer: &dyn AnyLayer) -> Option<Box<dyn AnyDelta>>;
+    /// See [`Layer::resampled`].
+    fn resampled(&self, plan: &ResamplePlan<'_>) -> Result<Box<dyn AnyLayer>, ResampleError>;
 }
 
 /// A [`LayerDelta`] with its type erased: an old version of a layer kept as the blocks that
@@ -190,6 +193,9 @@ impl<T: LayerValue, K: Kind> AnyLayer for Layer<T, K> {
     fn delta_to(&self, newer: &dyn AnyLayer) -> Option<Box<dyn AnyDelta>> {
         let newer = newer.as_any().downcast_ref::<Layer<T, K>>()?;
         Some(Box::new(Layer::delta_to(self, newer)))
+    }
+    fn resampled(&self, plan: &ResamplePlan<'_>) -> Result<Box<dyn AnyLayer>, ResampleError> {
+        Ok(Box::new(Layer::resampled(self, plan)?))
     }
 }
 

@@ -60,6 +60,7 @@ mod layer_serde;
 mod par;
 mod removal;
 mod replay;
+pub mod resample;
 mod storage;
 mod value;
 

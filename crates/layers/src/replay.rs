@@ -97,7 +97,7 @@ impl Slots {
 }
 
 /// One journal replay: the layer plus what we know about it during the replay.
-struct Replay<'a, T, K> {
+pub(crate) struct Replay<'a, T, K> {
     layer: &'a mut Layer<T, K>,
     /// No slot at or past this index is ever written (see [`Layer::apply_changes`]).
     limit: usize,
@@ -297,7 +297,7 @@ impl<T: LayerValue, K: Kind> Replay<'_, T, K> {
     }
 
     /// [`Replay::blend`] for three weighted sources (a vertex inserted inside a face).
-    fn blend3(policy: Interpolation, v: [&T; 3], w: [f32; 3]) -> Option<T> {
+    pub(crate) fn blend3(policy: Interpolation, v: [&T; 3], w: [f32; 3]) -> Option<T> {
         Some(match policy {
             Interpolation::KeepSrc => *v[0],
             Interpolation::KeepDest => *v[2],

@@ -4,7 +4,7 @@
 //! step takes a random vertex from the frontier, so borders come out ragged like real plate
 //! boundaries rather than the straight bisectors a plain breadth-first search would draw.
 
-use quadedge::{Mesh, Vertex};
+use quadedge::{Topology, Vertex};
 use rand::Rng;
 
 /// Marks a vertex that belongs to no plate (only isolated vertices stay so).
@@ -12,10 +12,17 @@ pub const NO_PLATE: u32 = u32::MAX;
 
 /// Splits the live vertices of `mesh` into `plates` connected plates.
 ///
+/// Generic over [`Topology`]: it only walks neighbours, so it runs on the editable `Mesh` and
+/// on a `FrozenMesh` alike (same ids, same plates).
+///
 /// Returns the plate id of every vertex slot (`NO_PLATE` for removed or unreachable ones)
 /// and the seed vertex of each plate. Fewer plates than asked are made when the mesh has
 /// fewer vertices.
-pub fn grow_plates<R: Rng>(mesh: &Mesh, plates: usize, rng: &mut R) -> (Vec<u32>, Vec<Vertex>) {
+pub fn grow_plates<R: Rng>(
+    mesh: &impl Topology,
+    plates: usize,
+    rng: &mut R,
+) -> (Vec<u32>, Vec<Vertex>) {
     let mut plate = vec![NO_PLATE; mesh.vertex_slots()];
     let live: Vec<Vertex> = mesh.vertices().collect();
     let k = plates.min(live.len());
@@ -50,7 +57,7 @@ pub fn grow_plates<R: Rng>(mesh: &Mesh, plates: usize, rng: &mut R) -> (Vec<u32>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quadedge::shapes;
+    use quadedge::{FrozenMesh, Mesh, shapes};
     use rand::SeedableRng;
 
     #[test]
@@ -82,5 +89,20 @@ mod tests {
         // Same seed, same plates.
         let mut rng2 = rand_pcg::Pcg64::seed_from_u64(7);
         assert_eq!(grow_plates(&mesh, 9, &mut rng2).0, plate);
+    }
+
+    #[test]
+    fn a_frozen_mesh_grows_the_same_plates() {
+        let (n, t) = shapes::icosahedron_grid(10);
+        let mut mesh = Mesh::from_triangles(n, &t).unwrap();
+        let identity: Vec<u32> = (0..n as u32).collect();
+        mesh.reorder_vertices(&identity).unwrap();
+        let frozen = FrozenMesh::freeze(&mesh).unwrap();
+        let mut a = rand_pcg::Pcg64::seed_from_u64(3);
+        let mut b = rand_pcg::Pcg64::seed_from_u64(3);
+        assert_eq!(
+            grow_plates(&mesh, 6, &mut a),
+            grow_plates(&frozen, 6, &mut b)
+        );
     }
 }

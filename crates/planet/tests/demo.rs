@@ -64,5 +64,29 @@ fn demo_outputs_exist_and_parse() {
         Some(())
     );
 
+    // The relief: a 16-bit equirectangular heightmap spanning the reported range, an
+    // animation of one frame per step, the elevation carried by the glb.
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(out.join("heightmap.png")).unwrap(),
+    ));
+    let reader = decoder.read_info().unwrap();
+    let info = reader.info();
+    assert_eq!((info.width, info.height), (256, 128));
+    assert_eq!(info.bit_depth, png::BitDepth::Sixteen);
+    assert_eq!(info.color_type, png::ColorType::Grayscale);
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(out.join("evolution.png")).unwrap(),
+    ));
+    let reader = decoder.read_info().unwrap();
+    let frames = reader.info().animation_control().map(|a| a.num_frames);
+    assert_eq!(frames, Some(report.motion.len() as u32));
+    assert_eq!(report.motion.len(), 10);
+    assert!(glb.windows(10).any(|w| w == b"_ELEVATION"));
+    let elevation = w.layer(&planet::demo::ELEVATION).unwrap();
+    let live: Vec<f32> = w.mesh().vertices().map(|v| elevation[v]).collect();
+    // Oceans and mountains: the relief grew well beyond the starting ±350 m of noise.
+    assert!(live.iter().any(|&h| h < -3000.0) && live.iter().any(|&h| h > 1500.0));
+    assert!(std::fs::metadata(out.join("elevation.png")).unwrap().len() > 1000);
+
     insta::assert_snapshot!("demo_report_3000", report.render(false));
 }

@@ -63,6 +63,7 @@ mod guards;
 mod history;
 mod pending;
 mod positions;
+pub mod resample;
 mod slot;
 mod transaction;
 

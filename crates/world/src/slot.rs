@@ -52,7 +52,7 @@ fn register<T: LayerValue, K: Kind>() {
     }
 }
 
-fn registered_decoder(type_key: &str, kind: ElementKind) -> Option<DecodeFn> {
+pub(crate) fn registered_decoder(type_key: &str, kind: ElementKind) -> Option<DecodeFn> {
     let l = decoders().read().ok()?;
     l.iter()
         .find(|(t, k, _)| *t == type_key && *k == kind)
@@ -246,7 +246,7 @@ impl Slot {
     }
 
     /// The decoded layer, through `&self` (the decode is cached), with the decoder to use.
-    fn typed_with(&self, decode: DecodeFn) -> Result<&Typed, WorldError> {
+    pub(crate) fn typed_with(&self, decode: DecodeFn) -> Result<&Typed, WorldError> {
         match &self.state {
             State::Typed(t) => Ok(t),
             State::Encoded {

@@ -1,15 +1,21 @@
-//! The whole demo: generate, attach data, edit, write pictures and files, reload.
+//! The whole demo: a small tectonic planet. Generate, attach data, edit, move the plates and
+//! build relief, write pictures and files, reload.
 //!
 //! [`run`] calls one function per step, in order; each lives with its concept: `steps.rs`
 //! (sphere, plates, plate distance, metadata, pictures, files), `edits.rs` (the edits that
-//! exercise the layer policies, and what they touched) and `motion.rs` (plates turning, the
-//! mesh restored to Delaunay after each step).
+//! exercise the layer policies, and what they touched), `motion.rs` (plates turning, the
+//! mesh restored to Delaunay after each step), `tectonic.rs` (relief where plates meet,
+//! refinement along boundaries, the resampling half-way) and `relief_files.rs` (the elevation
+//! globe, heightmap and animation).
 
 mod edits;
 mod motion;
+mod relief_files;
 mod steps;
+mod tectonic;
 
 pub use motion::MIN_MOVING_VERTICES;
+pub use tectonic::{ELEVATION, boundary_distance, size_factor};
 
 use glam::DVec3;
 use layers::{EdgeKind, Interpolation, LayerInfo, OnChange, VertexKind};
@@ -33,12 +39,13 @@ pub const PLATE_DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_dista
     .on_change(OnChange::ResetAffected);
 
 /// The steps [`run`] announces through its progress callback, in order.
-pub const STEP_NAMES: [&str; 9] = [
+pub const STEP_NAMES: [&str; 10] = [
     "fibonacci sphere",
     "plates",
     "plate distance",
     "edits",
-    "move plates",
+    "close-up",
+    "tectonics",
     "plate metadata",
     "render",
     "export",
@@ -60,12 +67,19 @@ pub struct DemoConfig {
     pub out: PathBuf,
     /// Planet radius (km).
     pub radius: f64,
-    /// Fibonacci perturbation (0 = the regular lattice).
+    /// Tangent jitter of the Fibonacci points ([`sphere::Perturbation::Tangent`]): each point
+    /// moves in its tangent plane by up to this fraction of the mean spacing (0 = the regular
+    /// lattice); natural-looking cells without the near-duplicates of the spiral offset.
     pub perturbation: f64,
     /// Width of `planet.png` (its height is half).
     pub image_width: u32,
-    /// Plate motion steps (0 = the plates stay where they grew).
+    /// Plate motion steps (0 = the plates stay where they grew); each also builds relief and
+    /// renders one animation frame.
     pub steps: usize,
+    /// Change the mesh with the data: refine along plate boundaries and coarsen inside plates
+    /// (after the first step and after the resampling), and resample the world onto a fresh
+    /// sphere half-way. Without it vertex ids stay those of the first mesh.
+    pub remesh: bool,
 }
 
 impl DemoConfig {
@@ -137,9 +151,10 @@ impl Default for DemoConfig {
             seed: 2026,
             out: PathBuf::from("out"),
             radius: 6371.0,
-            perturbation: 0.5,
+            perturbation: 0.3,
             image_width: 2048,
             steps: 10,
+            remesh: true,
         }
     }
 }
@@ -182,13 +197,22 @@ pub struct Report {
     pub motion: Vec<MotionStep>,
 }
 
-/// One plate motion step: what restoring the Delaunay mesh took.
+/// One plate motion step: what restoring the Delaunay mesh took, the relief and remeshing.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MotionStep {
     /// Flips, folds, relocations (re-insertions keeping the id) and merges.
     pub stats: delaunay::RestoreStats,
-    /// Wall time of the step: rotating the positions and restoring the mesh.
+    /// Wall time of the step: rotating the positions, restoring the mesh, relief, remeshing
+    /// and the animation frame.
     pub seconds: f64,
+    /// Live vertices after the step.
+    pub vertices: usize,
+    /// Boundary vertices whose plates converge / separate there.
+    pub converging: usize,
+    /// See `converging`.
+    pub separating: usize,
+    /// What changed the mesh besides the motion: `""`, `"adapt"`, `"resample+adapt"`.
+    pub remesh: &'static str,
 }
 
 impl Report {
@@ -215,8 +239,8 @@ impl Report {
             s += &format!("  {k:<28} {t}\n");
         }
         if !self.motion.is_empty() {
-            s += "plate motion:\n";
-            s += "   step    flips    folds relocated reloc.flips merged      time\n";
+            s += "plate motion and relief:\n";
+            s += "   step    flips    folds relocated reloc.flips merged vertices  conv   sep remesh          time\n";
         }
         for (i, m) in self.motion.iter().enumerate() {
             let r = &m.stats;
@@ -226,13 +250,17 @@ impl Report {
                 "  [time]".into()
             };
             s += &format!(
-                "  {:5} {:8} {:8} {:9} {:11} {:6} {t}\n",
+                "  {:5} {:8} {:8} {:9} {:11} {:6} {:8} {:5} {:5} {:<14} {t}\n",
                 i + 1,
                 r.flips,
                 r.folds,
                 r.relocated,
                 r.relocation_flips,
-                r.merged
+                r.merged,
+                m.vertices,
+                m.converging,
+                m.separating,
+                m.remesh
             );
         }
         s += "files:\n";
@@ -277,39 +305,134 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     timer.done("split, collapse, flip, compact", &mut report);
 
     timer.start(4);
+    let closeup = steps::render_closeup(&world, cfg, &edited)?;
+    timer.done("render close-up", &mut report);
+
+    timer.start(5);
     let motions = motion::plate_motions(&mut world, cfg.plates);
-    report.motion = motion::move_plates(&mut world, &motions, cfg.steps, cfg.radius)?;
+    let seed_points = steps::seed_points(&world, &edited.seeds);
+    let (frames, relief) = tectonics(&mut world, cfg, &motions, &mut report)?;
     motion::check_and_report(&world, cfg.plates, cfg.radius, &mut report)?;
+    relief.report(&mut report);
     timer.done(
-        &format!("move plates ({} steps)", report.motion.len()),
+        &format!("tectonics ({} steps)", report.motion.len()),
         &mut report,
     );
 
-    timer.start(5);
-    steps::plate_metadata(&mut world, &edited.seeds, &motions, cfg.radius, &mut report)?;
+    timer.start(6);
+    let seeds = steps::moved_seeds(&world, &seed_points, &motions, report.motion.len());
+    steps::plate_metadata(&mut world, &seeds, &motions, cfg.radius, &mut report)?;
     timer.done("plate metadata + areas", &mut report);
 
-    timer.start(6);
-    let pictures = steps::render_pictures(&world, cfg, &edited)?;
-    timer.done("render pictures", &mut report);
-
     timer.start(7);
+    let planet = steps::render_planet(&world, cfg)?;
+    let (relief_files, range) = relief_files::write(&world, cfg, &frames)?;
+    report.facts.push((
+        "elevation range (m)".into(),
+        format!("{:.0} .. {:.0}", range.0, range.1),
+    ));
+    timer.done("render globes + heightmap", &mut report);
+
+    timer.start(8);
     let meshes = steps::export_meshes(&world, &cfg.out)?;
     timer.done("export glb + ply", &mut report);
 
-    timer.start(8);
+    timer.start(9);
     let file = steps::save_and_reload(&world, &cfg.out)?;
     timer.done("save + reload + compare", &mut report);
 
     report.vertices = world.mesh().vertex_count();
     report.faces = world.mesh().face_count();
     report.bytes_per_vertex = world.heap_bytes() as f64 / report.vertices as f64;
-    for p in pictures.iter().chain(&meshes).chain([&file]) {
+    let pictures = [planet, closeup];
+    for p in pictures
+        .iter()
+        .chain(&relief_files)
+        .chain(&meshes)
+        .chain([&file])
+    {
         let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
         let name = p.file_name().map(|s| s.to_string_lossy().into_owned());
         report.files.push((name.unwrap_or_default(), size));
     }
     Ok(report)
+}
+
+/// What remeshing did, for the report.
+#[derive(Default)]
+struct Relief {
+    /// `(when, vertices before, vertices after)` per refinement.
+    adapted: Vec<(String, usize, usize)>,
+    /// Vertices of the fresh sphere the world was resampled onto.
+    resampled: Option<usize>,
+}
+
+impl Relief {
+    fn report(&self, report: &mut Report) {
+        for (when, before, after) in &self.adapted {
+            report.facts.push((
+                format!("refinement {when}"),
+                format!("{before} → {after} vertices"),
+            ));
+        }
+        if let Some(n) = self.resampled {
+            report.facts.push((
+                "resampled onto fresh sphere".into(),
+                format!("{n} vertices"),
+            ));
+        }
+    }
+}
+
+/// The plates move `cfg.steps` times; after each move the relief grows where they meet and
+/// one animation frame is rendered. With `cfg.remesh`, the mesh is refined along plate
+/// boundaries after the first step, and half-way the world is resampled onto a fresh sphere
+/// and refined again.
+fn tectonics(
+    world: &mut world::World,
+    cfg: &DemoConfig,
+    motions: &[motion::PlateMotion],
+    report: &mut Report,
+) -> Result<(Vec<export::Image>, Relief), DemoError> {
+    let continental = tectonic::initial_relief(world, cfg.plates)?;
+    let turns = motion::turns(motions);
+    let mut frames = Vec::with_capacity(cfg.steps);
+    let mut relief = Relief::default();
+    let half = cfg.steps.div_ceil(2).max(1);
+    for step in 1..=cfg.steps {
+        let clock = Instant::now();
+        let Some(stats) = motion::move_step(world, &turns, cfg.radius, step)? else {
+            break;
+        };
+        let r = tectonic::relief_step(world, motions, &continental)?;
+        let mut remesh = "";
+        if cfg.remesh && step == half && cfg.steps > 1 {
+            *world = tectonic::resample_onto_fresh_sphere(world, cfg.radius, cfg.perturbation)?;
+            relief.resampled = Some(world.mesh().vertex_count());
+            remesh = "resample+adapt";
+        }
+        if cfg.remesh && (step == 1 || !remesh.is_empty()) {
+            let before = world.mesh().vertex_count();
+            tectonic::adapt_to_boundaries(world, cfg.radius, cfg.vertices)?;
+            let when = format!("at step {step}");
+            relief
+                .adapted
+                .push((when, before, world.mesh().vertex_count()));
+            if remesh.is_empty() {
+                remesh = "adapt";
+            }
+        }
+        frames.push(relief_files::frame(world, cfg)?);
+        report.motion.push(MotionStep {
+            stats,
+            seconds: clock.elapsed().as_secs_f64(),
+            vertices: world.mesh().vertex_count(),
+            converging: r.converging,
+            separating: r.separating,
+            remesh,
+        });
+    }
+    Ok((frames, relief))
 }
 
 /// Announces steps and records how long each took.

@@ -3,13 +3,12 @@
 //! (folds at converging borders included), through the world's mesh-and-positions guard so
 //! every vertex keeps its id and every layer follows the flips.
 
-use super::{DemoError, MotionStep, PLATE, POSITION, Report, err};
+use super::{DemoError, PLATE, POSITION, Report, err};
 use crate::plates::NO_PLATE;
 use delaunay::{RestoreOptions, RestoreStats, Sphere};
 use glam::{DMat3, DQuat, DVec3};
 use quadedge::Vertex;
 use rand::Rng;
-use std::time::Instant;
 use world::World;
 
 /// Smallest planet whose plates move: with a handful of vertices, independent rotations soon
@@ -52,61 +51,57 @@ pub(super) fn plate_motions(world: &mut World, plates: usize) -> Vec<PlateMotion
         .collect()
 }
 
-/// Moves the plates `steps` times, restoring the Delaunay mesh after each step, and returns
-/// what each step cost. Planets under [`MIN_MOVING_VERTICES`] do not move.
+/// Each plate's turn per step as a matrix.
+pub(super) fn turns(motions: &[PlateMotion]) -> Vec<DMat3> {
+    motions
+        .iter()
+        .map(|m| DMat3::from_quat(DQuat::from_axis_angle(m.axis, m.angle_per_step)))
+        .collect()
+}
+
+/// Moves every plate by one turn and restores the Delaunay mesh (inside the world's
+/// mesh-and-positions guard, so vertex ids and layers are kept). Planets under
+/// [`MIN_MOVING_VERTICES`] do not move (`None`).
 ///
 /// # Errors
 /// A [`DemoError`] naming the step when the restoration fails (a collision it could not
 /// merge, a fold it could not undo) or the world refuses the guard.
-pub(super) fn move_plates(
+pub(super) fn move_step(
     world: &mut World,
-    motions: &[PlateMotion],
-    steps: usize,
+    turns: &[DMat3],
     radius: f64,
-) -> Result<Vec<MotionStep>, DemoError> {
+    step: usize,
+) -> Result<Option<RestoreStats>, DemoError> {
     if world.mesh().vertex_count() < MIN_MOVING_VERTICES {
-        return Ok(Vec::new());
+        return Ok(None);
     }
-    // Vertex ids never change here (merges only kill vertices), so the plate of each slot is
-    // read once and stays attached to its vertex.
+    // Read each step: adapting and resampling renumber vertices between steps.
     let plate = world
         .layer(&PLATE)
         .expect("made by the plates step")
         .to_vec();
-    let turns: Vec<DMat3> = motions
-        .iter()
-        .map(|m| DMat3::from_quat(DQuat::from_axis_angle(m.axis, m.angle_per_step)))
-        .collect();
     let options = RestoreOptions {
         tolerance: 0.0,
         merge_collisions: true,
     };
-    let mut report = Vec::with_capacity(steps);
-    for step in 1..=steps {
-        let clock = Instant::now();
-        let mut guard = world
-            .lock_mesh_and_positions(&POSITION)
-            .map_err(|e| err("move plates")(&e))?;
-        let (mesh, positions) = guard.parts();
-        let moved: Vec<Vertex> = mesh
-            .vertices()
-            .filter(|v| plate[v.index()] != NO_PLATE)
-            .collect();
-        for v in &moved {
-            let p = &mut positions[v.index()];
-            let q = turns[plate[v.index()] as usize] * *p;
-            // A rotation keeps the length up to rounding; rescaling stops drift over steps.
-            *p = q * (radius / q.length());
-        }
-        let stats = delaunay::restore(&Sphere, mesh, positions, Some(&moved), &options)
-            .map_err(|e| DemoError(format!("move plates: step {step}: {e}")))?;
-        guard.commit().map_err(|e| err("move plates")(&e))?;
-        report.push(MotionStep {
-            stats,
-            seconds: clock.elapsed().as_secs_f64(),
-        });
+    let mut guard = world
+        .lock_mesh_and_positions(&POSITION)
+        .map_err(|e| err("move plates")(&e))?;
+    let (mesh, positions) = guard.parts();
+    let moved: Vec<Vertex> = mesh
+        .vertices()
+        .filter(|v| plate[v.index()] != NO_PLATE)
+        .collect();
+    for v in &moved {
+        let p = &mut positions[v.index()];
+        let q = turns[plate[v.index()] as usize] * *p;
+        // A rotation keeps the length up to rounding; rescaling stops drift over steps.
+        *p = q * (radius / q.length());
     }
-    Ok(report)
+    let stats = delaunay::restore(&Sphere, mesh, positions, Some(&moved), &options)
+        .map_err(|e| DemoError(format!("move plates: step {step}: {e}")))?;
+    guard.commit().map_err(|e| err("move plates")(&e))?;
+    Ok(Some(stats))
 }
 
 /// After the motion: the mesh valid and Delaunay, positions on the sphere, every vertex on a

@@ -3,10 +3,12 @@
 
 use super::edits::Edited;
 use super::motion::PlateMotion;
+use super::tectonic::ELEVATION;
 use super::{DemoConfig, DemoError, PLATE, PLATE_DISTANCE, POSITION, Report, err};
 use crate::plates::grow_plates;
+use export::gltf::GlbOptions;
 use export::{Borders, CloseupOptions, GlobeOptions};
-use glam::Vec3;
+use glam::{DQuat, DVec3, Vec3};
 use layers::Value;
 use quadedge::Vertex;
 use std::path::{Path, PathBuf};
@@ -15,8 +17,9 @@ use world::World;
 /// A Fibonacci sphere triangulated as its spherical Delaunay triangulation, in a world with
 /// a `position` layer.
 pub(super) fn build_sphere(cfg: &DemoConfig) -> Result<World, DemoError> {
+    let jitter = sphere::Perturbation::Tangent(cfg.perturbation);
     let (mesh, points) =
-        sphere::fibonacci_sphere(cfg.vertices, cfg.radius, cfg.perturbation, cfg.seed)
+        sphere::perturbed_fibonacci_sphere(cfg.vertices, cfg.radius, jitter, cfg.seed)
             .map_err(|e| err("sphere")(&e))?;
     let mut world = World::new(mesh, cfg.seed);
     let mut pos = world
@@ -91,7 +94,11 @@ pub(super) fn plate_metadata(
                 let mut e = layers::Dict::default();
                 e.set("id", p as i64);
                 // An id value: it follows later compactions like layers do.
-                e.set("seed_vertex", seeds[p]);
+                // A plate remeshing left without vertices has no seed.
+                match seeds.get(p).filter(|v| v.is_valid()) {
+                    Some(&v) => e.set("seed_vertex", v),
+                    None => e.set("seed_vertex", Value::Null),
+                };
                 e.set("vertices", plate_count[p] as i64);
                 e.set("area_km2", plate_area[p]);
                 let axis = motions[p].axis.to_array().map(Value::from);
@@ -138,13 +145,8 @@ fn palette(p: u32) -> [u8; 3] {
     base.map(|c| c.saturating_sub(shade))
 }
 
-/// `planet.png` (both hemispheres, plates coloured, borders drawn) and `planet_mesh.png` (a
-/// close-up of the edited region: cells, triangles, the edited vertices ringed, a legend).
-pub(super) fn render_pictures(
-    world: &World,
-    cfg: &DemoConfig,
-    edited: &Edited,
-) -> Result<[PathBuf; 2], DemoError> {
+/// `planet.png`: both hemispheres, plates coloured, borders drawn.
+pub(super) fn render_planet(world: &World, cfg: &DemoConfig) -> Result<PathBuf, DemoError> {
     let mesh = world.mesh();
     let posf: Vec<Vec3> = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
     let plates = world.layer(&PLATE).expect("kept").as_slice();
@@ -152,15 +154,26 @@ pub(super) fn render_pictures(
     let globe = GlobeOptions {
         width: cfg.image_width,
         height: cfg.image_width / 2,
-        up: Vec3::Y,
-        view: Vec3::Z,
         ..Default::default()
     };
     let img = export::render::render_globe(mesh, &posf, &colors, Borders::Regions(plates), &globe)
         .map_err(|e| err("render")(&e))?;
     let png = cfg.out.join("planet.png");
     img.save_png(&png).map_err(|e| err("planet.png")(&e))?;
+    Ok(png)
+}
 
+/// `planet_mesh.png`: a close-up of the edited region (cells, triangles, the edited vertices
+/// ringed, a legend), rendered right after the edits, while their ids still name them.
+pub(super) fn render_closeup(
+    world: &World,
+    cfg: &DemoConfig,
+    edited: &Edited,
+) -> Result<PathBuf, DemoError> {
+    let mesh = world.mesh();
+    let posf: Vec<Vec3> = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
+    let plates = world.layer(&PLATE).expect("kept").as_slice();
+    let colors: Vec<[u8; 3]> = plates.iter().map(|&p| palette(p)).collect();
     // Centred on the edited vertices (their mean direction), or the seed they surround.
     let seed = posf[edited.seeds[0].index()].normalize();
     let center = edited
@@ -192,7 +205,42 @@ pub(super) fn render_pictures(
     let png_mesh = cfg.out.join("planet_mesh.png");
     img.save_png(&png_mesh)
         .map_err(|e| err("planet_mesh.png")(&e))?;
-    Ok([png, png_mesh])
+    Ok(png_mesh)
+}
+
+/// The positions of the plates' seed vertices.
+pub(super) fn seed_points(world: &World, seeds: &[Vertex]) -> Vec<DVec3> {
+    let pos = world.layer(&POSITION).expect("kept");
+    seeds.iter().map(|&v| pos[v]).collect()
+}
+
+/// Each plate's seed after `steps` turns: the vertex of the plate nearest to where the seed's
+/// point turned (remeshing renumbers vertices, so ids are found again by position);
+/// [`Vertex::INVALID`] for a plate left without vertices.
+pub(super) fn moved_seeds(
+    world: &World,
+    seed_points: &[DVec3],
+    motions: &[PlateMotion],
+    steps: usize,
+) -> Vec<Vertex> {
+    let target: Vec<DVec3> = seed_points
+        .iter()
+        .zip(motions)
+        .map(|(p, m)| DQuat::from_axis_angle(m.axis, steps as f64 * m.angle_per_step) * *p)
+        .collect();
+    let pos = world.layer(&POSITION).expect("kept");
+    let plate = world.layer(&PLATE).expect("kept");
+    let mut best = vec![(f64::INFINITY, Vertex::INVALID); target.len()];
+    for v in world.mesh().vertices() {
+        let p = plate[v] as usize;
+        if let Some(t) = target.get(p) {
+            let d = pos[v].distance_squared(*t);
+            if d < best[p].0 {
+                best[p] = (d, v);
+            }
+        }
+    }
+    best.iter().map(|&(_, v)| v).collect()
 }
 
 /// The close-up's angular radius: every edited vertex in view with a margin of two cells,
@@ -207,14 +255,26 @@ fn closeup_extent(center: Vec3, positions: &[Vec3], touched: &[Vertex], vertices
     (farthest + 2.0 * spacing).max(4.0 * spacing).min(1.2)
 }
 
-/// `planet.glb` and `planet.ply` with plate colours.
+/// `planet.glb` (terrain colours, the elevation as the `_ELEVATION` vertex attribute and as
+/// relief exaggerated 10×) and `planet.ply` (plate colours).
 pub(super) fn export_meshes(world: &World, out: &Path) -> Result<[PathBuf; 2], DemoError> {
     let posf = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
+    let elevation = world
+        .layer(&ELEVATION)
+        .expect("made by the relief")
+        .as_slice();
+    let terrain = super::relief_files::terrain_colors(elevation);
+    let glb = out.join("planet.glb");
+    let options = GlbOptions {
+        colors: Some(&terrain),
+        scalar: Some(("_ELEVATION", elevation)),
+        // Positions are in km, elevations in m: 10× exaggeration is 0.01 km per m.
+        relief: Some(0.01),
+    };
+    export::gltf::write_glb_with(&glb, world.mesh(), &posf, &options)
+        .map_err(|e| err("planet.glb")(&e))?;
     let plates = world.layer(&PLATE).expect("kept").as_slice();
     let colors: Vec<[u8; 3]> = plates.iter().map(|&p| palette(p)).collect();
-    let glb = out.join("planet.glb");
-    export::gltf::write_glb(&glb, world.mesh(), &posf, Some(&colors))
-        .map_err(|e| err("planet.glb")(&e))?;
     let ply = out.join("planet.ply");
     export::ply::write_ply(&ply, world.mesh(), &posf, Some(&colors))
         .map_err(|e| err("planet.ply")(&e))?;

@@ -1,0 +1,207 @@
+//! [`World::resample`]: the same world on another mesh, every layer carried over by a plan.
+
+use crate::slot::{State, registered_decoder};
+use crate::{MeshReplacement, World, WorldError};
+use layers::resample::{ResampleError as PlanError, ResamplePlan};
+use layers::{AnyLayer, ElementKind};
+use quadedge::Mesh;
+use std::sync::Arc;
+
+/// Why [`World::resample`] refused. The world is never changed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ResampleError {
+    /// The plan's array for an element kind the world has layers of does not cover the new
+    /// mesh (an empty array: the plan says nothing for that kind).
+    SlotCount {
+        /// The element kind.
+        kind: ElementKind,
+        /// Entries in the plan.
+        len: usize,
+        /// Slots of that kind in the new mesh (twice the quad-edge slots for edges).
+        expected: usize,
+    },
+    /// A live element of the new mesh has a source that is not a live element of the old mesh
+    /// (or is invalid): its value would be made up.
+    DeadSource {
+        /// The kind of the new element.
+        kind: ElementKind,
+        /// Its slot in the new mesh.
+        slot: usize,
+    },
+    /// The plan itself is inconsistent (lengths, weights, ids past the end).
+    Plan(PlanError),
+    /// A layer loaded from a file could not be decoded (damaged).
+    Layer(WorldError),
+    /// A layer loaded from a file holds a type this process has never held, so it cannot be
+    /// decoded: read it once with [`World::layer`] first.
+    UnknownType {
+        /// The layer's name.
+        name: String,
+        /// Its stored type key.
+        type_key: String,
+    },
+}
+
+impl core::fmt::Display for ResampleError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ResampleError::SlotCount {
+                kind,
+                len,
+                expected,
+            } => write!(
+                f,
+                "resample: the plan has {len} {kind} entries for {expected} slots of the new mesh"
+            ),
+            ResampleError::DeadSource { kind, slot } => write!(
+                f,
+                "resample: {kind} slot {slot} of the new mesh has no live source in the old one"
+            ),
+            ResampleError::Plan(e) => write!(f, "resample: {e}"),
+            ResampleError::Layer(e) => write!(f, "resample: {e}"),
+            ResampleError::UnknownType { name, type_key } => write!(
+                f,
+                "resample: layer `{name}` holds `{type_key}`, a type this process has not read"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ResampleError {}
+
+impl From<PlanError> for ResampleError {
+    fn from(e: PlanError) -> Self {
+        ResampleError::Plan(e)
+    }
+}
+
+impl World {
+    /// This world on `mesh`: every layer carried over by `plan` (computed by point location,
+    /// for instance with `delaunay::resample::stencils`), with the same names, types, policies
+    /// and order; the same dictionaries and generator state (so the seed's sequence goes on).
+    ///
+    /// The rules, per layer policy, are those of [`Layer::resampled`](layers::Layer::resampled):
+    /// vertex layers blend their stencil's three corners by the layer's interpolation (the
+    /// heaviest corner for `MaxWeight`, exact copies where a new vertex sits on an old one),
+    /// face and edge layers copy their source element's value. A position layer is blended
+    /// like any other: write the new mesh's positions into it afterwards. Mesh ids stored in
+    /// dictionaries become `Null` (nothing maps an old element to one new element), as with
+    /// [`MeshReplacement::ResetAll`]. Every component of the new world gets a fresh version.
+    ///
+    /// Cost: one pass over the plan to check it, then one gather per layer.
+    ///
+    /// # Errors
+    /// [`ResampleError`] when the plan does not cover the new mesh for a kind the world has
+    /// layers of, names a dead or invalid source for a live element, holds unusable weights,
+    /// or a stored layer cannot be decoded. `self` is unchanged either way.
+    pub fn resample(&self, mesh: Mesh, plan: &ResamplePlan<'_>) -> Result<World, ResampleError> {
+        plan.check_lengths()?;
+        let has = |k: ElementKind| self.layers.iter().any(|s| s.kind == k);
+        if has(ElementKind::Vertex) {
+            self.check_vertices(&mesh, plan)?;
+        }
+        if has(ElementKind::Face) {
+            self.check_faces(&mesh, plan)?;
+        }
+        if ElementKind::ALL.iter().any(|k| k.is_edge() && has(*k)) {
+            self.check_edges(&mesh, plan)?;
+        }
+        let mut layers = Vec::with_capacity(self.layers.len());
+        for slot in &self.layers {
+            let typed = match &slot.state {
+                State::Typed(t) => t,
+                State::Encoded { .. } => {
+                    let decode =
+                        registered_decoder(&slot.type_key, slot.kind).ok_or_else(|| {
+                            ResampleError::UnknownType {
+                                name: slot.name.clone(),
+                                type_key: slot.type_key.clone(),
+                            }
+                        })?;
+                    slot.typed_with(decode).map_err(ResampleError::Layer)?
+                }
+            };
+            let new: Box<dyn AnyLayer> = typed.layer.resampled(plan)?;
+            let mut t = typed.clone();
+            t.layer = Arc::new(new);
+            let mut s = slot.clone();
+            s.state = State::Typed(t);
+            s.error = None;
+            layers.push(s);
+        }
+        let mut world = self.clone();
+        world.layers = Vec::new();
+        world
+            .replace_mesh(mesh, MeshReplacement::ResetAll)
+            .map_err(ResampleError::Layer)?;
+        for mut s in layers {
+            s.version = world.tick();
+            world.layers.push(s);
+        }
+        world.rng_version = world.tick();
+        Ok(world)
+    }
+
+    fn check_vertices(&self, mesh: &Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
+        let kind = ElementKind::Vertex;
+        covers(kind, plan.vertex_corners.len(), mesh.vertex_slots())?;
+        for v in mesh.vertices() {
+            let dead = ResampleError::DeadSource {
+                kind,
+                slot: v.index(),
+            };
+            let c = plan.vertex_corners[v.index()];
+            if !c.iter().all(|&u| self.mesh.is_vertex_alive(u)) {
+                return Err(dead);
+            }
+            ResamplePlan::check_weights(plan.vertex_weights[v.index()], v.index())?;
+        }
+        Ok(())
+    }
+
+    fn check_faces(&self, mesh: &Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
+        let kind = ElementKind::Face;
+        covers(kind, plan.faces.len(), mesh.face_slots())?;
+        match mesh
+            .faces()
+            .find(|f| !self.mesh.is_face_alive(plan.faces[f.index()]))
+        {
+            Some(f) => Err(ResampleError::DeadSource {
+                kind,
+                slot: f.index(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn check_edges(&self, mesh: &Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
+        let kind = ElementKind::DirectedEdge;
+        covers(kind, plan.edges.len(), 2 * mesh.quad_slots())?;
+        for e in mesh.undirected_edges() {
+            for d in [e, e.sym()] {
+                let src = plan.edges[d.index()];
+                if !(src.is_primal() && self.mesh.is_edge_alive(src)) {
+                    return Err(ResampleError::DeadSource {
+                        kind,
+                        slot: d.index(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Does a plan array of `len` entries cover `slots` slots?
+fn covers(kind: ElementKind, len: usize, slots: usize) -> Result<(), ResampleError> {
+    if len == slots {
+        Ok(())
+    } else {
+        Err(ResampleError::SlotCount {
+            kind,
+            len,
+            expected: slots,
+        })
+    }
+}

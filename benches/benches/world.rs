@@ -62,9 +62,9 @@ fn world_benches(c: &mut Criterion) {
         )
     });
     let mut history = History::new(usize::MAX);
-    history.commit("a", &w);
+    history.commit("a", &mut w);
     w.lock_layer(&HEIGHT).unwrap()[Vertex::new(7)] = 2.0;
-    history.commit("b", &w);
+    history.commit("b", &mut w);
     g.bench_function("undo_redo", |b| {
         b.iter(|| {
             history.undo(&mut w);

@@ -120,7 +120,7 @@ fn world_step(c: &mut Criterion) {
     ] {
         let mut w = base.clone();
         let mut history = History::new(64 << 20);
-        history.commit("start", &w);
+        history.commit("start", &mut w);
         let mut t = 0;
         g.bench_function(name, |b| {
             b.iter(|| {

@@ -124,7 +124,9 @@ impl World {
     }
 
     /// Replaces the whole mesh, saying what happens to the data (see [`MeshReplacement`]).
-    /// A journal left recording on `mesh` is discarded.
+    /// A journal or undo log left recording on `mesh` is discarded. When a [`History`](crate::History)
+    /// follows this world, the replacement is logged as a copy of the old and the new
+    /// topology (an undo step that costs two meshes).
     ///
     /// # Errors
     ///
@@ -139,7 +141,14 @@ impl World {
             });
         }
         mesh.discard_journal();
-        self.mesh = Arc::new(mesh);
+        let _ = mesh.stop_undo_log();
+        if self.mesh.is_undo_logging() {
+            // A history follows this mesh: log the replacement (two topology copies) so that
+            // undo brings the old mesh back.
+            Arc::make_mut(&mut self.mesh).replace_topology(mesh);
+        } else {
+            self.mesh = Arc::new(mesh);
+        }
         self.after_replacement(how);
         Ok(())
     }
@@ -162,13 +171,15 @@ impl World {
 
     /// Starts the journal of a mesh edit (copying a shared mesh first) and lends the mesh.
     ///
-    /// Lending `&mut Mesh` forces the copy of a mesh a snapshot shares, written or not; an
+    /// Lending `&mut Mesh` copies nothing unless a clone of the world shares the mesh (a
+    /// [`History`](crate::History) does not). A shared mesh is copied, written or not; an
     /// edit that ends with an empty journal and the same mesh puts the shared one back (see
     /// [`World::finish_mesh_edit`]), so it costs that copy's time but keeps no memory and
     /// changes no version.
     pub(crate) fn start_mesh_edit(&mut self, recording: &mut Option<Recording>) -> &mut Mesh {
         if recording.is_none() {
-            self.mesh_before_edit = Some(Arc::downgrade(&self.mesh));
+            self.mesh_before_edit =
+                (Arc::strong_count(&self.mesh) > 1).then(|| Arc::downgrade(&self.mesh));
         }
         let mesh = Arc::make_mut(&mut self.mesh);
         if recording.is_none() {

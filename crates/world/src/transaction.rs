@@ -206,7 +206,7 @@ impl Transaction<'_> {
         let mut before = self.mesh_before_edit.borrow_mut();
         Ok(RefMut::map(m, |a| {
             if recording.is_none() {
-                *before = Some(Arc::downgrade(a));
+                *before = (Arc::strong_count(a) > 1).then(|| Arc::downgrade(a));
             }
             let mesh = Arc::make_mut(a);
             if recording.is_none() {

@@ -177,17 +177,7 @@ impl World {
     /// [`World::finish_mesh_edit`]), so it costs that copy's time but keeps no memory and
     /// changes no version.
     pub(crate) fn start_mesh_edit(&mut self, recording: &mut Option<Recording>) -> &mut Mesh {
-        if recording.is_none() {
-            self.mesh_before_edit =
-                (Arc::strong_count(&self.mesh) > 1).then(|| Arc::downgrade(&self.mesh));
-        }
-        let mesh = Arc::make_mut(&mut self.mesh);
-        if recording.is_none() {
-            // A journal left on by whoever built this mesh is not ours to read: start afresh.
-            mesh.discard_journal();
-            *recording = mesh.record_changes().ok();
-        }
-        mesh
+        start_edit(&mut self.mesh, &mut self.mesh_before_edit, recording)
     }
 
     /// Replays what the journal recorded so far into every layer and dictionary, keeping the
@@ -213,6 +203,16 @@ impl World {
     /// by [`MeshReplacement::ResetAll`] and the error is returned (guards record it for
     /// [`World::take_errors`]) instead of passing silently.
     pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) -> Result<(), WorldError> {
+        self.finish_mesh_edit_with(recording, |w, changes| w.apply_journal(changes))
+    }
+
+    /// [`World::finish_mesh_edit`], with the journal replayed by `replay` (the positions
+    /// guard wraps the replay to keep the values it lent).
+    pub(crate) fn finish_mesh_edit_with(
+        &mut self,
+        recording: Recording,
+        replay: impl FnOnce(&mut World, Vec<Change>),
+    ) -> Result<(), WorldError> {
         let before = self.mesh_before_edit.take();
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.stop_recording(recording) {
@@ -225,7 +225,7 @@ impl World {
                 {
                     self.mesh = shared;
                 }
-                self.apply_journal(changes);
+                replay(self, changes);
                 Ok(())
             }
             Err(_) => {
@@ -236,7 +236,7 @@ impl World {
         }
     }
 
-    fn apply_journal(&mut self, changes: Vec<Change>) {
+    pub(crate) fn apply_journal(&mut self, changes: Vec<Change>) {
         if changes.is_empty() {
             return;
         }
@@ -254,4 +254,24 @@ impl World {
             }
         }
     }
+}
+
+/// Starts the journal of a mesh edit on `mesh` (copying it first if a clone shares it; see
+/// [`World::start_mesh_edit`]) and lends it. A function of the fields, so that a guard can
+/// lend a layer beside the mesh.
+pub(crate) fn start_edit<'m>(
+    mesh: &'m mut Arc<Mesh>,
+    before: &mut Option<std::sync::Weak<Mesh>>,
+    recording: &mut Option<Recording>,
+) -> &'m mut Mesh {
+    if recording.is_none() {
+        *before = (Arc::strong_count(mesh) > 1).then(|| Arc::downgrade(mesh));
+    }
+    let mesh = Arc::make_mut(mesh);
+    if recording.is_none() {
+        // A journal left on by whoever built this mesh is not ours to read: start afresh.
+        mesh.discard_journal();
+        *recording = mesh.record_changes().ok();
+    }
+    mesh
 }

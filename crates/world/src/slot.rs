@@ -360,12 +360,12 @@ impl Slot {
         self.version = version;
     }
 
-    /// Bytes of the encoded layer, its stored length and its pending batches (what a file
-    /// stores).
-    pub fn encoded(&self) -> (Vec<u8>, usize, Vec<Batch>) {
+    /// What a file stores, copying nothing already encoded: the bytes (borrowed, or encoded
+    /// now from a typed layer), the stored length and the pending batches.
+    pub fn stored(&self) -> (std::borrow::Cow<'_, [u8]>, usize, Vec<Batch>) {
         match &self.state {
             State::Typed(t) => (
-                (t.encode)(t.layer.as_ref().as_ref()),
+                (t.encode)(t.layer.as_ref().as_ref()).into(),
                 t.layer.len(),
                 Vec::new(),
             ),
@@ -374,7 +374,7 @@ impl Slot {
                 pending,
                 len,
                 ..
-            } => (bytes.to_vec(), *len, (**pending).clone()),
+            } => (bytes[..].into(), *len, (**pending).clone()),
         }
     }
 
@@ -403,9 +403,9 @@ impl Slot {
             .map(|t| t.decode)
             .or_else(|| registered_decoder(&self.type_key, self.kind));
         let stored = |s: &Slot| {
-            let (b, len, p) = s.encoded();
+            let (b, len, p) = s.stored();
             let p = bincode::serde::encode_to_vec(&p, bincode_config()).ok();
-            (s.policies(), b, len, p)
+            (s.policies(), b.into_owned(), len, p)
         };
         match decoder.map(|d| (self.typed_with(d), other.typed_with(d))) {
             Some((Ok(a), Ok(b))) => a.layer.bits_eq(b.layer.as_ref().as_ref()),

@@ -11,7 +11,9 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 /// Encodes a typed layer; monomorphised when the layer is first seen with its type, so no
 /// global registry of types is needed.
-pub(crate) type EncodeFn = fn(&dyn AnyLayer) -> Vec<u8>;
+/// Encodes a layer of the slot's type into `dst` (returns the bytes written), or with `None`
+/// only counts the bytes (no memory written: a file can be laid out before it is filled).
+pub(crate) type EncodeFn = fn(&dyn AnyLayer, Option<&mut [u8]>) -> usize;
 /// Decodes bytes of the same type as the layer that supplied it (see [`Slot::decode`]).
 pub(crate) type DecodeFn = fn(&Header, &[u8], &[Batch]) -> Result<Typed, DecodeError>;
 
@@ -22,9 +24,54 @@ pub(crate) fn bincode_config() -> impl bincode::config::Config {
         .with_limit::<{ 1 << 31 }>()
 }
 
-fn encode_typed<T: LayerValue, K: Kind>(l: &dyn AnyLayer) -> Vec<u8> {
+fn encode_typed<T: LayerValue, K: Kind>(l: &dyn AnyLayer, dst: Option<&mut [u8]>) -> usize {
     let layer = l.downcast_ref::<T, K>().expect("encoder matches its layer");
-    bincode::serde::encode_to_vec(layer, bincode_config()).expect("encoding to memory cannot fail")
+    match dst {
+        None => {
+            let mut w = bincode::enc::write::SizeWriter::default();
+            bincode::serde::encode_into_writer(layer, &mut w, bincode_config())
+                .expect("counting cannot fail");
+            w.bytes_written
+        }
+        Some(dst) => bincode::serde::encode_into_slice(layer, dst, bincode_config())
+            .expect("the destination was sized by a count"),
+    }
+}
+
+/// A layer's values as a file stores them: encoded on demand, or as loaded.
+pub(crate) enum StoredValues<'a> {
+    Typed(&'a Typed),
+    Bytes(&'a [u8]),
+}
+
+impl StoredValues<'_> {
+    /// Bytes of the encoding (counted, not written, for a typed layer).
+    pub fn len(&self) -> usize {
+        match self {
+            StoredValues::Typed(t) => (t.encode)(t.layer.as_ref().as_ref(), None),
+            StoredValues::Bytes(b) => b.len(),
+        }
+    }
+
+    /// Writes the encoding into `dst`, which is [`StoredValues::len`] bytes long.
+    pub fn write(&self, dst: &mut [u8]) {
+        match self {
+            StoredValues::Typed(t) => {
+                (t.encode)(t.layer.as_ref().as_ref(), Some(dst));
+            }
+            StoredValues::Bytes(b) => dst.copy_from_slice(b),
+        }
+    }
+}
+
+impl Typed {
+    /// The layer's encoding, in a buffer of its exact size.
+    pub fn encode_to_vec(&self) -> Vec<u8> {
+        let layer = self.layer.as_ref().as_ref();
+        let mut out = vec![0; (self.encode)(layer, None)];
+        (self.encode)(layer, Some(&mut out));
+        out
+    }
 }
 
 /// Decoders of every layer type this process has held, so two layers that were never decoded
@@ -360,15 +407,25 @@ impl Slot {
         self.version = version;
     }
 
+    /// What a file stores, without encoding anything yet: the values (a typed layer to encode
+    /// in place, or the stored bytes), the stored length and the pending batches.
+    pub fn to_save(&self) -> (StoredValues<'_>, usize, Vec<Batch>) {
+        match &self.state {
+            State::Typed(t) => (StoredValues::Typed(t), t.layer.len(), Vec::new()),
+            State::Encoded {
+                bytes,
+                pending,
+                len,
+                ..
+            } => (StoredValues::Bytes(bytes), *len, (**pending).clone()),
+        }
+    }
+
     /// What a file stores, copying nothing already encoded: the bytes (borrowed, or encoded
     /// now from a typed layer), the stored length and the pending batches.
     pub fn stored(&self) -> (std::borrow::Cow<'_, [u8]>, usize, Vec<Batch>) {
         match &self.state {
-            State::Typed(t) => (
-                (t.encode)(t.layer.as_ref().as_ref()).into(),
-                t.layer.len(),
-                Vec::new(),
-            ),
+            State::Typed(t) => (t.encode_to_vec().into(), t.layer.len(), Vec::new()),
             State::Encoded {
                 bytes,
                 pending,

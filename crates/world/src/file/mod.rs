@@ -72,6 +72,19 @@ struct LayerSection<'a> {
     pending: Vec<Batch>,
 }
 
+/// The fields of a [`LayerSection`] before its values, in its order: saving writes this,
+/// then the values as a byte string (u64 length, bytes) encoded in place, then the pending
+/// batches, which is the bincode encoding of the whole section.
+#[derive(Serialize)]
+struct LayerHead<'a> {
+    kind: ElementKind,
+    type_key: &'a str,
+    version: u64,
+    len: u64,
+    on_change: OnChange,
+    interpolation: Interpolation,
+}
+
 fn unsaveable(section: &str, e: &impl std::fmt::Display) -> WorldError {
     WorldError::Unsaveable {
         section: section.into(),

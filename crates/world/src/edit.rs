@@ -142,7 +142,7 @@ impl World {
         }
         mesh.discard_journal();
         let _ = mesh.stop_undo_log();
-        if self.mesh.is_undo_logging() {
+        if self.mesh_logged && self.mesh.is_undo_logging() {
             // A history follows this mesh: log the replacement (two topology copies) so that
             // undo brings the old mesh back.
             Arc::make_mut(&mut self.mesh).replace_topology(mesh);
@@ -177,7 +177,12 @@ impl World {
     /// [`World::finish_mesh_edit`]), so it costs that copy's time but keeps no memory and
     /// changes no version.
     pub(crate) fn start_mesh_edit(&mut self, recording: &mut Option<Recording>) -> &mut Mesh {
-        start_edit(&mut self.mesh, &mut self.mesh_before_edit, recording)
+        start_edit(
+            &mut self.mesh,
+            &mut self.mesh_before_edit,
+            recording,
+            self.mesh_logged,
+        )
     }
 
     /// Replays what the journal recorded so far into every layer and dictionary, keeping the
@@ -263,6 +268,7 @@ pub(crate) fn start_edit<'m>(
     mesh: &'m mut Arc<Mesh>,
     before: &mut Option<std::sync::Weak<Mesh>>,
     recording: &mut Option<Recording>,
+    logged: bool,
 ) -> &'m mut Mesh {
     if recording.is_none() {
         *before = (Arc::strong_count(mesh) > 1).then(|| Arc::downgrade(mesh));
@@ -272,6 +278,11 @@ pub(crate) fn start_edit<'m>(
         // A journal left on by whoever built this mesh is not ours to read: start afresh.
         mesh.discard_journal();
         *recording = mesh.record_changes().ok();
+        if !logged {
+            // An undo log inherited from the world this one was cloned from: no history
+            // follows this world, so nothing would take it.
+            let _ = mesh.stop_undo_log();
+        }
     }
     mesh
 }

@@ -30,6 +30,7 @@ fn restore(world: &mut World, snapshot: &World) {
     let mesh = std::mem::replace(&mut world.mesh, snapshot.mesh.clone());
     *world = snapshot.clone();
     world.mesh = mesh;
+    world.mesh_logged = true;
     world.clock = world.clock.max(clock);
 }
 
@@ -118,13 +119,15 @@ impl Step {
 /// a value, a few hundred bytes for a flip (two mesh copies for a compaction or a replaced
 /// mesh, see the [module docs](self)).
 ///
-/// A history follows one world: give `commit`, `undo` and `redo` the same world (or a clone
-/// of it). Undo and redo discard edits made since the last commit, as before. If the world's
-/// mesh lost its undo log behind the history's back (a mesh replaced through a guard's
-/// `&mut Mesh`, which is reported as [`WorldError::MeshReplacedInGuard`](crate::WorldError),
-/// another world assigned over it, a second history taking its log, or a log taken through
-/// a guard), the older states can no longer be rebuilt: `undo`/`redo` then return `None` and
-/// change nothing, and the next commit drops them.
+/// A history follows one world: give `commit`, `undo` and `redo` the same world, or a clone
+/// of it not edited since (a clone's mesh stops logging on its first edit, so the clones a
+/// program keeps for other uses record nothing). Undo and redo discard edits made since the
+/// last commit, as before. If the world's mesh lost its undo log behind the history's back
+/// (a mesh replaced through a guard's `&mut Mesh`, which is reported as
+/// [`WorldError::MeshReplacedInGuard`](crate::WorldError), another world assigned over it, an
+/// edited clone, a second history taking its log, or a log taken through a guard), the older
+/// states can no longer be rebuilt: `undo`/`redo` then return `None` and change nothing, and
+/// the next commit drops them.
 ///
 /// ```
 /// use layers::{LayerInfo, VertexKind};

@@ -101,6 +101,10 @@ pub struct World {
     /// nothing puts it back, so the copy `&mut Mesh` forced is dropped and snapshots stay
     /// shared.
     pub(crate) mesh_before_edit: Option<std::sync::Weak<Mesh>>,
+    /// A [`History`] follows this world: its mesh keeps its undo log through edits. Not
+    /// cloned: a clone's mesh stops logging on its first edit, so copies kept for other
+    /// uses do not record writes nobody takes.
+    pub(crate) mesh_logged: bool,
 }
 
 /// A snapshot: shares every component (O(number of layers)). Errors waiting for
@@ -117,6 +121,7 @@ impl Clone for World {
             clock: self.clock,
             errors: Vec::new(),
             mesh_before_edit: None,
+            mesh_logged: false,
         }
     }
 }
@@ -137,6 +142,7 @@ impl World {
             clock: 1,
             errors: Vec::new(),
             mesh_before_edit: None,
+            mesh_logged: false,
         }
     }
 

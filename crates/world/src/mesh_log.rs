@@ -23,6 +23,7 @@ impl World {
     /// writes, the current state)`. Starts the undo log if it is off (no start state then).
     /// Copies nothing when the mesh is unchanged since the last take.
     pub(crate) fn take_mesh_log(&mut self) -> (Option<u64>, Option<UndoLog>, u64) {
+        self.mesh_logged = true;
         let start = self.mesh.undo_log_start();
         let state = self.mesh.undo_state();
         match start {
@@ -74,6 +75,7 @@ impl World {
         }
         let _ = mesh.start_undo_log();
         debug_assert_eq!(mesh.undo_state(), to);
+        self.mesh_logged = true;
         true
     }
 }

@@ -101,6 +101,7 @@ impl MeshPositionsGuard<'_> {
             &mut world.mesh,
             &mut world.mesh_before_edit,
             &mut self.recording,
+            world.mesh_logged,
         );
         let layer = world.layers[i]
             .get_mut::<DVec3, VertexKind>()

@@ -98,7 +98,14 @@ fn run(seed: u64, steps: usize) -> usize {
     let mut past = vec![w.clone()];
     let mut future: Vec<World> = Vec::new();
     for step in 0..steps {
-        match rng.below(8) {
+        let mut op = rng.below(8);
+        if op == 7 {
+            // Back to the committed state through a clone of it, not edited: the history
+            // follows it (an edited clone would have stopped logging).
+            w = past.last().unwrap().clone();
+            op = 3 + rng.below(4);
+        }
+        match op {
             0..=2 => {
                 random_edit(&mut w, &mut rng);
                 continue; // in flight until the next commit
@@ -115,16 +122,12 @@ fn run(seed: u64, steps: usize) -> usize {
                     future.push(past.pop().unwrap());
                 }
             }
-            6 => {
+            _ => {
                 let redone = h.redo(&mut w).is_some();
                 assert_eq!(redone, !future.is_empty(), "seed {seed} step {step}");
                 if redone {
                     past.push(future.pop().unwrap());
                 }
-            }
-            _ => {
-                // Back to the committed state through a clone of it: the history follows.
-                w = past.last().unwrap().clone();
             }
         }
         w.mesh().check().unwrap();
@@ -238,4 +241,26 @@ fn compaction_and_replacement_undo_exactly() {
     h.redo(&mut w).unwrap();
     h.redo(&mut w).unwrap();
     assert_eq!(w, replaced);
+}
+
+/// A clone kept for other uses stops logging on its first edit: it records nothing nobody
+/// would take, and the history goes on with the world it follows.
+#[test]
+fn an_edited_clone_stops_logging() {
+    let mut w = World::new(start_mesh(4), 1);
+    let mut h = History::new(usize::MAX);
+    h.commit("a", &mut w);
+    assert!(w.mesh().is_undo_logging());
+    let mut other = w.clone();
+    let e = other.mesh().vertex_edge(Vertex::new(0));
+    other.lock_mesh().flip(e).unwrap();
+    assert!(!other.mesh().is_undo_logging());
+    assert!(w.mesh().is_undo_logging());
+    w.lock_mesh().flip(e).unwrap();
+    h.commit("b", &mut w);
+    assert_eq!(h.undo(&mut w), Some("a"));
+    // The edited clone cannot be taken back: refused, unchanged.
+    let before = other.clone();
+    assert_eq!(h.redo(&mut other), None);
+    assert_eq!(other, before);
 }

@@ -263,6 +263,7 @@ impl World {
             clock: clock + 1,
             errors: Vec::new(),
             mesh_before_edit: None,
+            mesh_logged: false,
         })
     }
 }

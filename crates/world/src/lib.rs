@@ -66,6 +66,7 @@ mod mesh_log;
 mod pending;
 mod positions;
 mod slot;
+mod stored;
 mod transaction;
 
 pub use edit::MeshReplacement;

@@ -38,42 +38,6 @@ fn encode_typed<T: LayerValue, K: Kind>(l: &dyn AnyLayer, dst: Option<&mut [u8]>
     }
 }
 
-/// A layer's values as a file stores them: encoded on demand, or as loaded.
-pub(crate) enum StoredValues<'a> {
-    Typed(&'a Typed),
-    Bytes(&'a [u8]),
-}
-
-impl StoredValues<'_> {
-    /// Bytes of the encoding (counted, not written, for a typed layer).
-    pub fn len(&self) -> usize {
-        match self {
-            StoredValues::Typed(t) => (t.encode)(t.layer.as_ref().as_ref(), None),
-            StoredValues::Bytes(b) => b.len(),
-        }
-    }
-
-    /// Writes the encoding into `dst`, which is [`StoredValues::len`] bytes long.
-    pub fn write(&self, dst: &mut [u8]) {
-        match self {
-            StoredValues::Typed(t) => {
-                (t.encode)(t.layer.as_ref().as_ref(), Some(dst));
-            }
-            StoredValues::Bytes(b) => dst.copy_from_slice(b),
-        }
-    }
-}
-
-impl Typed {
-    /// The layer's encoding, in a buffer of its exact size.
-    pub fn encode_to_vec(&self) -> Vec<u8> {
-        let layer = self.layer.as_ref().as_ref();
-        let mut out = vec![0; (self.encode)(layer, None)];
-        (self.encode)(layer, Some(&mut out));
-        out
-    }
-}
-
 /// Decoders of every layer type this process has held, so two layers that were never decoded
 /// can still be compared by contents. Written once per type (when a layer of it is created or
 /// decoded); a handful of entries, so a list.
@@ -409,15 +373,23 @@ impl Slot {
 
     /// What a file stores, without encoding anything yet: the values (a typed layer to encode
     /// in place, or the stored bytes), the stored length and the pending batches.
-    pub fn to_save(&self) -> (StoredValues<'_>, usize, Vec<Batch>) {
+    pub fn to_save(&self) -> (crate::stored::StoredValues<'_>, usize, Vec<Batch>) {
         match &self.state {
-            State::Typed(t) => (StoredValues::Typed(t), t.layer.len(), Vec::new()),
+            State::Typed(t) => (
+                crate::stored::StoredValues::Typed(t),
+                t.layer.len(),
+                Vec::new(),
+            ),
             State::Encoded {
                 bytes,
                 pending,
                 len,
                 ..
-            } => (StoredValues::Bytes(bytes), *len, (**pending).clone()),
+            } => (
+                crate::stored::StoredValues::Bytes(bytes),
+                *len,
+                (**pending).clone(),
+            ),
         }
     }
 

@@ -6,7 +6,8 @@ use super::{
 };
 use crate::World;
 use crate::error::WorldError;
-use crate::slot::{Batch, Slot, StoredValues, bincode_config};
+use crate::slot::{Batch, Slot, bincode_config};
+use crate::stored::StoredValues;
 use layers::{Dict, MAX_DEPTH};
 use rayon::prelude::*;
 use serde::Serialize;

@@ -117,7 +117,7 @@ impl Step {
 /// only the 16 KiB blocks of each layer that differ from the next state, and the mesh's
 /// topology writes between them, so an undo step costs what its edit changed: a few KiB for
 /// a value, a few hundred bytes for a flip (two mesh copies for a compaction or a replaced
-/// mesh, see the [module docs](self)).
+/// mesh: such a step holds a copy of the topology before and after).
 ///
 /// A history follows one world: give `commit`, `undo` and `redo` the same world, or a clone
 /// of it not edited since (a clone's mesh stops logging on its first edit, so the clones a

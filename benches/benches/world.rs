@@ -1,5 +1,6 @@
-//! The world: clone, lock-write-unlock after a snapshot, undo/redo, save and load, on a
-//! 1M-vertex mesh with 8 layers. Memory costs come from a counting allocator.
+//! The world: clone, lock-write-unlock after a snapshot, undo/redo, save and load (1 and 2
+//! threads, `save/threads_k`, `load/threads_k`), on a 1M-vertex mesh with 8 layers. Memory
+//! costs come from a counting allocator.
 
 use benches::alloc::{Counting, record, retained};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -62,9 +63,9 @@ fn world_benches(c: &mut Criterion) {
         )
     });
     let mut history = History::new(usize::MAX);
-    history.commit("a", &w);
+    history.commit("a", &mut w);
     w.lock_layer(&HEIGHT).unwrap()[Vertex::new(7)] = 2.0;
-    history.commit("b", &w);
+    history.commit("b", &mut w);
     g.bench_function("undo_redo", |b| {
         b.iter(|| {
             history.undo(&mut w);
@@ -73,14 +74,27 @@ fn world_benches(c: &mut Criterion) {
     });
     let bytes = w.save_to_vec().unwrap();
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function("save", |b| b.iter(|| black_box(&w).save_to_vec().unwrap()));
-    g.bench_function("load_and_decode", |b| {
-        b.iter(|| {
-            let x = World::load_from_slice(black_box(&bytes)).unwrap();
-            black_box(x.layer(&HEIGHT).unwrap().len());
-            x
-        })
-    });
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        g.bench_function(format!("save/threads_{threads}"), |b| {
+            b.iter(|| pool.install(|| black_box(&w).save_to_vec().unwrap()))
+        });
+        g.bench_function(format!("load/threads_{threads}"), |b| {
+            b.iter(|| pool.install(|| World::load_from_slice(black_box(&bytes)).unwrap()))
+        });
+        g.bench_function(format!("load_and_decode/threads_{threads}"), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    let x = World::load_from_slice(black_box(&bytes)).unwrap();
+                    black_box(x.layer(&HEIGHT).unwrap().len());
+                    x
+                })
+            })
+        });
+    }
     g.finish();
 
     // Memory: what an undo step keeps.
@@ -88,10 +102,15 @@ fn world_benches(c: &mut Criterion) {
     let (_, one_value) = retained(|| {
         w.lock_layer(&HEIGHT).unwrap()[Vertex::new(99)] = 5.0;
     });
-    let (_, topology) = retained(|| {
-        w.lock_mesh().add_vertex();
-    });
     drop(snap);
+    // A topology edit in a history: the mesh's undo log, not a mesh copy.
+    {
+        let mut m = w.lock_mesh();
+        let e = m.vertex_edge(Vertex::new(4321));
+        m.flip(e).unwrap();
+    }
+    history.commit("flip", &mut w);
+    let topology = history.step_bytes().last().unwrap_or(0);
     let t = Instant::now();
     let loaded = World::load_from_slice(&bytes).unwrap();
     let load_s = t.elapsed().as_secs_f64();
@@ -106,7 +125,7 @@ fn world_benches(c: &mut Criterion) {
         "facts.tsv",
         &format!(
             "world (1M vertices, 8 layers): undo step after writing one f32 value\t{one_value} bytes\n\
-             world (1M vertices, 8 layers): undo step after a topology edit (one mesh copy + layer chunk tails)\t{topology} bytes\n\
+             world (1M vertices, 8 layers): undo step after one flip (History: the mesh's undo log)\t{topology} bytes\n\
              world (1M vertices, 8 layers): file size / in-memory size of the saved world\t{:.3} ({} / {} bytes)\n\
              world (1M vertices, 8 layers): load (lazy layers) MB/s, one run\t{:.0}\n\
              world (1M vertices, 8 layers): save MB/s, one run\t{:.0}\n\

@@ -1,8 +1,9 @@
 //! A world step as a simulation client runs it, at 500k vertices: four neighbour sweeps
 //! (each reads one vertex layer and writes another), a few single-value writes and an undo
-//! snapshot. Three ways side by side in the same run: indexing the layers per element (the
-//! access pattern the chunked storage offered), borrowing them as slices, and slices with
-//! the sweeps on rayon's pool (`RAYON_NUM_THREADS` picks the thread count).
+//! snapshot. Side by side in the same run: indexing the layers per element (the access
+//! pattern the chunked storage offered: the way a client ran a step before contiguous
+//! layers, the baseline), borrowing them as slices, and slices with the sweeps on a rayon
+//! pool of 1 and of 2 threads (target: 2× faster than the baseline).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use layers::{Layer, LayerInfo, VertexKind};
@@ -113,19 +114,24 @@ fn world_step(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(4));
     let base = world_500k();
-    for (name, access) in [
-        ("index_per_element", Access::Index),
-        ("slices", Access::Slices),
-        ("slices_parallel", Access::ParallelSlices),
+    for (name, access, threads) in [
+        ("index_per_element", Access::Index, 1),
+        ("slices", Access::Slices, 1),
+        ("slices_parallel/threads_1", Access::ParallelSlices, 1),
+        ("slices_parallel/threads_2", Access::ParallelSlices, 2),
     ] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let mut w = base.clone();
         let mut history = History::new(64 << 20);
-        history.commit("start", &w);
+        history.commit("start", &mut w);
         let mut t = 0;
         g.bench_function(name, |b| {
             b.iter(|| {
                 t += 1;
-                step(&mut w, &mut history, access, t);
+                pool.install(|| step(&mut w, &mut history, access, t));
             })
         });
     }

@@ -225,6 +225,15 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.data.as_mut_vec()
     }
 
+    /// The values as the `Vec` that holds them, for code that grows or shrinks the array
+    /// itself, such as a mesh editor adding vertices (copied once first if a snapshot shares
+    /// them). Counts as a write. The layer's length is the `Vec`'s.
+    #[inline]
+    pub fn values_vec_mut(&mut self) -> &mut Vec<T> {
+        self.writes += 1;
+        self.data.as_mut_vec()
+    }
+
     /// All values in id order. Allocates nothing.
     #[inline]
     pub fn iter(&self) -> Values<'_, T> {

@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 /// # Safety
 /// Implementors must be `u32` or `#[repr(transparent)]` over `u32`, so that a slice of them
 /// can be viewed as bytes without a copy (why: see the measurement in [`serialize`]).
-pub(crate) unsafe trait Raw: Copy {
+pub(crate) unsafe trait Raw: Copy + Send + Sync {
     #[cfg_attr(target_endian = "little", allow(dead_code))]
     fn to_u32(self) -> u32;
     fn from_u32(raw: u32) -> Self;
@@ -98,10 +98,19 @@ fn from_bytes<T: Raw, E: Error>(b: &[u8]) -> Result<Vec<T>, E> {
     if !b.len().is_multiple_of(4) {
         return Err(E::invalid_length(b.len(), &"a multiple of 4 bytes"));
     }
-    Ok(b.chunks_exact(4)
-        .map(|c| T::from_u32(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-        .collect())
+    let value = |c: &[u8]| T::from_u32(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    // Large arrays (a loaded mesh's) are converted on all cores: the same values in order.
+    #[cfg(feature = "rayon")]
+    if b.len() >= PAR_BYTES {
+        use rayon::prelude::*;
+        return Ok(b.par_chunks_exact(4).map(value).collect());
+    }
+    Ok(b.chunks_exact(4).map(value).collect())
 }
+
+/// Arrays of at least this many bytes are converted in parallel.
+#[cfg(feature = "rayon")]
+const PAR_BYTES: usize = 1 << 20;
 
 impl<'de, T: Raw> Visitor<'de> for BytesVisitor<T> {
     type Value = Vec<T>;

@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let mut history = History::new(64 << 20);
-    history.commit("heights", &world);
+    history.commit("heights", &mut world);
 
     let mut tx = world.transaction();
     tx.create(&SLOPE)?;
@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mesh.split(e, 0.5)?;
     }
     tx.commit()?;
-    history.commit("slopes and a split", &world);
+    history.commit("slopes and a split", &mut world);
     let steepest = world
         .layer(&SLOPE)
         .expect("created")

@@ -38,14 +38,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         world.heap_bytes()
     );
     let mut history = History::new(usize::MAX);
-    history.commit("start", &world);
+    history.commit("start", &mut world);
 
     world.lock_layer(&HEIGHT)?[Vertex::new(12_345)] = 2.0;
-    history.commit("one value", &world);
+    history.commit("one value", &mut world);
     println!("undo step after one value: {} bytes", last_step(&history));
 
     world.lock_layer(&POSITION)?[Vertex::new(54_321)] = DVec3::Z;
-    history.commit("one position", &world);
+    history.commit("one position", &mut world);
     println!(
         "undo step after one position (DVec3): {} bytes",
         last_step(&history)
@@ -56,10 +56,35 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let e = mesh.vertex_edge(Vertex::new(12_345));
         mesh.flip(e)?;
     }
-    history.commit("one flip", &world);
+    history.commit("one flip", &mut world);
+    println!("undo step after one flip: {} bytes", last_step(&history));
+
+    {
+        let mut mesh = world.lock_mesh();
+        let e = mesh.vertex_edge(Vertex::new(23_456));
+        mesh.split(e, 0.5)?;
+    }
+    history.commit("one split", &mut world);
+    println!("undo step after one split: {} bytes", last_step(&history));
+
+    {
+        let mut mesh = world.lock_mesh();
+        let e = mesh.vertex_edge(Vertex::new(34_567));
+        mesh.collapse(e, 0.5)?;
+    }
+    history.commit("one collapse", &mut world);
     println!(
-        "undo step after one flip: {} bytes (the mesh is copied whole; layers keep deltas)",
+        "undo step after one collapse: {} bytes",
         last_step(&history)
+    );
+
+    for _ in 0..3 {
+        history.undo(&mut world).ok_or("undo")?;
+    }
+    println!(
+        "three undos: {} vertices, mesh check {:?}",
+        world.mesh().vertex_count(),
+        world.mesh().check().is_ok()
     );
     Ok(())
 }

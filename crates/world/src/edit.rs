@@ -124,7 +124,9 @@ impl World {
     }
 
     /// Replaces the whole mesh, saying what happens to the data (see [`MeshReplacement`]).
-    /// A journal left recording on `mesh` is discarded.
+    /// A journal or undo log left recording on `mesh` is discarded. When a [`History`](crate::History)
+    /// follows this world, the replacement is logged as a copy of the old and the new
+    /// topology (an undo step that costs two meshes).
     ///
     /// # Errors
     ///
@@ -139,7 +141,14 @@ impl World {
             });
         }
         mesh.discard_journal();
-        self.mesh = Arc::new(mesh);
+        let _ = mesh.stop_undo_log();
+        if self.mesh_logged && self.mesh.is_undo_logging() {
+            // A history follows this mesh: log the replacement (two topology copies) so that
+            // undo brings the old mesh back.
+            Arc::make_mut(&mut self.mesh).replace_topology(mesh);
+        } else {
+            self.mesh = Arc::new(mesh);
+        }
         self.after_replacement(how);
         Ok(())
     }
@@ -162,21 +171,18 @@ impl World {
 
     /// Starts the journal of a mesh edit (copying a shared mesh first) and lends the mesh.
     ///
-    /// Lending `&mut Mesh` forces the copy of a mesh a snapshot shares, written or not; an
+    /// Lending `&mut Mesh` copies nothing unless a clone of the world shares the mesh (a
+    /// [`History`](crate::History) does not). A shared mesh is copied, written or not; an
     /// edit that ends with an empty journal and the same mesh puts the shared one back (see
     /// [`World::finish_mesh_edit`]), so it costs that copy's time but keeps no memory and
     /// changes no version.
     pub(crate) fn start_mesh_edit(&mut self, recording: &mut Option<Recording>) -> &mut Mesh {
-        if recording.is_none() {
-            self.mesh_before_edit = Some(Arc::downgrade(&self.mesh));
-        }
-        let mesh = Arc::make_mut(&mut self.mesh);
-        if recording.is_none() {
-            // A journal left on by whoever built this mesh is not ours to read: start afresh.
-            mesh.discard_journal();
-            *recording = mesh.record_changes().ok();
-        }
-        mesh
+        start_edit(
+            &mut self.mesh,
+            &mut self.mesh_before_edit,
+            recording,
+            self.mesh_logged,
+        )
     }
 
     /// Replays what the journal recorded so far into every layer and dictionary, keeping the
@@ -202,6 +208,16 @@ impl World {
     /// by [`MeshReplacement::ResetAll`] and the error is returned (guards record it for
     /// [`World::take_errors`]) instead of passing silently.
     pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) -> Result<(), WorldError> {
+        self.finish_mesh_edit_with(recording, |w, changes| w.apply_journal(changes))
+    }
+
+    /// [`World::finish_mesh_edit`], with the journal replayed by `replay` (the positions
+    /// guard wraps the replay to keep the values it lent).
+    pub(crate) fn finish_mesh_edit_with(
+        &mut self,
+        recording: Recording,
+        replay: impl FnOnce(&mut World, Vec<Change>),
+    ) -> Result<(), WorldError> {
         let before = self.mesh_before_edit.take();
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.stop_recording(recording) {
@@ -214,7 +230,7 @@ impl World {
                 {
                     self.mesh = shared;
                 }
-                self.apply_journal(changes);
+                replay(self, changes);
                 Ok(())
             }
             Err(_) => {
@@ -225,7 +241,7 @@ impl World {
         }
     }
 
-    fn apply_journal(&mut self, changes: Vec<Change>) {
+    pub(crate) fn apply_journal(&mut self, changes: Vec<Change>) {
         if changes.is_empty() {
             return;
         }
@@ -243,4 +259,30 @@ impl World {
             }
         }
     }
+}
+
+/// Starts the journal of a mesh edit on `mesh` (copying it first if a clone shares it; see
+/// [`World::start_mesh_edit`]) and lends it. A function of the fields, so that a guard can
+/// lend a layer beside the mesh.
+pub(crate) fn start_edit<'m>(
+    mesh: &'m mut Arc<Mesh>,
+    before: &mut Option<std::sync::Weak<Mesh>>,
+    recording: &mut Option<Recording>,
+    logged: bool,
+) -> &'m mut Mesh {
+    if recording.is_none() {
+        *before = (Arc::strong_count(mesh) > 1).then(|| Arc::downgrade(mesh));
+    }
+    let mesh = Arc::make_mut(mesh);
+    if recording.is_none() {
+        // A journal left on by whoever built this mesh is not ours to read: start afresh.
+        mesh.discard_journal();
+        *recording = mesh.record_changes().ok();
+        if !logged {
+            // An undo log inherited from the world this one was cloned from: no history
+            // follows this world, so nothing would take it.
+            let _ = mesh.stop_undo_log();
+        }
+    }
+    mesh
 }

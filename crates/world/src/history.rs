@@ -6,29 +6,48 @@
 //! the state before it, so an undo step costs what its edit changed, not whole layers.
 //! Stepping rebuilds one state from its neighbour (a copy of each changed layer plus its
 //! blocks; unchanged layers are shared, not copied).
+//!
+//! The mesh is not kept per state at all: once a history has committed a world, the world's
+//! mesh records an undo log of its topology writes ([`quadedge::UndoLog`]), and each commit
+//! takes the writes since the previous one. Undo plays them backwards on the world's own
+//! mesh, redo forwards, so a flip costs a few hundred bytes of history instead of a mesh
+//! copy, and no state shares the mesh (a guard's `&mut Mesh` copies nothing). Rewrites of
+//! the whole topology (`compact`, `reorder`, [`World::replace_mesh`]) are logged as a copy of
+//! the topology before and after: such a step costs two meshes.
 
 use crate::World;
 use crate::slot::State;
 use layers::AnyDelta;
+use quadedge::UndoLog;
 use std::fmt;
 use std::sync::Arc;
 
-/// Replaces `world` by `snapshot`, keeping its version clock monotonic: versions issued after
-/// an undo never repeat ones issued before it, so a renderer's cache key stays unambiguous.
+/// Replaces everything but the mesh of `world` (already moved to the state) by `snapshot`'s,
+/// keeping its version clock monotonic: versions issued after an undo never repeat ones
+/// issued before it, so a renderer's cache key stays unambiguous.
 fn restore(world: &mut World, snapshot: &World) {
     let clock = world.clock;
+    let mesh = std::mem::replace(&mut world.mesh, snapshot.mesh.clone());
     *world = snapshot.clone();
+    world.mesh = mesh;
+    world.mesh_logged = true;
     world.clock = world.clock.max(clock);
 }
 
-/// One committed state: a full world, or a world whose typed layers are shells (no values)
-/// with the deltas that rebuild them from a neighbouring state.
+/// One committed state: a world without its mesh (a shared empty placeholder), whose typed
+/// layers are full or shells (no values) with the deltas that rebuild them from a
+/// neighbouring state, and the topology writes that led to it.
 #[derive(Clone)]
 struct Step {
     label: String,
     world: World,
     /// `(slot index, delta against the same-named layer of the neighbour)`.
     deltas: Vec<(usize, Arc<dyn AnyDelta>)>,
+    /// The mesh's undo state id in this state ([`quadedge::Mesh::undo_state`]).
+    mesh_state: u64,
+    /// The topology writes from the previous committed state to this one; `None` when the
+    /// mesh did not change (or for the oldest state kept).
+    from_previous: Option<Arc<UndoLog>>,
 }
 
 impl Step {
@@ -79,23 +98,36 @@ impl Step {
         }
     }
 
-    /// Heap bytes this step holds beyond what it shares with `next`.
-    fn bytes_beyond(&self, next: &World) -> usize {
-        self.world.unshared_bytes(next)
+    /// Heap bytes this step holds beyond what it shares with `next`, with the topology
+    /// writes that lead from it to `next`.
+    fn bytes_beyond(&self, next: &Step) -> usize {
+        self.world.unshared_bytes(&next.world)
             + self
                 .deltas
                 .iter()
                 .map(|(_, d)| d.heap_bytes())
                 .sum::<usize>()
+            + next.from_previous.as_ref().map_or(0, |l| l.heap_bytes())
     }
 }
 
 /// Labelled snapshots of a world with undo, redo and a memory bound.
 ///
-/// The current state shares everything with the world (see [`World`]); older states keep
-/// only the 16 KiB blocks of each layer that differ from the next state, so an undo step
-/// costs what its edit changed: a few KiB for a value,
-/// one mesh copy for a topology edit.
+/// The current state shares its layers with the world (see [`World`]); older states keep
+/// only the 16 KiB blocks of each layer that differ from the next state, and the mesh's
+/// topology writes between them, so an undo step costs what its edit changed: a few KiB for
+/// a value, a few hundred bytes for a flip (two mesh copies for a compaction or a replaced
+/// mesh: such a step holds a copy of the topology before and after).
+///
+/// A history follows one world: give `commit`, `undo` and `redo` the same world, or a clone
+/// of it not edited since (a clone's mesh stops logging on its first edit, so the clones a
+/// program keeps for other uses record nothing). Undo and redo discard edits made since the
+/// last commit, as before. If the world's mesh lost its undo log behind the history's back
+/// (a mesh replaced through a guard's `&mut Mesh`, which is reported as
+/// [`WorldError::MeshReplacedInGuard`](crate::WorldError), another world assigned over it, an
+/// edited clone, a second history taking its log, or a log taken through a guard), the older
+/// states can no longer be rebuilt: `undo`/`redo` then return `None` and change nothing, and
+/// the next commit drops them.
 ///
 /// ```
 /// use layers::{LayerInfo, VertexKind};
@@ -106,9 +138,9 @@ impl Step {
 /// let (n, t) = shapes::octahedron();
 /// let mut w = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
 /// let mut history = History::new(64 << 20);
-/// history.commit("start", &w);
+/// history.commit("start", &mut w);
 /// w.lock_layer(&H).unwrap()[Vertex::new(0)] = 3.0;
-/// history.commit("raise v0", &w);
+/// history.commit("raise v0", &mut w);
 /// assert_eq!(history.undo(&mut w), Some("start"));
 /// assert_eq!(w.layer(&H), None);
 /// assert_eq!(history.redo(&mut w), Some("raise v0"));
@@ -148,12 +180,32 @@ impl History {
 
     /// Records the current state of `world` under `label`; clears the redo list. The state
     /// that was current keeps only what differs from this one (one pass over each layer
-    /// written since, comparing blocks).
-    pub fn commit(&mut self, label: impl Into<String>, world: &World) {
+    /// written since, comparing blocks, and the mesh's topology writes since). The first
+    /// commit turns the undo log of `world`'s mesh on (it stays on: edits then record their
+    /// writes, a few per cent slower; reading is not affected).
+    pub fn commit(&mut self, label: impl Into<String>, world: &mut World) {
+        let (from, log, mesh_state) = world.take_mesh_log();
+        if let Some(last) = self.past.last()
+            && from != Some(last.mesh_state)
+        {
+            // The chain of logs is broken (see the type's docs): nothing rebuilds the
+            // older meshes any more.
+            self.past.clear();
+        }
+        let from_previous = if self.past.is_empty() {
+            None
+        } else {
+            log.map(|mut l| {
+                l.shrink_to_fit();
+                Arc::new(l)
+            })
+        };
         let step = Step {
             label: label.into(),
-            world: world.clone(),
+            world: world.without_mesh(),
             deltas: Vec::new(),
+            mesh_state,
+            from_previous,
         };
         if let Some(previous) = self.past.last_mut() {
             previous.compress(&step.world);
@@ -162,12 +214,23 @@ impl History {
         self.future.clear();
         while self.past.len() > 1 && self.bytes() > self.max_bytes {
             self.past.remove(0);
+            self.past[0].from_previous = None;
         }
     }
 
-    /// Steps back to the previous committed state; returns its label.
+    /// Steps back to the previous committed state; returns its label. `None`, changing
+    /// nothing, when there is no older state or the world's mesh can no longer be taken
+    /// back to it (see the type's docs).
     pub fn undo(&mut self, world: &mut World) -> Option<&str> {
-        if self.past.len() < 2 {
+        let [.., previous, current] = self.past.as_slice() else {
+            return None;
+        };
+        let log = current.from_previous.as_deref();
+        if !world.move_mesh(
+            current.mesh_state,
+            log.map(|l| (l, true)),
+            previous.mesh_state,
+        ) {
             return None;
         }
         let mut current = self.past.pop().expect("len checked");
@@ -179,10 +242,17 @@ impl History {
         self.past.last().map(|s| s.label.as_str())
     }
 
-    /// Re-applies the most recently undone state; returns its label.
+    /// Re-applies the most recently undone state; returns its label. `None`, changing
+    /// nothing, when nothing was undone or the world's mesh can no longer be taken forward
+    /// to it (see the type's docs).
     pub fn redo(&mut self, world: &mut World) -> Option<&str> {
-        let mut next = self.future.pop()?;
-        let current = self.past.last_mut().expect("a redo follows an undo");
+        let (next, current) = (self.future.last()?, self.past.last()?);
+        let log = next.from_previous.as_deref();
+        if !world.move_mesh(current.mesh_state, log.map(|l| (l, false)), next.mesh_state) {
+            return None;
+        }
+        let mut next = self.future.pop().expect("checked");
+        let current = self.past.last_mut().expect("checked");
         next.expand(&current.world);
         current.compress(&next.world);
         restore(world, &next.world);
@@ -210,11 +280,11 @@ impl History {
     pub fn step_bytes(&self) -> impl Iterator<Item = usize> + '_ {
         self.past
             .windows(2)
-            .map(|pair| pair[0].bytes_beyond(&pair[1].world))
+            .map(|pair| pair[0].bytes_beyond(&pair[1]))
     }
 
     /// Estimated memory held by the snapshots: [`History::step_bytes`] plus the current
-    /// state in full.
+    /// state's layers in full (the mesh is the world's own, not held here).
     pub fn bytes(&self) -> usize {
         self.step_bytes().sum::<usize>() + self.past.last().map_or(0, |s| s.world.heap_bytes())
     }

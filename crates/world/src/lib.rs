@@ -3,9 +3,10 @@
 //!
 //! A [`World`] owns a [`Mesh`], named typed [`Layer`]s, unstructured [`Dict`]s and a seeded
 //! random generator, all behind `Arc`s: cloning a world is O(number of layers) and a write
-//! copies only what it touches (one mesh copy for a topology edit, one 4096-value chunk for a
-//! layer value). That makes snapshots, [`History`] (undo/redo) and reading on other threads
-//! while editing cheap.
+//! copies only what it touches (the mesh on the first topology edit after a clone, a layer's
+//! values on its first write after a clone). That makes snapshots and reading on other
+//! threads while editing cheap. A [`History`] (undo/redo) shares no mesh with the world: it
+//! keeps the mesh's topology writes (an undo log) and the changed 16 KiB blocks of layers.
 //!
 //! Writes go through lock guards. While the mesh guard is held the mesh records its change
 //! journal; when it is dropped every layer replays the journal by its own policies (and ids
@@ -61,10 +62,12 @@ mod error;
 mod file;
 mod guards;
 mod history;
+mod mesh_log;
 mod pending;
 mod positions;
 pub mod resample;
 mod slot;
+mod stored;
 mod transaction;
 
 pub use edit::MeshReplacement;
@@ -100,6 +103,10 @@ pub struct World {
     /// nothing puts it back, so the copy `&mut Mesh` forced is dropped and snapshots stay
     /// shared.
     pub(crate) mesh_before_edit: Option<std::sync::Weak<Mesh>>,
+    /// A [`History`] follows this world: its mesh keeps its undo log through edits. Not
+    /// cloned: a clone's mesh stops logging on its first edit, so copies kept for other
+    /// uses do not record writes nobody takes.
+    pub(crate) mesh_logged: bool,
 }
 
 /// A snapshot: shares every component (O(number of layers)). Errors waiting for
@@ -116,15 +123,17 @@ impl Clone for World {
             clock: self.clock,
             errors: Vec::new(),
             mesh_before_edit: None,
+            mesh_logged: false,
         }
     }
 }
 
 impl World {
     /// A world around `mesh`, with no layers and a generator seeded with `seed`. A journal
-    /// left recording on `mesh` is discarded (nothing could read it).
+    /// or undo log left recording on `mesh` is discarded (nothing could read it).
     pub fn new(mut mesh: Mesh, seed: u64) -> Self {
         mesh.discard_journal();
+        let _ = mesh.stop_undo_log();
         World {
             mesh: Arc::new(mesh),
             mesh_version: 1,
@@ -135,6 +144,7 @@ impl World {
             clock: 1,
             errors: Vec::new(),
             mesh_before_edit: None,
+            mesh_logged: false,
         }
     }
 

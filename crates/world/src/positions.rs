@@ -1,27 +1,30 @@
 //! The mesh and its positions, lent together for geometric editing (Delaunay insert, remove,
 //! move), with every other layer following through the journal.
 
+use crate::edit::start_edit;
 use crate::{LayerInfo, World, WorldError};
 use glam::DVec3;
-use layers::{LayerValue, VertexKind};
-use quadedge::{Mesh, Recording, Vertex};
+use layers::VertexKind;
+use quadedge::{Change, Mesh, Recording, Vertex};
 
 impl World {
     /// Locks the mesh and the positions layer `info` together (creating the layer if
     /// missing): [`MeshPositionsGuard::parts`] lends `(&mut Mesh, &mut Vec<DVec3>)`, the
-    /// positions as one contiguous `Vec` indexed by vertex index (`len == vertex_slots()` on
-    /// entry), which is what geometric algorithms want.
+    /// positions layer's own storage (`len == vertex_slots()` on entry; copied once first if
+    /// a snapshot shares it, otherwise nothing is copied in or out), indexed by vertex index,
+    /// which is what geometric algorithms want.
     ///
     /// When the guard ends, the mesh's journal is replayed into every layer, the positions
     /// layer included (so its length and policies are right for new and removed vertices),
-    /// and then the `Vec`'s values are written into the positions layer for every live vertex
-    /// whose index is below the `Vec`'s length. When no value changed, nothing is
-    /// written, copied or stamped. The `Vec` is the caller's: it is not resized for new
-    /// vertices (their slots past its end keep the interpolated value) nor permuted by a
-    /// `compact()` inside the guard: the `Vec` is read by the indices the mesh has when the
-    /// guard ends, so permute it with the `Remap` that `compact()` returns (or compact after
-    /// the guard). If a policy of the positions
-    /// layer removes it during the edit, there is nothing to write back.
+    /// and the caller's values win: every live vertex below the `Vec`'s length keeps the
+    /// value the caller left in the `Vec` (new vertices past its end get the interpolated
+    /// value). A `compact()` inside the guard: the `Vec` is read by the indices the mesh has
+    /// when the guard ends (permute it with the `Remap` that `compact()` returns, or compact
+    /// after the guard). Shrinking the `Vec` below its length on entry drops those values:
+    /// the slots come back with the layer's initial value. If a policy of the positions
+    /// layer removes it during the edit, there is nothing to write back. Calling
+    /// [`parts`](MeshPositionsGuard::parts) counts as a write of the positions (their version
+    /// changes, as through a layer guard); a guard that never lends changes nothing.
     ///
     /// ```
     /// use glam::DVec3;
@@ -52,12 +55,14 @@ impl World {
             self.layers[i].get_mut::<DVec3, VertexKind>()?;
         }
         let i = self.ensure_layer(info);
-        let positions = self.layers[i].get::<DVec3, VertexKind>()?.to_vec();
+        let writes_before = self.layers[i].write_count();
+        let len_on_entry = self.layers[i].get::<DVec3, VertexKind>()?.len();
         Ok(MeshPositionsGuard {
             world: self,
             recording: None,
             name: info.name().to_owned(),
-            positions,
+            len_on_entry,
+            writes_before,
             lent: false,
         })
     }
@@ -69,16 +74,39 @@ pub struct MeshPositionsGuard<'w> {
     world: &'w mut World,
     recording: Option<Recording>,
     name: String,
-    positions: Vec<DVec3>,
+    /// The positions' length when locked: the journal replays from there.
+    len_on_entry: usize,
+    writes_before: Option<u64>,
     lent: bool,
 }
 
+/// The caller's values that the journal replay would overwrite, kept across it.
+enum Kept {
+    /// `(vertex index, value)` for vertices the journal adds or merges below the length on
+    /// entry, and every value past it.
+    Slots(Vec<(usize, DVec3)>),
+    /// All values, by final index (the journal renumbers vertices).
+    All(Vec<DVec3>),
+}
+
 impl MeshPositionsGuard<'_> {
-    /// The mesh and the positions for writing.
+    /// The mesh and the positions for writing (the layer's own storage).
     pub fn parts(&mut self) -> (&mut Mesh, &mut Vec<DVec3>) {
         self.lent = true;
-        let mesh = self.world.start_mesh_edit(&mut self.recording);
-        (mesh, &mut self.positions)
+        let world = &mut *self.world;
+        let i = world
+            .slot_index(&self.name)
+            .expect("the layer lives while the guard does");
+        let mesh = start_edit(
+            &mut world.mesh,
+            &mut world.mesh_before_edit,
+            &mut self.recording,
+            world.mesh_logged,
+        );
+        let layer = world.layers[i]
+            .get_mut::<DVec3, VertexKind>()
+            .expect("typed when locked");
+        (mesh, layer.values_vec_mut())
     }
 
     /// The mesh.
@@ -88,7 +116,10 @@ impl MeshPositionsGuard<'_> {
 
     /// The positions as they are in the guard.
     pub fn positions(&self) -> &[DVec3] {
-        &self.positions
+        let i = self.world.slot_index(&self.name).expect("locked");
+        self.world.layers[i]
+            .get::<DVec3, VertexKind>()
+            .map_or(&[], |l| l.as_slice())
     }
 
     /// Ends the edit now (see [`World::lock_mesh_and_positions`]).
@@ -101,43 +132,106 @@ impl MeshPositionsGuard<'_> {
     }
 
     fn finish(&mut self) -> Result<(), WorldError> {
+        let (name, len) = (self.name.as_str(), self.len_on_entry);
         let result = match self.recording.take() {
-            Some(r) => self.world.finish_mesh_edit(r),
+            Some(r) => self.world.finish_mesh_edit_with(r, |w, changes| {
+                let kept = w.keep_lent(name, len, &changes);
+                w.apply_journal(changes);
+                if let Some(kept) = kept {
+                    w.put_back_lent(name, kept);
+                }
+            }),
             None => Ok(()),
         };
         if std::mem::take(&mut self.lent) {
-            self.write_back();
+            self.stamp();
         }
         result
     }
 
-    fn write_back(&mut self) {
+    /// Stamps the positions' version if they were written.
+    fn stamp(&mut self) {
         let world = &mut *self.world;
-        let Some(i) = world.slot_index(&self.name) else {
-            return; // a policy removed the layer
+        if let Some(i) = world.slot_index(&self.name)
+            && world.layers[i].write_count() != self.writes_before
+        {
+            world.clock += 1;
+            world.layers[i].version = world.clock;
+        }
+    }
+}
+
+impl World {
+    /// Before the replay: brings the lent positions back to their length on entry (what the
+    /// journal starts from) and keeps the caller's values the replay would overwrite.
+    fn keep_lent(&mut self, name: &str, len: usize, changes: &[Change]) -> Option<Kept> {
+        let i = self.slot_index(name)?;
+        let layer = self.layers[i].get_mut::<DVec3, VertexKind>().ok()?;
+        let initial = *layer.info().initial_value();
+        let values = layer.values_vec_mut();
+        if changes.iter().any(|c| matches!(c, Change::Compact(_))) {
+            let all = values.clone();
+            values.resize(len, initial);
+            return Some(Kept::All(all));
+        }
+        let mut kept: Vec<(usize, DVec3)> = Vec::new();
+        let mut keep = |v: Vertex| {
+            if let Some(p) = values.get(v.index()) {
+                kept.push((v.index(), *p));
+            }
         };
-        let stamp = world.clock + 1;
-        let mesh = &world.mesh;
-        let Ok(layer) = world.layers[i].get_mut::<DVec3, VertexKind>() else {
-            return;
-        };
-        let before = layer.write_count();
-        let n = self.positions.len().min(layer.len());
-        let lent = &self.positions[..n];
-        let live = |idx: usize| mesh.is_vertex_alive(Vertex::new(idx as u32));
-        // Compare first, through slices: positions that did not change copy nothing.
-        let changed = |(idx, (p, old)): (usize, (&DVec3, &DVec3))| live(idx) && !old.bits_eq(p);
-        if lent.iter().zip(layer.as_slice()).enumerate().any(changed) {
-            let dst = layer.as_mut_slice();
-            for (idx, (p, old)) in lent.iter().zip(dst.iter_mut()).enumerate() {
-                if live(idx) {
-                    *old = *p;
+        for c in changes {
+            match c {
+                Change::VerticesAdded { first, count } => {
+                    let start = first.index().min(len);
+                    let end = (first.index() + *count as usize).min(len);
+                    for idx in start..end {
+                        keep(Vertex::new(idx as u32));
+                    }
                 }
+                Change::Split(r) => keep(r.vertex),
+                Change::FaceSplit(r) => keep(r.vertex),
+                Change::Collapse(r) => keep(r.survivor),
+                _ => {}
             }
         }
-        if layer.write_count() != before {
-            world.clock = stamp;
-            world.layers[i].version = stamp;
+        kept.retain(|&(idx, _)| idx < len);
+        if values.len() > len {
+            kept.extend(values.drain(len..).enumerate().map(|(k, p)| (len + k, p)));
+        } else {
+            values.resize(len, initial);
+        }
+        Some(Kept::Slots(kept))
+    }
+
+    /// After the replay: the caller's values win for live vertices.
+    fn put_back_lent(&mut self, name: &str, kept: Kept) {
+        let Some(i) = self.slot_index(name) else {
+            return; // a policy removed the layer
+        };
+        let mesh = &self.mesh;
+        let Ok(layer) = self.layers[i].get_mut::<DVec3, VertexKind>() else {
+            return;
+        };
+        let values = layer.values_vec_mut();
+        let live = |idx: usize| mesh.is_vertex_alive(Vertex::new(idx as u32));
+        match kept {
+            Kept::Slots(slots) => {
+                for (idx, p) in slots {
+                    if live(idx)
+                        && let Some(x) = values.get_mut(idx)
+                    {
+                        *x = p;
+                    }
+                }
+            }
+            Kept::All(all) => {
+                for (idx, (x, p)) in values.iter_mut().zip(all).enumerate() {
+                    if live(idx) {
+                        *x = p;
+                    }
+                }
+            }
         }
     }
 }

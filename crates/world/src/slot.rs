@@ -11,7 +11,9 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 /// Encodes a typed layer; monomorphised when the layer is first seen with its type, so no
 /// global registry of types is needed.
-pub(crate) type EncodeFn = fn(&dyn AnyLayer) -> Vec<u8>;
+/// Encodes a layer of the slot's type into `dst` (returns the bytes written), or with `None`
+/// only counts the bytes (no memory written: a file can be laid out before it is filled).
+pub(crate) type EncodeFn = fn(&dyn AnyLayer, Option<&mut [u8]>) -> usize;
 /// Decodes bytes of the same type as the layer that supplied it (see [`Slot::decode`]).
 pub(crate) type DecodeFn = fn(&Header, &[u8], &[Batch]) -> Result<Typed, DecodeError>;
 
@@ -22,9 +24,18 @@ pub(crate) fn bincode_config() -> impl bincode::config::Config {
         .with_limit::<{ 1 << 31 }>()
 }
 
-fn encode_typed<T: LayerValue, K: Kind>(l: &dyn AnyLayer) -> Vec<u8> {
+fn encode_typed<T: LayerValue, K: Kind>(l: &dyn AnyLayer, dst: Option<&mut [u8]>) -> usize {
     let layer = l.downcast_ref::<T, K>().expect("encoder matches its layer");
-    bincode::serde::encode_to_vec(layer, bincode_config()).expect("encoding to memory cannot fail")
+    match dst {
+        None => {
+            let mut w = bincode::enc::write::SizeWriter::default();
+            bincode::serde::encode_into_writer(layer, &mut w, bincode_config())
+                .expect("counting cannot fail");
+            w.bytes_written
+        }
+        Some(dst) => bincode::serde::encode_into_slice(layer, dst, bincode_config())
+            .expect("the destination was sized by a count"),
+    }
 }
 
 /// Decoders of every layer type this process has held, so two layers that were never decoded
@@ -360,12 +371,12 @@ impl Slot {
         self.version = version;
     }
 
-    /// Bytes of the encoded layer, its stored length and its pending batches (what a file
-    /// stores).
-    pub fn encoded(&self) -> (Vec<u8>, usize, Vec<Batch>) {
+    /// What a file stores, without encoding anything yet: the values (a typed layer to encode
+    /// in place, or the stored bytes), the stored length and the pending batches.
+    pub fn to_save(&self) -> (crate::stored::StoredValues<'_>, usize, Vec<Batch>) {
         match &self.state {
             State::Typed(t) => (
-                (t.encode)(t.layer.as_ref().as_ref()),
+                crate::stored::StoredValues::Typed(t),
                 t.layer.len(),
                 Vec::new(),
             ),
@@ -374,7 +385,25 @@ impl Slot {
                 pending,
                 len,
                 ..
-            } => (bytes.to_vec(), *len, (**pending).clone()),
+            } => (
+                crate::stored::StoredValues::Bytes(bytes),
+                *len,
+                (**pending).clone(),
+            ),
+        }
+    }
+
+    /// What a file stores, copying nothing already encoded: the bytes (borrowed, or encoded
+    /// now from a typed layer), the stored length and the pending batches.
+    pub fn stored(&self) -> (std::borrow::Cow<'_, [u8]>, usize, Vec<Batch>) {
+        match &self.state {
+            State::Typed(t) => (t.encode_to_vec().into(), t.layer.len(), Vec::new()),
+            State::Encoded {
+                bytes,
+                pending,
+                len,
+                ..
+            } => (bytes[..].into(), *len, (**pending).clone()),
         }
     }
 
@@ -403,9 +432,9 @@ impl Slot {
             .map(|t| t.decode)
             .or_else(|| registered_decoder(&self.type_key, self.kind));
         let stored = |s: &Slot| {
-            let (b, len, p) = s.encoded();
+            let (b, len, p) = s.stored();
             let p = bincode::serde::encode_to_vec(&p, bincode_config()).ok();
-            (s.policies(), b, len, p)
+            (s.policies(), b.into_owned(), len, p)
         };
         match decoder.map(|d| (self.typed_with(d), other.typed_with(d))) {
             Some((Ok(a), Ok(b))) => a.layer.bits_eq(b.layer.as_ref().as_ref()),

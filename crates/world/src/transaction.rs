@@ -204,16 +204,9 @@ impl Transaction<'_> {
             .map_err(|_| WorldError::Borrowed("mesh".into()))?;
         let mut recording = self.recording.borrow_mut();
         let mut before = self.mesh_before_edit.borrow_mut();
+        let logged = self.world.mesh_logged;
         Ok(RefMut::map(m, |a| {
-            if recording.is_none() {
-                *before = Some(Arc::downgrade(a));
-            }
-            let mesh = Arc::make_mut(a);
-            if recording.is_none() {
-                mesh.discard_journal();
-                *recording = mesh.record_changes().ok();
-            }
-            mesh
+            crate::edit::start_edit(a, &mut before, &mut recording, logged)
         }))
     }
 

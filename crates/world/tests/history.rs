@@ -60,12 +60,12 @@ fn undo_redo_with_block_deltas_is_exact() {
     // Full snapshots kept aside: the committed states and the redo list.
     let mut past: Vec<World> = vec![w.clone()];
     let mut future: Vec<World> = Vec::new();
-    h.commit("0", &w);
+    h.commit("0", &mut w);
     for step in 0..300 {
         match rng.random_range(0..4) {
             0 | 1 => {
                 random_edit(&mut w, &mut rng);
-                h.commit(step.to_string(), &w);
+                h.commit(step.to_string(), &mut w);
                 past.push(w.clone());
                 future.clear();
             }
@@ -108,9 +108,9 @@ fn undo_step_after_one_value_at_1m_values_is_at_most_64_kib() {
     w.lock_layer(&POSITION).unwrap().fill(DVec3::X);
     w.lock_layer(&HEIGHT).unwrap();
     let mut h = History::new(usize::MAX);
-    h.commit("start", &w);
+    h.commit("start", &mut w);
     w.lock_layer(&POSITION).unwrap()[Vertex::new(12_345)] = DVec3::Y;
-    h.commit("one value", &w);
+    h.commit("one value", &mut w);
     let step: Vec<usize> = h.step_bytes().collect();
     assert_eq!(step.len(), 1);
     assert!(step[0] <= 64 << 10, "undo step {} bytes", step[0]);

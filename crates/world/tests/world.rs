@@ -136,11 +136,11 @@ fn worlds_are_send_and_sync_and_snapshots_read_on_other_threads() {
 fn history_undoes_and_redoes() {
     let mut w = sample_world();
     let mut h = History::new(usize::MAX);
-    h.commit("start", &w);
+    h.commit("start", &mut w);
     w.lock_layer(&HEIGHT).unwrap()[Vertex::new(1)] = 9.0;
-    h.commit("edit", &w);
+    h.commit("edit", &mut w);
     w.lock_mesh().add_vertex();
-    h.commit("topology", &w);
+    h.commit("topology", &mut w);
     assert_eq!(h.undo_steps(), 2);
     assert_eq!(h.undo(&mut w), Some("edit"));
     assert_eq!(w.mesh().vertex_count(), 42);
@@ -150,12 +150,12 @@ fn history_undoes_and_redoes() {
     assert_eq!(h.redo(&mut w), Some("edit"));
     assert_eq!(w.layer(&HEIGHT).unwrap()[Vertex::new(1)], 9.0);
     // A new commit drops the redo list.
-    h.commit("other", &w);
+    h.commit("other", &mut w);
     assert_eq!(h.redo(&mut w), None);
     // A tight memory bound drops the oldest snapshots.
     let mut small = History::new(1);
-    small.commit("a", &w);
-    small.commit("b", &w);
+    small.commit("a", &mut w);
+    small.commit("b", &mut w);
     assert_eq!(small.labels().collect::<Vec<_>>(), ["b"]);
 }
 
@@ -251,10 +251,10 @@ fn encoded_layers_follow_a_replaced_mesh_and_versions_never_repeat_after_undo() 
 
     let mut w = sample_world();
     let mut hist = History::new(usize::MAX);
-    hist.commit("a", &w);
+    hist.commit("a", &mut w);
     w.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 1.0;
     let after_edit = w.layer_version("height");
-    hist.commit("b", &w);
+    hist.commit("b", &mut w);
     hist.undo(&mut w);
     w.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 2.0;
     assert!(w.layer_version("height") > after_edit);

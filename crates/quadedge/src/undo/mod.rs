@@ -85,6 +85,16 @@ impl UndoLog {
         self.writes.shrink_to_fit();
         self.wholes.shrink_to_fit();
     }
+
+    /// The state the log starts at (see [`Mesh::undo_state`]).
+    pub fn from_state(&self) -> u64 {
+        self.before
+    }
+
+    /// The state the log ends at (see [`Mesh::undo_state`]).
+    pub fn to_state(&self) -> u64 {
+        self.after
+    }
 }
 
 impl core::fmt::Debug for UndoLog {
@@ -140,6 +150,56 @@ impl Mesh {
     /// Is an undo log being recorded?
     pub fn is_undo_logging(&self) -> bool {
         self.undo.rec.is_some()
+    }
+
+    /// The id of the mesh's current state for undo logs: process-unique, shared by clones
+    /// (a clone is the same state), 0 when the mesh was edited since a log last named its
+    /// state. A log taken now would end at this state (a fresh id if 0).
+    pub fn undo_state(&self) -> u64 {
+        self.undo.stamp
+    }
+
+    /// The state the running undo log starts at, if one is being recorded: a log taken now
+    /// would go from there to the current state.
+    pub fn undo_log_start(&self) -> Option<u64> {
+        self.undo.rec.as_ref().map(|r| r.start)
+    }
+
+    /// Replaces this mesh's topology by `other`'s (this mesh keeps its journal, if any, and
+    /// its undo log). With an undo log on, the replacement is recorded as one whole rewrite,
+    /// like a compaction's: the log then holds a copy of both topologies, so an undo brings
+    /// this mesh back exactly. `other`'s own undo log and journal are dropped.
+    pub fn replace_topology(&mut self, other: Mesh) {
+        let before = self.begin_bulk_write();
+        let Mesh {
+            vertex_edge,
+            face_edge,
+            primal_origin,
+            primal_next,
+            dual_origin,
+            dual_next,
+            free_vertices,
+            free_faces,
+            free_quads,
+            live_vertices,
+            live_faces,
+            live_quads,
+            ..
+        } = other;
+        self.vertex_edge = vertex_edge;
+        self.face_edge = face_edge;
+        self.primal_origin = primal_origin;
+        self.primal_next = primal_next;
+        self.dual_origin = dual_origin;
+        self.dual_next = dual_next;
+        self.free_vertices = free_vertices;
+        self.free_faces = free_faces;
+        self.free_quads = free_quads;
+        self.live_vertices = live_vertices;
+        self.live_faces = live_faces;
+        self.live_quads = live_quads;
+        self.undo.stamp = 0;
+        self.end_bulk_write(before);
     }
 
     /// Takes the writes recorded since the log was started or last taken, as an [`UndoLog`]

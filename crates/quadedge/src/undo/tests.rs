@@ -44,3 +44,24 @@ fn a_tampered_whole_rewrite_is_refused() {
     assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
     assert_eq!(m, tampered);
 }
+
+#[test]
+fn a_replaced_topology_is_undone_exactly() {
+    let mut m = octahedron();
+    let before = m.clone();
+    m.start_undo_log().unwrap();
+    let (n, t) = shapes::icosahedron();
+    let other = Mesh::from_triangles(n, &t).unwrap();
+    m.replace_topology(other.clone());
+    assert_eq!(m, other);
+    assert!(m.is_undo_logging());
+    let log = m.take_undo_log().unwrap();
+    assert_ne!(log.from_state(), log.to_state());
+    assert_eq!(m.undo_state(), log.to_state());
+    m.undo(&log).unwrap();
+    assert_eq!(m, before);
+    m.check().unwrap();
+    m.redo(&log).unwrap();
+    assert_eq!(m, other);
+    m.check().unwrap();
+}

@@ -1,0 +1,289 @@
+//! Loading: section headers read in order, sections checked and decoded at once, then
+//! assembled in order so that the first error in the file is the one reported.
+
+use super::{
+    FORMAT_VERSION, LEN_AND_CRC, LayerSection, MAGIC, MAX_STORED_VERSION, TAG_DICT, TAG_LAYER,
+    TAG_MESH, TAG_RANDOM, checksum, corrupt, decode,
+};
+use crate::World;
+use crate::error::WorldError;
+use crate::pending::{self, Policies};
+use crate::slot::{Slot, State, bincode_config};
+use layers::{Dict, Sizes, Value};
+use quadedge::Mesh;
+use rand_pcg::Pcg64;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// A cursor that never reads past the end.
+struct Reader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], WorldError> {
+        if n > self.rest.len() {
+            return Err(WorldError::Truncated);
+        }
+        let (a, b) = self.rest.split_at(n);
+        self.rest = b;
+        Ok(a)
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], WorldError> {
+        Ok(self.take(N)?.try_into().expect("N bytes"))
+    }
+    fn u8(&mut self) -> Result<u8, WorldError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, WorldError> {
+        self.array().map(u16::from_le_bytes)
+    }
+    fn u32(&mut self) -> Result<u32, WorldError> {
+        self.array().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Result<u64, WorldError> {
+        self.array().map(u64::from_le_bytes)
+    }
+
+    /// The next section's header and payload, bounds checked.
+    fn section(&mut self) -> Result<Raw<'a>, WorldError> {
+        let tag = self.u8()?;
+        let name_len = self.u16()? as usize;
+        let name = self.take(name_len)?;
+        let len = self.u64()?;
+        let crc = self.u32()?;
+        let payload = self.take(usize::try_from(len).map_err(|_| WorldError::Truncated)?)?;
+        Ok(Raw {
+            tag,
+            name,
+            crc,
+            payload,
+        })
+    }
+}
+
+/// One section as read: header fields and the payload, not checked yet.
+struct Raw<'a> {
+    tag: u8,
+    name: &'a [u8],
+    crc: u32,
+    payload: &'a [u8],
+}
+
+/// What a section decodes to (checked on its own; what depends on other sections is checked
+/// when they are assembled).
+enum Decoded {
+    Mesh(Mesh),
+    Random(Pcg64),
+    Dict(Dict),
+    /// A layer and its section's size.
+    Layer(Slot, usize),
+    Unknown(u8),
+}
+
+/// Checks and decodes one section; `Ok(None)` never happens for a good section.
+fn check_and_decode(raw: &Raw<'_>) -> Result<(String, Decoded), WorldError> {
+    let lossy = || String::from_utf8_lossy(raw.name).into_owned();
+    if checksum(raw.tag, raw.name, raw.payload) != raw.crc {
+        return Err(WorldError::Checksum { section: lossy() });
+    }
+    let name = String::from_utf8(raw.name.to_vec())
+        .map_err(|_| corrupt(&lossy(), "the name is not UTF-8"))?;
+    let payload = raw.payload;
+    let decoded = match raw.tag {
+        TAG_MESH => {
+            let m: Mesh = decode(payload, &name)?;
+            m.check_par().map_err(|e| corrupt(&name, e))?;
+            Decoded::Mesh(m)
+        }
+        TAG_RANDOM => Decoded::Random(decode(payload, &name)?),
+        TAG_DICT => Decoded::Dict(decode(payload, &name)?),
+        TAG_LAYER => {
+            let (s, used): (LayerSection<'_>, usize) =
+                bincode::serde::borrow_decode_from_slice(payload, bincode_config())
+                    .map_err(|e| corrupt(&name, e))?;
+            if used != payload.len() {
+                return Err(corrupt(&name, "trailing bytes"));
+            }
+            if s.version > MAX_STORED_VERSION {
+                return Err(corrupt(
+                    &name,
+                    format!("version {} is out of range", s.version),
+                ));
+            }
+            let len = usize::try_from(s.len)
+                .map_err(|_| corrupt(&name, "length past the address space"))?;
+            let slot = Slot {
+                name: name.clone(),
+                kind: s.kind,
+                type_key: s.type_key,
+                version: s.version,
+                state: State::Encoded {
+                    len,
+                    on_change: s.on_change,
+                    interpolation: s.interpolation,
+                    bytes: Arc::from(s.values),
+                    pending: Arc::new(s.pending),
+                    decoded: Arc::new(OnceLock::new()),
+                },
+                error: None,
+            };
+            Decoded::Layer(slot, payload.len())
+        }
+        tag => Decoded::Unknown(tag),
+    };
+    Ok((name, decoded))
+}
+
+impl World {
+    /// Reads a world from a file.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`World::load_from_slice`], and [`WorldError::Io`].
+    pub fn load(path: impl AsRef<Path>) -> Result<World, WorldError> {
+        World::load_from_slice(&std::fs::read(path)?)
+    }
+
+    /// Decodes a world from bytes, every section at once on all cores. Any damage
+    /// (truncation, flipped bits, wrong magic or version, absurd lengths, an inconsistent
+    /// mesh, layers that do not fit the mesh, pending journals that would cost more than the
+    /// file justifies, nesting deeper than [`MAX_DEPTH`](layers::MAX_DEPTH)) is a typed
+    /// error, never a panic; the error reported is the first in file order, whatever the
+    /// thread count. Layer values are checked when the layer is first asked for by type
+    /// ([`World::try_layer`]).
+    ///
+    /// # Errors
+    ///
+    /// [`WorldError::BadMagic`], [`WorldError::UnsupportedVersion`], [`WorldError::Truncated`],
+    /// [`WorldError::Checksum`] or [`WorldError::Corrupt`] naming the section.
+    pub fn load_from_slice(bytes: &[u8]) -> Result<World, WorldError> {
+        let mut r = Reader { rest: bytes };
+        if r.take(MAGIC.len()).map_err(|_| WorldError::BadMagic)? != MAGIC {
+            return Err(WorldError::BadMagic);
+        }
+        let version = r.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(WorldError::UnsupportedVersion(version));
+        }
+        let count = r.u32()?;
+        // Headers in order; each one read is backed by at least its header's bytes, so the
+        // list is bounded by the input. A bad header ends the list: the sections before it
+        // still report their own errors first.
+        let mut raws = Vec::new();
+        let mut stop = None;
+        for _ in 0..count {
+            match r.section() {
+                Ok(raw) => raws.push(raw),
+                Err(e) => {
+                    stop = Some(e);
+                    break;
+                }
+            }
+        }
+        if stop.is_none() && !r.rest.is_empty() {
+            stop = Some(corrupt("file", "trailing bytes"));
+        }
+        debug_assert!(raws.len() * (LEN_AND_CRC + 3) <= bytes.len());
+        let decoded: Vec<_> = raws.par_iter().map(check_and_decode).collect();
+        let mut mesh: Option<Mesh> = None;
+        let mut rng: Option<Pcg64> = None;
+        let mut dicts = BTreeMap::new();
+        // Layers with their section sizes, checked against the mesh once it is known.
+        let mut layers: Vec<(Slot, usize)> = Vec::new();
+        let mut clock = 1u64;
+        for result in decoded {
+            let (name, section) = result?;
+            let dup = || corrupt(&name, "duplicate section");
+            match section {
+                Decoded::Mesh(m) => {
+                    if mesh.replace(m).is_some() {
+                        return Err(dup());
+                    }
+                }
+                Decoded::Random(g) => {
+                    if rng.replace(g).is_some() {
+                        return Err(dup());
+                    }
+                }
+                Decoded::Dict(d) => {
+                    if dicts.insert(name.clone(), (Arc::new(d), 1)).is_some() {
+                        return Err(dup());
+                    }
+                }
+                Decoded::Layer(slot, size) => {
+                    if layers.iter().any(|(s, _)| s.name == name) {
+                        return Err(dup());
+                    }
+                    clock = clock.max(slot.version);
+                    layers.push((slot, size));
+                }
+                Decoded::Unknown(tag) => {
+                    return Err(corrupt(&name, format!("unknown section tag {tag}")));
+                }
+            }
+        }
+        if let Some(e) = stop {
+            return Err(e);
+        }
+        let mesh = mesh.ok_or_else(|| corrupt("mesh", "missing section"))?;
+        let rng = rng.ok_or_else(|| corrupt("random", "missing section"))?;
+        check_dict_ids(&dicts, &mesh)?;
+        let sizes = Sizes::of(&mesh);
+        let mut slots = Vec::with_capacity(layers.len());
+        for (slot, section_bytes) in layers {
+            let State::Encoded {
+                len,
+                on_change,
+                interpolation,
+                pending,
+                ..
+            } = &slot.state
+            else {
+                unreachable!("loaded layers are encoded")
+            };
+            let policies = Policies {
+                kind: slot.kind,
+                on_change: *on_change,
+                interpolation: *interpolation,
+            };
+            pending::check(&policies, *len, pending, sizes, section_bytes)
+                .map_err(|reason| corrupt(&slot.name, reason))?;
+            slots.push(slot);
+        }
+        Ok(World {
+            mesh: Arc::new(mesh),
+            mesh_version: 1,
+            layers: slots,
+            dicts,
+            rng: Arc::new(rng),
+            rng_version: 1,
+            clock: clock + 1,
+            errors: Vec::new(),
+            mesh_before_edit: None,
+            mesh_logged: false,
+        })
+    }
+}
+
+/// Ids kept in dictionaries name live elements (the world keeps it so): a file that says
+/// otherwise is damaged.
+fn check_dict_ids(
+    dicts: &BTreeMap<String, (Arc<Dict>, u64)>,
+    mesh: &Mesh,
+) -> Result<(), WorldError> {
+    for (name, (dict, _)) in dicts {
+        let dead = dict.ids().into_iter().find(|v| match v {
+            Value::Vertex(x) => !mesh.is_vertex_alive(*x),
+            Value::Face(x) => !mesh.is_face_alive(*x),
+            Value::Edge(x) => !mesh.is_edge_alive(*x),
+            _ => false,
+        });
+        if let Some(v) = dead {
+            return Err(corrupt(name, format!("{v:?} names no live element")));
+        }
+    }
+    Ok(())
+}

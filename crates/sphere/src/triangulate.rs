@@ -78,9 +78,7 @@ pub fn triangulate(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
 }
 
 /// [`triangulate`] with each half-edge's twin (see [`Mesh::from_half_edges`]).
-pub(crate) fn triangulate_with_twins(
-    points: &[DVec3],
-) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
+pub(crate) fn triangulate_with_twins(points: &[DVec3]) -> Result<Parts, SphereError> {
     check_input(points)?;
     let scale = scale_for(points)?;
     let order = insertion_order(points)?;
@@ -94,46 +92,13 @@ pub(crate) fn triangulate_with_twins(
     Ok(t.into_parts())
 }
 
-/// [`triangulate`] for points in Fibonacci-lattice order, as [`crate::fibonacci_points`] makes
-/// them without perturbation: the same exact result, faster. (A perturbed index turns its
-/// point by up to 2.4 rad around the axis, which breaks the lattice: use [`triangulate`].)
-///
-/// Instead of sorting, points are inserted in index order, which sweeps the sphere from pole
-/// to pole, so the working set is one latitude ring. Each walk starts at the lattice neighbour
-/// `i − F_k` (a Fibonacci number: the golden spiral puts index-distance-`F_k` points next to
-/// each other) that lies closest to point `i`. The hint only speeds up point location; every
-/// decision is still an exact predicate, so any point set gives its correct triangulation
-/// here too, only slower if it is not in lattice order. Exact duplicates are caught by the
-/// hull predicates and reported as [`SphereError::NotInConvexPosition`] rather than
-/// [`SphereError::Duplicate`].
-///
-/// ```
-/// let p = sphere::fibonacci_points(1000, 1.0, 0.0, 3).unwrap();
-/// let mut a = sphere::triangulate_fibonacci(&p).unwrap();
-/// let mut b = sphere::triangulate(&p).unwrap();
-/// let canon = |t: &mut Vec<[u32; 3]>| {
-///     for x in t.iter_mut() {
-///         let k = (0..3).min_by_key(|&k| x[k]).unwrap();
-///         x.rotate_left(k);
-///     }
-///     t.sort();
-/// };
-/// canon(&mut a);
-/// canon(&mut b);
-/// assert_eq!(a, b);
-/// ```
-pub fn triangulate_fibonacci(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
-    Ok(triangulate_fibonacci_with_twins(points)?.0)
-}
-
-/// [`triangulate_fibonacci`] with each half-edge's twin (see [`Mesh::from_half_edges`]).
-pub(crate) fn triangulate_fibonacci_with_twins(
-    points: &[DVec3],
-) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
-    let n = check_input(points)?;
-    if scale_for(points)?.is_some() || !crate::points::looks_like_lattice(points) {
-        return triangulate_with_twins(points);
-    }
+/// The lattice path on `points`, consecutive points of a Fibonacci lattice in index order
+/// (the whole lattice or one latitude band of it), indices local to the slice: walks start
+/// at the lattice neighbour `i − F_k` nearest to point `i` (see
+/// [`triangulate_fibonacci`](crate::triangulate_fibonacci)). `None` when the walks ran over
+/// budget: the input only looked like a lattice.
+pub(crate) fn lattice_hull(points: &[DVec3]) -> Result<Option<Parts>, SphereError> {
+    let n = points.len();
     let mut fib = vec![1u32, 2];
     while let Some(&f) = fib.last() {
         let g = f as u64 + fib[fib.len() - 2] as u64;
@@ -144,14 +109,14 @@ pub(crate) fn triangulate_fibonacci_with_twins(
     }
     let mut t = Triangulator::new(points, None, Hint::Lattice { fib, k: 0 })?;
     // A lattice walk is a few steps per point; far more means the input only looked like a
-    // lattice at the sampled points: start again on the general path, which is O(n log n).
+    // lattice at the sampled points: the caller starts again on the general path.
     t.walk_budget = Some(64 * n as u64 + 10_000);
     t.run()?;
-    if t.over_budget {
-        return triangulate_with_twins(points);
-    }
-    Ok(t.into_parts())
+    Ok((!t.over_budget).then(|| t.into_parts()))
 }
+
+/// Triangles and the twin of each half-edge, as [`Mesh::from_half_edges`] takes them.
+pub(crate) type Parts = (Vec<[u32; 3]>, Vec<u32>);
 
 /// Where each point-location walk starts.
 enum Hint {
@@ -491,7 +456,7 @@ impl<'a> Triangulator<'a> {
 
     /// The triangles in input indices and their twins: exactly what
     /// [`Mesh::from_half_edges`] takes, so the mesh is built without searching twins again.
-    fn into_parts(mut self) -> (Vec<[u32; 3]>, Vec<u32>) {
+    fn into_parts(mut self) -> Parts {
         let twin = core::mem::take(&mut self.twin);
         (self.triangles(), twin)
     }

@@ -132,18 +132,33 @@ fn in_bands(points: &[DVec3], layout: &Layout) -> Result<Option<Parts>, SphereEr
     if total != 2 * n - 4 {
         return Ok(None);
     }
+    // Each band's triangles go to their place in the whole, all bands at once.
     let mut tris = try_vec(total)?;
+    tris.resize(total, [0; 3]);
     let mut twins: Vec<u32> = try_vec(3 * total)?;
-    let mut cross = Vec::new();
+    twins.resize(3 * total, NONE);
+    let mut pieces = Vec::with_capacity(bands.len());
+    let (mut tris_rest, mut twins_rest) = (&mut tris[..], &mut twins[..]);
+    let mut first = 0;
+    for b in &bands {
+        let (t, tr) = tris_rest.split_at_mut(b.tris.len());
+        let (w, wr) = twins_rest.split_at_mut(3 * b.tris.len());
+        pieces.push((b, t, w, 3 * first as u32));
+        (tris_rest, twins_rest) = (tr, wr);
+        first += b.tris.len();
+    }
+    pieces.into_par_iter().for_each(|(b, t, w, off)| {
+        t.copy_from_slice(&b.tris);
+        for (out, &x) in w.iter_mut().zip(&b.twins) {
+            *out = if x == NONE { NONE } else { x + off };
+        }
+    });
+    let mut cross: Vec<(u64, u32)> = Vec::new();
+    first = 0;
     for b in bands {
-        let off = 3 * tris.len() as u32;
-        tris.extend_from_slice(&b.tris);
-        twins.extend(
-            b.twins
-                .iter()
-                .map(|&t| if t == NONE { NONE } else { t + off }),
-        );
+        let off = 3 * first as u32;
         cross.extend(b.cross.iter().map(|&(k, h)| (k, h + off)));
+        first += b.tris.len();
     }
     // Each crossing edge appears twice, once from each side, running opposite ways.
     cross.par_sort_unstable();
@@ -163,20 +178,22 @@ fn in_bands(points: &[DVec3], layout: &Layout) -> Result<Option<Parts>, SphereEr
         twins[h0 as usize] = h1;
         twins[h1 as usize] = h0;
     }
-    if twins.contains(&NONE) {
+    if twins.par_iter().any(|&t| t == NONE) {
         return Ok(None);
     }
     Ok(Some((tris, twins)))
 }
 
 /// Band `b`: the lattice path on its widened index range, keeping the triangles it owns once
-/// each is proven a face of the whole hull; `None` when one is not.
+/// each is proven a face of the whole hull; `None` when one is not. The kept triangles and
+/// their twins are packed to the front of the band's own arrays, in the band's order (made
+/// along the sweep, so nearby triangles are nearby in it).
 fn band(points: &[DVec3], layout: &Layout, b: usize) -> Option<Band> {
     let n = layout.n;
     let own = layout.owned(b);
     let lo = own.start.saturating_sub(layout.overlap);
     let hi = (own.end + layout.overlap).min(n);
-    let (tv, twin) = lattice_hull(&points[lo..hi]).ok()??;
+    let (mut tv, mut twin) = lattice_hull(&points[lo..hi]).ok()??;
     let radius = points[0].length();
     // Heights are computed to about 1e-16 of the radius: a millionfold margin.
     let margin = 1e-9 * radius;
@@ -193,45 +210,51 @@ fn band(points: &[DVec3], layout: &Layout, b: usize) -> Option<Band> {
         f64::NEG_INFINITY
     };
     let base = lo as u32;
-    // Owned triangles in the band's order (made along the sweep, so nearby triangles are
-    // nearby in it; the mesh numbers its quad-edges in vertex order anyway).
     let (own_lo, own_hi) = ((own.start - lo) as u32, (own.end - lo) as u32);
+    // New position of each owned triangle.
     let mut pos = vec![NONE; tv.len()];
-    let mut owned = Vec::with_capacity(tv.len());
+    let mut kept = 0u32;
     for (t, tri) in tv.iter().enumerate() {
         let low = tri[0].min(tri[1]).min(tri[2]);
         if (own_lo..own_hi).contains(&low) {
-            pos[t] = owned.len() as u32;
-            owned.push(t as u32);
+            pos[t] = kept;
+            kept += 1;
         }
     }
-    let mut out = Band {
-        tris: Vec::with_capacity(owned.len()),
-        twins: Vec::with_capacity(3 * owned.len()),
-        cross: Vec::new(),
-    };
-    for (k, &t) in owned.iter().enumerate() {
-        let tri = tv[t as usize].map(|i| i + base);
+    let mut cross = Vec::new();
+    for t in 0..tv.len() {
+        let k = pos[t];
+        if k == NONE {
+            continue;
+        }
+        let tri = tv[t].map(|i| i + base);
         let (bottom, top) = cap_heights(tri.map(|i| points[i as usize]), radius);
         // Written so that a NaN (a degenerate triangle) fails the proof.
         if !(top < above && bottom > below) {
             return None;
         }
-        out.tris.push(tri);
+        // `k ≤ t`: packing forward never overwrites a triangle still to be read.
+        tv[k as usize] = tri;
         for j in 0..3 {
-            let h = twin[3 * t as usize + j];
+            let h = twin[3 * t + j];
             let q = pos[h as usize / 3];
-            if q != NONE {
-                out.twins.push(3 * q + h % 3);
+            twin[3 * k as usize + j] = if q != NONE {
+                3 * q + h % 3
             } else {
                 let (a, c) = (tri[j], tri[(j + 1) % 3]);
                 let key = (u64::from(a.min(c)) << 32) | u64::from(a.max(c));
-                out.twins.push(NONE);
-                out.cross.push((key, (3 * k + j) as u32));
-            }
+                cross.push((key, 3 * k + j as u32));
+                NONE
+            };
         }
     }
-    Some(out)
+    tv.truncate(kept as usize);
+    twin.truncate(3 * kept as usize);
+    Some(Band {
+        tris: tv,
+        twins: twin,
+        cross,
+    })
 }
 
 /// Lowest and highest height (`y`) of the cap of the sphere of `radius` beyond the plane of

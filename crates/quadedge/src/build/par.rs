@@ -81,33 +81,34 @@ pub(super) fn from_closed_half_edges(
     drop(cursor);
     let mut quad_half: Vec<u32> = slots.into_iter().map(AtomicU32::into_inner).collect();
     sort_buckets(&mut quad_half, &start);
-    // Primal edge id of each half-edge: the even one leaves the lower vertex.
-    let mut he = crate::build::try_filled(nh, 0u32).ok()?;
-    he.par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
-        for (k, e) in out.iter_mut().enumerate() {
-            let h = c * CHUNK + k;
-            let (a, b) = (from(h), to(h));
-            let lower = a.min(b) as usize;
-            let canonical = h.min(twins[h] as usize) as u32;
-            let bucket = &quad_half[start[lower] as usize..start[lower + 1] as usize];
-            let q =
-                start[lower] as usize + bucket.iter().position(|&x| x == canonical).unwrap_or(0);
-            *e = 2 * q as u32 + u32::from(a > b);
-        }
-    });
-    drop(start);
+    // Primal edge id of a half-edge: twice its quad-edge's place (its bucket's start plus its
+    // rank there), plus one when it leaves the higher vertex. Looked up, not stored: a table
+    // would add 4 bytes per half-edge to the peak memory of the build.
+    let he = |h: usize| -> u32 {
+        let (a, b) = (from(h), to(h));
+        let lower = a.min(b) as usize;
+        let canonical = h.min(twins[h] as usize) as u32;
+        let (s, end) = (start[lower] as usize, start[lower + 1] as usize);
+        let rank = quad_half[s..end]
+            .iter()
+            .position(|&x| x == canonical)
+            .unwrap_or(0);
+        2 * (s + rank) as u32 + u32::from(a > b)
+    };
     let ne = 2 * quads;
     let mut m = Mesh {
         vertex_edge: last
             .into_par_iter()
+            .with_min_len(CHUNK)
             .map(|l| match l.into_inner() {
                 0 => Edge::INVALID,
-                h => Edge::primal(he[h as usize - 1]),
+                h => Edge::primal(he(h as usize - 1)),
             })
             .collect(),
         face_edge: (0..triangles.len())
             .into_par_iter()
-            .map(|t| Edge::primal(he[3 * t]))
+            .with_min_len(CHUNK)
+            .map(|t| Edge::primal(he(3 * t)))
             .collect(),
         primal_origin: crate::build::try_filled(ne, Vertex::INVALID).ok()?,
         primal_next: crate::build::try_filled(ne, Edge::INVALID).ok()?,
@@ -129,22 +130,25 @@ pub(super) fn from_closed_half_edges(
         .for_each(|(c, (((po, pn), d_o), dn))| {
             for k in 0..po.len() {
                 let e = c * CHUNK + k;
-                // The half-edge of directed edge e and of its reverse.
+                // The half-edge of directed edge e and of its reverse: the quad's lower
+                // half-edge has the odd id when it leaves the higher vertex.
                 let q = quad_half[e / 2] as usize;
-                let (h, r) = if he[q] as usize == e {
+                let odd = from(q) > to(q);
+                let (h, r) = if (e & 1 == 1) == odd {
                     (q, twins[q] as usize)
                 } else {
                     (twins[q] as usize, q)
                 };
                 po[k] = Vertex(from(h));
                 // Around the origin: onext(a → b) = a → prev = sym(prev → a).
-                pn[k] = Edge::primal(he[prev(h)] ^ 1);
+                pn[k] = Edge::primal(he(prev(h)) ^ 1);
                 d_o[k] = Face((r / 3) as u32);
                 // The edge whose onext is e is the one after e's reverse in its triangle.
-                dn[k] = Edge::dual(he[next(r)] ^ 1);
+                dn[k] = Edge::dual(he(next(r)) ^ 1);
             }
         });
-    drop(he);
+    drop(quad_half);
+    drop(start);
     // Every ring is a cycle of `primal_next` (a permutation here); the mesh is manifold when
     // each vertex's cycle holds all its edges, i.e. the cycles through the vertices' edges add
     // up to every edge, and no cycle meets the same neighbour twice.

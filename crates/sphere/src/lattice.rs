@@ -162,7 +162,7 @@ fn in_bands(points: &[DVec3], layout: &Layout) -> Result<Option<Parts>, SphereEr
     }
     // Each crossing edge appears twice, once from each side, running opposite ways.
     cross.par_sort_unstable();
-    if cross.len() % 2 != 0 {
+    if !cross.len().is_multiple_of(2) {
         return Ok(None);
     }
     let ends = |h: u32| {

@@ -89,7 +89,7 @@ pub(crate) fn triangulate_with_twins(points: &[DVec3]) -> Result<Parts, SphereEr
     }
     let mut t = Triangulator::new(&pts, Some(&order), Hint::Previous)?;
     t.run()?;
-    Ok(t.into_parts())
+    crate::order::by_lowest_corner(t.into_parts(), points.len())
 }
 
 /// The lattice path on `points`, consecutive points of a Fibonacci lattice in index order

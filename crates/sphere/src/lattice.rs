@@ -329,6 +329,22 @@ mod tests {
     }
 
     #[test]
+    fn a_lattice_with_one_point_moved_gets_its_own_hull() {
+        // Point 70,001 is not among the indices the lattice check samples: the input still
+        // looks like a lattice, the bands must prove or refuse what the move changed.
+        let n = 140_000;
+        let mut points = crate::fibonacci_points(n, 1.0, 0.0, 0).unwrap();
+        let spacing = (4.0 * core::f64::consts::PI / n as f64).sqrt();
+        let p = points[70_001];
+        let tangent = p.cross(DVec3::Y).normalize();
+        points[70_001] = (p + tangent * (0.45 * spacing)).normalize();
+        assert!(crate::points::looks_like_lattice(&points));
+        let banded = crate::triangulate_fibonacci(&points).unwrap();
+        let general = crate::triangulate(&points).unwrap();
+        assert_eq!(canonical(banded), canonical(general));
+    }
+
+    #[test]
     fn fibonacci_sphere_is_the_same_with_1_2_and_4_threads() {
         let n = 140_000;
         assert!(Layout::new(n).bands >= 2);

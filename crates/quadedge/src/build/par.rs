@@ -110,10 +110,6 @@ pub(super) fn from_closed_half_edges(
             .with_min_len(CHUNK)
             .map(|t| Edge::primal(he(3 * t)))
             .collect(),
-        primal_origin: crate::build::try_filled(ne, Vertex::INVALID).ok()?,
-        primal_next: crate::build::try_filled(ne, Edge::INVALID).ok()?,
-        dual_origin: crate::build::try_filled(ne, Face::INVALID).ok()?,
-        dual_next: crate::build::try_filled(ne, Edge::INVALID).ok()?,
         live_vertices: vertices as u32,
         live_faces: triangles.len() as u32,
         live_quads: quads as u32,
@@ -121,32 +117,33 @@ pub(super) fn from_closed_half_edges(
     };
     let next = |h: usize| if h % 3 == 2 { h - 2 } else { h + 1 };
     let prev = |h: usize| if h.is_multiple_of(3) { h + 2 } else { h - 1 };
-    m.primal_origin
-        .par_chunks_mut(CHUNK)
-        .zip(m.primal_next.par_chunks_mut(CHUNK))
-        .zip(m.dual_origin.par_chunks_mut(CHUNK))
-        .zip(m.dual_next.par_chunks_mut(CHUNK))
-        .enumerate()
-        .for_each(|(c, (((po, pn), d_o), dn))| {
-            for k in 0..po.len() {
-                let e = c * CHUNK + k;
-                // The half-edge of directed edge e and of its reverse: the quad's lower
-                // half-edge has the odd id when it leaves the higher vertex.
-                let q = quad_half[e / 2] as usize;
-                let odd = from(q) > to(q);
-                let (h, r) = if (e & 1 == 1) == odd {
-                    (q, twins[q] as usize)
-                } else {
-                    (twins[q] as usize, q)
-                };
-                po[k] = Vertex(from(h));
-                // Around the origin: onext(a → b) = a → prev = sym(prev → a).
-                pn[k] = Edge::primal(he(prev(h)) ^ 1);
-                d_o[k] = Face((r / 3) as u32);
-                // The edge whose onext is e is the one after e's reverse in its triangle.
-                dn[k] = Edge::dual(he(next(r)) ^ 1);
-            }
-        });
+    // The four edge arrays in one pass over the directed edges, written straight into
+    // their reserved memory (never filled first).
+    let mut arrays = (
+        (reserved::<Vertex>(ne)?, reserved::<Edge>(ne)?),
+        (reserved::<Face>(ne)?, reserved::<Edge>(ne)?),
+    );
+    arrays.par_extend((0..ne).into_par_iter().with_min_len(CHUNK).map(|e| {
+        // The half-edge of directed edge e and of its reverse: the quad's lower half-edge
+        // has the odd id when it leaves the higher vertex.
+        let q = quad_half[e / 2] as usize;
+        let odd = from(q) > to(q);
+        let (h, r) = if (e & 1 == 1) == odd {
+            (q, twins[q] as usize)
+        } else {
+            (twins[q] as usize, q)
+        };
+        (
+            // Around the origin: onext(a → b) = a → prev = sym(prev → a).
+            (Vertex(from(h)), Edge::primal(he(prev(h)) ^ 1)),
+            // The edge whose onext is e is the one after e's reverse in its triangle.
+            (Face((r / 3) as u32), Edge::dual(he(next(r)) ^ 1)),
+        )
+    }));
+    (
+        (m.primal_origin, m.primal_next),
+        (m.dual_origin, m.dual_next),
+    ) = arrays;
     drop(quad_half);
     drop(start);
     // Every ring is a cycle of `primal_next` (a permutation here); the mesh is manifold when
@@ -181,6 +178,13 @@ fn ring_length(m: &Mesh, v: usize) -> Option<usize> {
     let n = dests.len();
     dests.sort_unstable();
     dests.windows(2).all(|w| w[0] != w[1]).then_some(n)
+}
+
+/// An empty vector with room for `n` values, or `None` when the memory is not there.
+fn reserved<T>(n: usize) -> Option<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).ok()?;
+    Some(v)
 }
 
 /// `n` zeroed atomics, or `None` when the memory is not there.
@@ -253,6 +257,8 @@ mod tests {
                     .install(|| super::from_closed_half_edges(n, &tris, &twins))
                     .expect("a closed manifold input");
                 assert_eq!(par, one, "{} threads", pool.current_num_threads());
+                // No array over-allocated either.
+                assert_eq!(par.heap_bytes(), one.heap_bytes());
             }
             one.check().unwrap();
         }

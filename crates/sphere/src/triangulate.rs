@@ -233,11 +233,18 @@ impl<'a> Triangulator<'a> {
 
     fn run(&mut self) -> Result<(), SphereError> {
         let mut hint = 0;
-        for i in 0..self.pts.len() as u32 {
-            if self.seed.contains(&i) {
+        let n = self.pts.len() as u32;
+        // Lattice input: 256 points spread over the whole index range first, so that the
+        // hull is fat before the sweep starts (a band's first latitude ring alone would be
+        // a thin, nearly flat ring, whose predicates the fast filter cannot decide).
+        let lattice = matches!(self.hint, Hint::Lattice { .. });
+        let spread = if lattice { (n / 256).max(1) } else { n };
+        let early = (0..n).step_by(spread as usize).skip(1);
+        for (pass, i) in early.map(|i| (0, i)).chain((0..n).map(|i| (1, i))) {
+            if self.seed.contains(&i) || (lattice && pass == 1 && self.vt[i as usize] != NONE) {
                 continue;
             }
-            if let Hint::Lattice { .. } = self.hint {
+            if lattice && pass == 1 {
                 hint = self.lattice_start(i).unwrap_or(hint);
             }
             let t = self.locate(hint, i);

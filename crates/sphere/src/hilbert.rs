@@ -183,7 +183,7 @@ pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u3
     let order = hilbert_order_sphere(points);
     let sorted: Vec<DVec3> = order.par_iter().map(|&i| points[i as usize]).collect();
     let original = |i: usize| order.get(i).map_or(i, |&o| o as usize);
-    match crate::sphere_mesh(&sorted) {
+    match mesh_of_sorted(sorted) {
         Ok((mesh, pos)) => Ok((mesh, pos, order)),
         Err(SphereError::NonFinite { index }) => Err(SphereError::NonFinite {
             index: original(index),
@@ -200,4 +200,15 @@ pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u3
         }
         Err(e) => Err(e),
     }
+}
+
+/// The mesh of points already in spatial order, keeping the points as its positions. Its
+/// triangles are renumbered by lowest corner first: in insertion order they would make the
+/// build read the mesh in random order.
+fn mesh_of_sorted(points: Vec<DVec3>) -> Result<(Mesh, Vec<DVec3>), SphereError> {
+    crate::probe_memory(points.len())?;
+    let parts = crate::triangulate::triangulate_with_twins(&points)?;
+    let (tris, twins) = crate::order::by_lowest_corner(parts, points.len())?;
+    let mesh = crate::build_mesh(points.len(), &tris, &twins)?;
+    Ok((mesh, points))
 }

@@ -69,7 +69,7 @@ pub(crate) fn triangulate_fibonacci_with_twins(points: &[DVec3]) -> Result<Parts
     {
         return Ok(parts);
     }
-    match lattice_hull(points)? {
+    match lattice_hull(points, false)? {
         Some(parts) => Ok(parts),
         None => triangulate_with_twins(points),
     }
@@ -193,7 +193,7 @@ fn band(points: &[DVec3], layout: &Layout, b: usize) -> Option<Band> {
     let own = layout.owned(b);
     let lo = own.start.saturating_sub(layout.overlap);
     let hi = (own.end + layout.overlap).min(n);
-    let (mut tv, mut twin) = lattice_hull(&points[lo..hi]).ok()??;
+    let (mut tv, mut twin) = lattice_hull(&points[lo..hi], lo > 0).ok()??;
     let radius = points[0].length();
     // Heights are computed to about 1e-16 of the radius: a millionfold margin.
     let margin = 1e-9 * radius;
@@ -305,7 +305,7 @@ mod tests {
                 overlap: Layout::new(n).overlap,
             };
             let (tris, twins) = in_bands(&points, &layout).unwrap().expect("proven bands");
-            let (one, _) = lattice_hull(&points).unwrap().unwrap();
+            let (one, _) = lattice_hull(&points, false).unwrap().unwrap();
             assert_eq!(canonical(tris.clone()), canonical(one), "{n} in {bands}");
             let mesh = quadedge::Mesh::from_half_edges(n, &tris, &twins).unwrap();
             mesh.check().unwrap();
@@ -323,7 +323,7 @@ mod tests {
         };
         assert_eq!(in_bands(&points, &layout).unwrap(), None);
         // The public path then takes the one-core path: the same hull.
-        let (one, _) = lattice_hull(&points).unwrap().unwrap();
+        let (one, _) = lattice_hull(&points, false).unwrap().unwrap();
         let tris = crate::triangulate_fibonacci(&points).unwrap();
         assert_eq!(canonical(tris), canonical(one));
     }

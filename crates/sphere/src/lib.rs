@@ -107,7 +107,7 @@ pub fn make_delaunay(mesh: &mut Mesh, positions: &[DVec3]) -> Result<usize, Sphe
 const PEAK_BYTES_PER_POINT: usize = 256;
 
 /// Refuses a point count whose peak memory the allocator will not grant.
-fn probe_memory(n: usize) -> Result<(), SphereError> {
+pub(crate) fn probe_memory(n: usize) -> Result<(), SphereError> {
     if n > MAX_POINTS {
         return Err(SphereError::TooManyPoints(n));
     }
@@ -118,7 +118,7 @@ fn probe_memory(n: usize) -> Result<(), SphereError> {
 }
 
 /// Builds the mesh of a triangulation after checking that its memory can be had.
-fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, SphereError> {
+pub(crate) fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, SphereError> {
     drop(order::try_vec::<u8>(
         n.saturating_mul(MESH_BYTES_PER_VERTEX),
     )?);

@@ -89,7 +89,7 @@ pub(crate) fn triangulate_with_twins(points: &[DVec3]) -> Result<Parts, SphereEr
     }
     let mut t = Triangulator::new(&pts, Some(&order), Hint::Previous)?;
     t.run()?;
-    crate::order::by_lowest_corner(t.into_parts(), points.len())
+    Ok(t.into_parts())
 }
 
 /// The lattice path on `points`, consecutive points of a Fibonacci lattice in index order
@@ -97,7 +97,14 @@ pub(crate) fn triangulate_with_twins(points: &[DVec3]) -> Result<Parts, SphereEr
 /// at the lattice neighbour `i − F_k` nearest to point `i` (see
 /// [`triangulate_fibonacci`](crate::triangulate_fibonacci)). `None` when the walks ran over
 /// budget: the input only looked like a lattice.
-pub(crate) fn lattice_hull(points: &[DVec3]) -> Result<Option<Parts>, SphereError> {
+///
+/// `spread_first` inserts 256 points spread over the range before the sweep: needed for a
+/// band that does not start at the pole, and left out at the pole so that meshes below the
+/// banded size keep the numbering they always had.
+pub(crate) fn lattice_hull(
+    points: &[DVec3],
+    spread_first: bool,
+) -> Result<Option<Parts>, SphereError> {
     let n = points.len();
     let mut fib = vec![1u32, 2];
     while let Some(&f) = fib.last() {
@@ -107,7 +114,12 @@ pub(crate) fn lattice_hull(points: &[DVec3]) -> Result<Option<Parts>, SphereErro
         }
         fib.push(g as u32);
     }
-    let mut t = Triangulator::new(points, None, Hint::Lattice { fib, k: 0 })?;
+    let hint = Hint::Lattice {
+        fib,
+        k: 0,
+        spread: spread_first,
+    };
+    let mut t = Triangulator::new(points, None, hint)?;
     // A lattice walk is a few steps per point; far more means the input only looked like a
     // lattice at the sampled points: the caller starts again on the general path.
     t.walk_budget = Some(64 * n as u64 + 10_000);
@@ -124,7 +136,12 @@ enum Hint {
     Previous,
     /// At a triangle of the lattice neighbour `i − fib[j]` closest to point `i`, trying `j`
     /// around the last best `k` (Fibonacci-lattice input in index order).
-    Lattice { fib: Vec<u32>, k: usize },
+    /// `spread`: insert 256 points spread over the range first (see [`lattice_hull`]).
+    Lattice {
+        fib: Vec<u32>,
+        k: usize,
+        spread: bool,
+    },
 }
 
 /// Incremental hull state: triangle `t` has corners `tv[t]` (counter-clockwise from outside)
@@ -234,11 +251,14 @@ impl<'a> Triangulator<'a> {
     fn run(&mut self) -> Result<(), SphereError> {
         let mut hint = 0;
         let n = self.pts.len() as u32;
-        // Lattice input: 256 points spread over the whole index range first, so that the
-        // hull is fat before the sweep starts (a band's first latitude ring alone would be
-        // a thin, nearly flat ring, whose predicates the fast filter cannot decide).
+        // A band away from the pole: 256 points spread over its whole index range first, so
+        // that the hull is fat before the sweep starts (the band's first latitude ring alone
+        // would be a thin, nearly flat ring, whose predicates the fast filter cannot decide).
         let lattice = matches!(self.hint, Hint::Lattice { .. });
-        let spread = if lattice { (n / 256).max(1) } else { n };
+        let spread = match self.hint {
+            Hint::Lattice { spread: true, .. } => (n / 256).max(1),
+            _ => n,
+        };
         let early = (0..n).step_by(spread as usize).skip(1);
         for (pass, i) in early.map(|i| (0, i)).chain((0..n).map(|i| (1, i))) {
             if self.seed.contains(&i) || (lattice && pass == 1 && self.vt[i as usize] != NONE) {
@@ -277,7 +297,7 @@ impl<'a> Triangulator<'a> {
     /// A triangle at the already inserted lattice neighbour `i − F_j` nearest to point `i`.
     #[inline]
     fn lattice_start(&mut self, i: u32) -> Option<u32> {
-        let Hint::Lattice { fib, k } = &mut self.hint else {
+        let Hint::Lattice { fib, k, .. } = &mut self.hint else {
             return None;
         };
         let p = self.pts[i as usize];

@@ -18,7 +18,7 @@
 
 use crate::SphereError;
 use crate::order::{check_input, scale_for, try_vec};
-use crate::triangulate::{Parts, lattice_hull, triangulate_with_twins};
+use crate::triangulate::{Hint, Parts, Triangulator, triangulate_with_twins};
 use glam::DVec3;
 use quadedge::NONE;
 use rayon::prelude::*;
@@ -73,6 +73,41 @@ pub(crate) fn triangulate_fibonacci_with_twins(points: &[DVec3]) -> Result<Parts
         Some(parts) => Ok(parts),
         None => triangulate_with_twins(points),
     }
+}
+
+/// The lattice path on `points`, consecutive points of a Fibonacci lattice in index order
+/// (the whole lattice or one latitude band of it), indices local to the slice: walks start
+/// at the lattice neighbour `i − F_k` nearest to point `i` (see
+/// [`triangulate_fibonacci`](crate::triangulate_fibonacci)). `None` when the walks ran over
+/// budget: the input only looked like a lattice.
+///
+/// `spread_first` inserts 256 points spread over the range before the sweep: needed for a
+/// band that does not start at the pole, and left out at the pole so that meshes below the
+/// banded size keep the numbering they always had.
+pub(crate) fn lattice_hull(
+    points: &[DVec3],
+    spread_first: bool,
+) -> Result<Option<Parts>, SphereError> {
+    let n = points.len();
+    let mut fib = vec![1u32, 2];
+    while let Some(&f) = fib.last() {
+        let g = f as u64 + fib[fib.len() - 2] as u64;
+        if g >= n as u64 {
+            break;
+        }
+        fib.push(g as u32);
+    }
+    let hint = Hint::Lattice {
+        fib,
+        k: 0,
+        spread: spread_first,
+    };
+    let mut t = Triangulator::new(points, None, hint)?;
+    // A lattice walk is a few steps per point; far more means the input only looked like a
+    // lattice at the sampled points: the caller starts again on the general path.
+    t.walk_budget = Some(64 * n as u64 + 10_000);
+    t.run()?;
+    Ok((!t.over_budget).then(|| t.into_parts()))
 }
 
 /// Fewest points a band owns: below this, the overlap and the per-band start cost more than

@@ -92,51 +92,16 @@ pub(crate) fn triangulate_with_twins(points: &[DVec3]) -> Result<Parts, SphereEr
     Ok(t.into_parts())
 }
 
-/// The lattice path on `points`, consecutive points of a Fibonacci lattice in index order
-/// (the whole lattice or one latitude band of it), indices local to the slice: walks start
-/// at the lattice neighbour `i − F_k` nearest to point `i` (see
-/// [`triangulate_fibonacci`](crate::triangulate_fibonacci)). `None` when the walks ran over
-/// budget: the input only looked like a lattice.
-///
-/// `spread_first` inserts 256 points spread over the range before the sweep: needed for a
-/// band that does not start at the pole, and left out at the pole so that meshes below the
-/// banded size keep the numbering they always had.
-pub(crate) fn lattice_hull(
-    points: &[DVec3],
-    spread_first: bool,
-) -> Result<Option<Parts>, SphereError> {
-    let n = points.len();
-    let mut fib = vec![1u32, 2];
-    while let Some(&f) = fib.last() {
-        let g = f as u64 + fib[fib.len() - 2] as u64;
-        if g >= n as u64 {
-            break;
-        }
-        fib.push(g as u32);
-    }
-    let hint = Hint::Lattice {
-        fib,
-        k: 0,
-        spread: spread_first,
-    };
-    let mut t = Triangulator::new(points, None, hint)?;
-    // A lattice walk is a few steps per point; far more means the input only looked like a
-    // lattice at the sampled points: the caller starts again on the general path.
-    t.walk_budget = Some(64 * n as u64 + 10_000);
-    t.run()?;
-    Ok((!t.over_budget).then(|| t.into_parts()))
-}
-
 /// Triangles and the twin of each half-edge, as [`Mesh::from_half_edges`] takes them.
 pub(crate) type Parts = (Vec<[u32; 3]>, Vec<u32>);
 
 /// Where each point-location walk starts.
-enum Hint {
+pub(crate) enum Hint {
     /// At the triangle made by the previous insertion (spatially sorted input).
     Previous,
     /// At a triangle of the lattice neighbour `i − fib[j]` closest to point `i`, trying `j`
     /// around the last best `k` (Fibonacci-lattice input in index order).
-    /// `spread`: insert 256 points spread over the range first (see [`lattice_hull`]).
+    /// `spread`: insert 256 points spread over the range first (see [`crate::lattice::lattice_hull`]).
     Lattice {
         fib: Vec<u32>,
         k: usize,
@@ -147,7 +112,7 @@ enum Hint {
 /// Incremental hull state: triangle `t` has corners `tv[t]` (counter-clockwise from outside)
 /// and half-edge `3t + k` runs from corner `k` to corner `k + 1`; `twin[h]` is the opposite
 /// half-edge. `tv` is already the output format, so the lattice path returns it as is.
-struct Triangulator<'a> {
+pub(crate) struct Triangulator<'a> {
     pts: &'a [DVec3],
     /// Input index of each point, `None` when `pts` is in input order.
     order: Option<&'a [u32]>,
@@ -166,13 +131,17 @@ struct Triangulator<'a> {
     /// Static error bound of `orient3d` over the input's bounding cube.
     bound: f64,
     /// Walk steps left before [`Triangulator::run`] gives up (lattice path only).
-    walk_budget: Option<u64>,
+    pub(crate) walk_budget: Option<u64>,
     /// Set when the walk budget ran out: the run stopped early, the result is incomplete.
-    over_budget: bool,
+    pub(crate) over_budget: bool,
 }
 
 impl<'a> Triangulator<'a> {
-    fn new(pts: &'a [DVec3], order: Option<&'a [u32]>, hint: Hint) -> Result<Self, SphereError> {
+    pub(crate) fn new(
+        pts: &'a [DVec3],
+        order: Option<&'a [u32]>,
+        hint: Hint,
+    ) -> Result<Self, SphereError> {
         // The seed tetrahedron only needs to be non-degenerate; a large one keeps the walks'
         // reference point well inside. Search a sample first, all points if it is degenerate.
         let n = pts.len();
@@ -248,7 +217,7 @@ impl<'a> Triangulator<'a> {
         -orient_static(a, b, c, p, self.bound)
     }
 
-    fn run(&mut self) -> Result<(), SphereError> {
+    pub(crate) fn run(&mut self) -> Result<(), SphereError> {
         let mut hint = 0;
         let n = self.pts.len() as u32;
         // A band away from the pole: 256 points spread over its whole index range first, so
@@ -483,7 +452,7 @@ impl<'a> Triangulator<'a> {
 
     /// The triangles in input indices and their twins: exactly what
     /// [`Mesh::from_half_edges`] takes, so the mesh is built without searching twins again.
-    fn into_parts(mut self) -> Parts {
+    pub(crate) fn into_parts(mut self) -> Parts {
         let twin = core::mem::take(&mut self.twin);
         (self.triangles(), twin)
     }

@@ -1,6 +1,7 @@
 //! Locality: the neighbour sweep on a 1M random-point sphere mesh in input order, after
 //! Hilbert reordering, and on the Fibonacci-ordered mesh; the frozen mesh against the CSR
-//! floor on the same reordered mesh; the cost of ordering, reordering and freezing.
+//! floor on the same reordered mesh; the cost of ordering, reordering and freezing, and of
+//! random points to mesh (`sphere_mesh_hilbert` against `sphere_mesh`).
 
 use benches::{Csr, quadedge_sweep};
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -180,6 +181,14 @@ fn locality(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     g.bench_function("hilbert_order_sphere", |b| {
         b.iter(|| sphere::hilbert_order_sphere(black_box(&points)))
+    });
+    // Points to mesh, the target (≤ 0.6 s at 1M): sorted along the Hilbert curve
+    // first (ids in spatial order, original index returned), and in input order.
+    g.bench_function("sphere_mesh_hilbert", |b| {
+        b.iter(|| sphere::sphere_mesh_hilbert(black_box(&points)).unwrap())
+    });
+    g.bench_function("sphere_mesh_input_order", |b| {
+        b.iter(|| sphere::sphere_mesh(black_box(&points)).unwrap())
     });
     g.bench_function("reorder_vertices", |b| {
         b.iter_batched(

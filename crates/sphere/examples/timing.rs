@@ -2,10 +2,12 @@
 //! `/usr/bin/time -v` peak memory):
 //!
 //! ```text
-//! cargo run --release -p quadworld-sphere --example timing -- N [PERTURBATION] [sphere|lattice|general|random]
+//! cargo run --release -p quadworld-sphere --example timing -- N [PERTURBATION] [sphere|lattice|general|random|hilbert]
 //! ```
 //!
-//! `sphere`: the whole `fibonacci_sphere`; `lattice`: `triangulate_fibonacci` on Fibonacci points; `general`: `triangulate` on them;
+//! `sphere` (the default, with N = 1,000,000): the whole `fibonacci_sphere`, printed as
+//! `fibonacci_sphere <time>`; the thread count follows `RAYON_NUM_THREADS`. `hilbert`:
+//! `sphere_mesh_hilbert` (points to mesh in Hilbert order) on uniform random points; `lattice`: `triangulate_fibonacci` on Fibonacci points; `general`: `triangulate` on them;
 //! `random`: `triangulate` on uniform random points. `REPS` (env) sets the repetitions,
 //! `NOMESH` (env) skips `Mesh::from_triangles`.
 use std::time::Instant;
@@ -13,12 +15,13 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).map(|s| s.parse().unwrap()).unwrap_or(1_000_000);
     let pert: f64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(0.0);
-    let mode = args.get(3).cloned().unwrap_or_else(|| "lattice".into());
+    let mode = args.get(3).cloned().unwrap_or_else(|| "sphere".into());
     let reps: usize = std::env::var("REPS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let p = if mode == "random" {
+    let threads = rayon::current_num_threads();
+    let p = if mode == "random" || mode == "hilbert" {
         let mut s = 7u64;
         let mut u = move || {
             s = s
@@ -43,7 +46,19 @@ fn main() {
             let t = Instant::now();
             let (m, _) = sphere::fibonacci_sphere(n, 1.0, pert, 0).unwrap();
             println!(
-                "n={n} fibonacci_sphere {:?} faces {}",
+                "fibonacci_sphere {:?} (n={n}, {threads} threads, {} faces)",
+                t.elapsed(),
+                m.face_count()
+            );
+        }
+        return;
+    }
+    if mode == "hilbert" {
+        for _ in 0..reps {
+            let t = Instant::now();
+            let (m, _, _) = sphere::sphere_mesh_hilbert(&p).unwrap();
+            println!(
+                "sphere_mesh_hilbert {:?} (n={n} random points, {threads} threads, {} faces)",
                 t.elapsed(),
                 m.face_count()
             );

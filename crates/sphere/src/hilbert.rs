@@ -13,6 +13,7 @@
 use crate::SphereError;
 use glam::{DVec2, DVec3};
 use quadedge::{Mesh, Remap, ReorderError};
+use rayon::prelude::*;
 
 /// Bits per axis of the grid on each cube face: 2^29 cells per edge, far finer than any mesh
 /// the 31-bit edge ids allow, and 3 + 2·29 bits fit one `u64` key.
@@ -59,11 +60,12 @@ fn cell(t: f64, bits: u32) -> u32 {
     (t * max).clamp(0.0, max) as u32
 }
 
-/// Sorts indices by key, ties by index: deterministic whatever the sort's stability.
-fn order_by_keys(keys: impl Iterator<Item = u64>) -> Vec<u32> {
+/// Sorts indices by key, ties by index: deterministic whatever the sort's stability and the
+/// thread count (no two entries compare equal). On all cores.
+fn order_by_keys(keys: impl IndexedParallelIterator<Item = u64>) -> Vec<u32> {
     let mut keyed: Vec<(u64, u32)> = keys.enumerate().map(|(i, k)| (k, i as u32)).collect();
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, i)| i).collect()
+    keyed.par_sort_unstable();
+    keyed.into_par_iter().map(|(_, i)| i).collect()
 }
 
 /// Key of a direction: cube face in the top bits, Hilbert position on the face below.
@@ -101,7 +103,7 @@ fn sphere_key(p: DVec3) -> u64 {
 /// assert!(mean_step < 0.2);
 /// ```
 pub fn hilbert_order_sphere(points: &[DVec3]) -> Vec<u32> {
-    order_by_keys(points.iter().map(|&p| sphere_key(p)))
+    order_by_keys(points.par_iter().map(|&p| sphere_key(p)))
 }
 
 /// The Hilbert order of points in the plane over their bounding box (see
@@ -124,7 +126,7 @@ pub fn hilbert_order_plane(points: &[DVec2]) -> Vec<u32> {
     } else {
         0.0
     };
-    order_by_keys(points.iter().map(|&p| {
+    order_by_keys(points.par_iter().map(|&p| {
         let t = (p - lo) * scale;
         hilbert_index(cell(t.x, PLANE_BITS), cell(t.y, PLANE_BITS), PLANE_BITS)
     }))
@@ -179,9 +181,9 @@ pub fn hilbert_sort_mesh(
 /// As [`sphere_mesh`](crate::sphere_mesh); point indices in errors are indices into `points`.
 pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u32>), SphereError> {
     let order = hilbert_order_sphere(points);
-    let sorted: Vec<DVec3> = order.iter().map(|&i| points[i as usize]).collect();
+    let sorted: Vec<DVec3> = order.par_iter().map(|&i| points[i as usize]).collect();
     let original = |i: usize| order.get(i).map_or(i, |&o| o as usize);
-    match crate::sphere_mesh(&sorted) {
+    match mesh_of_sorted(sorted) {
         Ok((mesh, pos)) => Ok((mesh, pos, order)),
         Err(SphereError::NonFinite { index }) => Err(SphereError::NonFinite {
             index: original(index),
@@ -198,4 +200,15 @@ pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u3
         }
         Err(e) => Err(e),
     }
+}
+
+/// The mesh of points already in spatial order, keeping the points as its positions. Its
+/// triangles are renumbered by lowest corner first: in insertion order they would make the
+/// build read the mesh in random order.
+fn mesh_of_sorted(points: Vec<DVec3>) -> Result<(Mesh, Vec<DVec3>), SphereError> {
+    crate::probe_memory(points.len())?;
+    let parts = crate::triangulate::triangulate_with_twins(&points)?;
+    let (tris, twins) = crate::order::by_lowest_corner(parts, points.len())?;
+    let mesh = crate::build_mesh(points.len(), &tris, &twins)?;
+    Ok((mesh, points))
 }

@@ -31,6 +31,7 @@ mod error;
 pub mod geometry;
 mod hilbert;
 mod icosphere;
+mod lattice;
 mod order;
 mod points;
 mod seed;
@@ -43,11 +44,12 @@ pub use hilbert::{
     sphere_mesh_hilbert,
 };
 pub use icosphere::{icosphere, icosphere_triangles};
+pub use lattice::triangulate_fibonacci;
 pub use points::{
     Perturbation, RADII, fibonacci_points, fibonacci_points_f32, perturbed_fibonacci_points,
     perturbed_fibonacci_sphere,
 };
-pub use triangulate::{triangulate, triangulate_fibonacci};
+pub use triangulate::triangulate;
 
 use glam::DVec3;
 use quadedge::Mesh;
@@ -105,7 +107,7 @@ pub fn make_delaunay(mesh: &mut Mesh, positions: &[DVec3]) -> Result<usize, Sphe
 const PEAK_BYTES_PER_POINT: usize = 256;
 
 /// Refuses a point count whose peak memory the allocator will not grant.
-fn probe_memory(n: usize) -> Result<(), SphereError> {
+pub(crate) fn probe_memory(n: usize) -> Result<(), SphereError> {
     if n > MAX_POINTS {
         return Err(SphereError::TooManyPoints(n));
     }
@@ -116,7 +118,7 @@ fn probe_memory(n: usize) -> Result<(), SphereError> {
 }
 
 /// Builds the mesh of a triangulation after checking that its memory can be had.
-fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, SphereError> {
+pub(crate) fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, SphereError> {
     drop(order::try_vec::<u8>(
         n.saturating_mul(MESH_BYTES_PER_VERTEX),
     )?);
@@ -169,7 +171,7 @@ pub fn fibonacci_sphere(
     // Perturbing the index by a fraction turns the point by up to 2.4 rad around the axis, so
     // only the unperturbed lattice keeps `i − F_k` as neighbours; perturbed points are sorted.
     let (tris, twins) = if perturbation == 0.0 {
-        triangulate::triangulate_fibonacci_with_twins(&points)?
+        lattice::triangulate_fibonacci_with_twins(&points)?
     } else {
         triangulate::triangulate_with_twins(&points)?
     };

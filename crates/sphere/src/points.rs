@@ -4,6 +4,7 @@ use crate::SphereError;
 use glam::{DVec3, Vec3};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64;
+use rayon::prelude::*;
 
 /// `n` points spread evenly over the sphere of `radius` around the origin along the golden
 /// spiral, computed in `f64`.
@@ -52,8 +53,24 @@ pub fn fibonacci_points(
     let golden_angle = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
     let last = (n - 1) as f64;
     let step = 2.0 / last;
-    let mut rng = Pcg64::seed_from_u64(seed);
     let mut out = crate::order::try_vec(n)?;
+    if perturbation == 0.0 {
+        // Each point from its index alone: on all cores, the same bits.
+        out.resize(n, DVec3::ZERO);
+        out.par_chunks_mut(1 << 14)
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                for (k, p) in chunk.iter_mut().enumerate() {
+                    let ii = ((c << 14) + k) as f64;
+                    let y = 1.0 - step * ii;
+                    let r = ((1.0 - y) * (1.0 + y)).max(0.0).sqrt();
+                    let (s, co) = (golden_angle * ii).sin_cos();
+                    *p = DVec3::new(co * r, y, s * r) * radius;
+                }
+            });
+        return Ok(out);
+    }
+    let mut rng = Pcg64::seed_from_u64(seed);
     for i in 0..n {
         let ii = if perturbation > 0.0 {
             // 53 random bits → uniform in [0, 1).

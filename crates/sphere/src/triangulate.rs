@@ -78,9 +78,7 @@ pub fn triangulate(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
 }
 
 /// [`triangulate`] with each half-edge's twin (see [`Mesh::from_half_edges`]).
-pub(crate) fn triangulate_with_twins(
-    points: &[DVec3],
-) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
+pub(crate) fn triangulate_with_twins(points: &[DVec3]) -> Result<Parts, SphereError> {
     check_input(points)?;
     let scale = scale_for(points)?;
     let order = insertion_order(points)?;
@@ -94,78 +92,27 @@ pub(crate) fn triangulate_with_twins(
     Ok(t.into_parts())
 }
 
-/// [`triangulate`] for points in Fibonacci-lattice order, as [`crate::fibonacci_points`] makes
-/// them without perturbation: the same exact result, faster. (A perturbed index turns its
-/// point by up to 2.4 rad around the axis, which breaks the lattice: use [`triangulate`].)
-///
-/// Instead of sorting, points are inserted in index order, which sweeps the sphere from pole
-/// to pole, so the working set is one latitude ring. Each walk starts at the lattice neighbour
-/// `i − F_k` (a Fibonacci number: the golden spiral puts index-distance-`F_k` points next to
-/// each other) that lies closest to point `i`. The hint only speeds up point location; every
-/// decision is still an exact predicate, so any point set gives its correct triangulation
-/// here too, only slower if it is not in lattice order. Exact duplicates are caught by the
-/// hull predicates and reported as [`SphereError::NotInConvexPosition`] rather than
-/// [`SphereError::Duplicate`].
-///
-/// ```
-/// let p = sphere::fibonacci_points(1000, 1.0, 0.0, 3).unwrap();
-/// let mut a = sphere::triangulate_fibonacci(&p).unwrap();
-/// let mut b = sphere::triangulate(&p).unwrap();
-/// let canon = |t: &mut Vec<[u32; 3]>| {
-///     for x in t.iter_mut() {
-///         let k = (0..3).min_by_key(|&k| x[k]).unwrap();
-///         x.rotate_left(k);
-///     }
-///     t.sort();
-/// };
-/// canon(&mut a);
-/// canon(&mut b);
-/// assert_eq!(a, b);
-/// ```
-pub fn triangulate_fibonacci(points: &[DVec3]) -> Result<Vec<[u32; 3]>, SphereError> {
-    Ok(triangulate_fibonacci_with_twins(points)?.0)
-}
-
-/// [`triangulate_fibonacci`] with each half-edge's twin (see [`Mesh::from_half_edges`]).
-pub(crate) fn triangulate_fibonacci_with_twins(
-    points: &[DVec3],
-) -> Result<(Vec<[u32; 3]>, Vec<u32>), SphereError> {
-    let n = check_input(points)?;
-    if scale_for(points)?.is_some() || !crate::points::looks_like_lattice(points) {
-        return triangulate_with_twins(points);
-    }
-    let mut fib = vec![1u32, 2];
-    while let Some(&f) = fib.last() {
-        let g = f as u64 + fib[fib.len() - 2] as u64;
-        if g >= n as u64 {
-            break;
-        }
-        fib.push(g as u32);
-    }
-    let mut t = Triangulator::new(points, None, Hint::Lattice { fib, k: 0 })?;
-    // A lattice walk is a few steps per point; far more means the input only looked like a
-    // lattice at the sampled points: start again on the general path, which is O(n log n).
-    t.walk_budget = Some(64 * n as u64 + 10_000);
-    t.run()?;
-    if t.over_budget {
-        return triangulate_with_twins(points);
-    }
-    Ok(t.into_parts())
-}
+/// Triangles and the twin of each half-edge, as [`Mesh::from_half_edges`] takes them.
+pub(crate) type Parts = (Vec<[u32; 3]>, Vec<u32>);
 
 /// Where each point-location walk starts.
-enum Hint {
+pub(crate) enum Hint {
     /// At the triangle made by the previous insertion (spatially sorted input).
     Previous,
     /// At a triangle of the lattice neighbour `i − fib[j]` closest to point `i`, trying `j`
     /// around the last best `k` (Fibonacci-lattice input in index order).
-    Lattice { fib: Vec<u32>, k: usize },
+    /// `spread`: insert 256 points spread over the range first (see [`crate::lattice::lattice_hull`]).
+    Lattice {
+        fib: Vec<u32>,
+        k: usize,
+        spread: bool,
+    },
 }
 
 /// Incremental hull state: triangle `t` has corners `tv[t]` (counter-clockwise from outside)
 /// and half-edge `3t + k` runs from corner `k` to corner `k + 1`; `twin[h]` is the opposite
 /// half-edge. `tv` is already the output format, so the lattice path returns it as is.
-struct Triangulator<'a> {
+pub(crate) struct Triangulator<'a> {
     pts: &'a [DVec3],
     /// Input index of each point, `None` when `pts` is in input order.
     order: Option<&'a [u32]>,
@@ -184,13 +131,17 @@ struct Triangulator<'a> {
     /// Static error bound of `orient3d` over the input's bounding cube.
     bound: f64,
     /// Walk steps left before [`Triangulator::run`] gives up (lattice path only).
-    walk_budget: Option<u64>,
+    pub(crate) walk_budget: Option<u64>,
     /// Set when the walk budget ran out: the run stopped early, the result is incomplete.
-    over_budget: bool,
+    pub(crate) over_budget: bool,
 }
 
 impl<'a> Triangulator<'a> {
-    fn new(pts: &'a [DVec3], order: Option<&'a [u32]>, hint: Hint) -> Result<Self, SphereError> {
+    pub(crate) fn new(
+        pts: &'a [DVec3],
+        order: Option<&'a [u32]>,
+        hint: Hint,
+    ) -> Result<Self, SphereError> {
         // The seed tetrahedron only needs to be non-degenerate; a large one keeps the walks'
         // reference point well inside. Search a sample first, all points if it is degenerate.
         let n = pts.len();
@@ -266,13 +217,23 @@ impl<'a> Triangulator<'a> {
         -orient_static(a, b, c, p, self.bound)
     }
 
-    fn run(&mut self) -> Result<(), SphereError> {
+    pub(crate) fn run(&mut self) -> Result<(), SphereError> {
         let mut hint = 0;
-        for i in 0..self.pts.len() as u32 {
-            if self.seed.contains(&i) {
+        let n = self.pts.len() as u32;
+        // A band away from the pole: 256 points spread over its whole index range first, so
+        // that the hull is fat before the sweep starts (the band's first latitude ring alone
+        // would be a thin, nearly flat ring, whose predicates the fast filter cannot decide).
+        let lattice = matches!(self.hint, Hint::Lattice { .. });
+        let spread = match self.hint {
+            Hint::Lattice { spread: true, .. } => (n / 256).max(1),
+            _ => n,
+        };
+        let early = (0..n).step_by(spread as usize).skip(1);
+        for (pass, i) in early.map(|i| (0, i)).chain((0..n).map(|i| (1, i))) {
+            if self.seed.contains(&i) || (lattice && pass == 1 && self.vt[i as usize] != NONE) {
                 continue;
             }
-            if let Hint::Lattice { .. } = self.hint {
+            if lattice && pass == 1 {
                 hint = self.lattice_start(i).unwrap_or(hint);
             }
             let t = self.locate(hint, i);
@@ -305,7 +266,7 @@ impl<'a> Triangulator<'a> {
     /// A triangle at the already inserted lattice neighbour `i − F_j` nearest to point `i`.
     #[inline]
     fn lattice_start(&mut self, i: u32) -> Option<u32> {
-        let Hint::Lattice { fib, k } = &mut self.hint else {
+        let Hint::Lattice { fib, k, .. } = &mut self.hint else {
             return None;
         };
         let p = self.pts[i as usize];
@@ -491,7 +452,7 @@ impl<'a> Triangulator<'a> {
 
     /// The triangles in input indices and their twins: exactly what
     /// [`Mesh::from_half_edges`] takes, so the mesh is built without searching twins again.
-    fn into_parts(mut self) -> (Vec<[u32; 3]>, Vec<u32>) {
+    pub(crate) fn into_parts(mut self) -> Parts {
         let twin = core::mem::take(&mut self.twin);
         (self.triangles(), twin)
     }

@@ -189,3 +189,37 @@ fn sphere_mesh_hilbert_keeps_points_and_reports_original_indices() {
         }
     );
 }
+
+/// Points to mesh sorts on all cores: the same mesh, positions and order with 1, 2 and 4
+/// threads, vertices in Hilbert order, and the original index of each vertex returned.
+#[test]
+fn sphere_mesh_hilbert_is_the_same_with_1_2_and_4_threads() {
+    let mut rng = testkit::Rng::new(11);
+    let points: Vec<DVec3> = (0..60_000)
+        .map(|_| DVec3::from_array(rng.unit_vector()))
+        .collect();
+    let runs: Vec<_> = testkit::thread_pools()
+        .iter()
+        .map(|pool| pool.install(|| sphere_mesh_hilbert(&points).unwrap()))
+        .collect();
+    for run in &runs[1..] {
+        assert!(run.0 == runs[0].0);
+        assert_eq!(run.2, runs[0].2);
+        assert!(
+            run.1
+                .iter()
+                .zip(&runs[0].1)
+                .all(|(a, b)| a.to_array().map(f64::to_bits) == b.to_array().map(f64::to_bits))
+        );
+    }
+    let (mesh, positions, order) = &runs[0];
+    assert_eq!(order, &hilbert_order_sphere(&points));
+    assert!(
+        positions
+            .iter()
+            .zip(order)
+            .all(|(p, &i)| *p == points[i as usize])
+    );
+    mesh.check().unwrap();
+    assert_eq!(sphere::is_delaunay(mesh, positions), Ok(()));
+}

@@ -121,7 +121,9 @@ impl Mesh {
     ///
     /// Half-edge `3t + k` runs from `triangles[t][k]` to `triangles[t][(k + 1) % 3]`;
     /// `twins[h]` is the half-edge running the other way, or `u32::MAX` on the boundary.
-    /// Quad-edges are numbered in vertex order, as by [`Mesh::from_triangles`].
+    /// Quad-edges are numbered in vertex order, as by [`Mesh::from_triangles`]. With the
+    /// `rayon` feature, a large closed mesh is built on all cores (from 3 threads), to the same
+    /// bits.
     ///
     /// # Errors
     /// As [`Mesh::from_triangles`], plus [`MeshError::BadTwin`] for a twin that is out of
@@ -138,6 +140,23 @@ impl Mesh {
     /// m.check().unwrap();
     /// ```
     pub fn from_half_edges(
+        vertices: usize,
+        triangles: &[[u32; 3]],
+        twins: &[u32],
+    ) -> Result<Mesh, MeshError> {
+        #[cfg(feature = "rayon")]
+        if twins.len() >= super::par::MIN_HALF_EDGES
+            && rayon::current_num_threads() >= super::par::MIN_THREADS
+            && let Some(mesh) = super::par::from_closed_half_edges(vertices, triangles, twins)
+        {
+            return Ok(mesh);
+        }
+        Self::from_half_edges_one_core(vertices, triangles, twins)
+    }
+
+    /// [`Mesh::from_half_edges`] on the calling thread: the reference the parallel build is
+    /// held to, and the path of every input it does not take.
+    pub(crate) fn from_half_edges_one_core(
         vertices: usize,
         triangles: &[[u32; 3]],
         twins: &[u32],

@@ -3,6 +3,8 @@
 
 mod bulk;
 mod incremental;
+#[cfg(feature = "rayon")]
+mod par;
 
 use crate::mesh::DEAD_VERTEX;
 use crate::{MeshError, Vertex};

@@ -42,10 +42,16 @@ pub fn retained<T>(build: impl FnOnce() -> T) -> (T, isize) {
     (t, live_bytes() - before)
 }
 
-/// Appends lines to a result file under `target/criterion` for `cargo xtask bench`.
+/// Appends lines to a result file under `<target>/criterion` for `cargo xtask bench`, where
+/// criterion writes too: `CARGO_TARGET_DIR` when cargo runs the bench with it set, else the
+/// workspace's `target`.
 pub fn record(file: &str, lines: &str) {
     use std::io::Write;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion");
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => std::path::PathBuf::from(dir),
+        _ => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+    };
+    let dir = target.join("criterion");
     let _ = std::fs::create_dir_all(&dir);
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)

@@ -14,6 +14,8 @@
 //! * `living/{locate_random,insert,remove}_hilbert`: the same work on the same planet
 //!   renumbered along a Hilbert curve (`sphere::hilbert_sort_mesh`), the spatial order spade's
 //!   bulk-loaded triangulation has: at 1M the difference is cache misses.
+//! * `living/insert_many`, `living/remove_many{,_hilbert}`: the same points (unsorted: the
+//!   batch sorts them) and victims through `delaunay::insert_many` / `remove_many`.
 //! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
 //!   into a 1M triangulation and removal of 100k vertices.
 //!
@@ -22,7 +24,9 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use delaunay::hint::HintGrid;
-use delaunay::{Location, RestoreOptions, Sphere, insert, locate, remove, restore};
+use delaunay::{
+    Location, RestoreOptions, Sphere, insert, insert_many, locate, remove, remove_many, restore,
+};
 use glam::{DQuat, DVec3};
 use quadedge::Vertex;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
@@ -183,6 +187,17 @@ fn living(c: &mut Criterion) {
         )
     });
 
+    g.bench_function("insert_many", |b| {
+        b.iter_batched(
+            || (mesh.clone(), pos.clone()),
+            |(mut m, mut p)| {
+                insert_many(&Sphere, &mut m, &mut p, &random).unwrap();
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
     // Removal of 100k random vertices.
     let mut victims: Vec<Vertex> = Vec::with_capacity(N / 10);
     let mut taken = vec![false; N];
@@ -201,6 +216,17 @@ fn living(c: &mut Criterion) {
                 for &v in &victims {
                     remove(&Sphere, &mut m, &pos, v).unwrap();
                 }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
+    g.bench_function("remove_many", |b| {
+        b.iter_batched(
+            || mesh.clone(),
+            |mut m| {
+                remove_many(&Sphere, &mut m, &pos, &victims).unwrap();
                 m
             },
             BatchSize::LargeInput,
@@ -250,6 +276,16 @@ fn living(c: &mut Criterion) {
                 for &v in &hvictims {
                     remove(&Sphere, &mut m, &hpos, v).unwrap();
                 }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("remove_many_hilbert", |b| {
+        b.iter_batched(
+            || hmesh.clone(),
+            |mut m| {
+                remove_many(&Sphere, &mut m, &hpos, &hvictims).unwrap();
                 m
             },
             BatchSize::LargeInput,

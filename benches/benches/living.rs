@@ -14,8 +14,9 @@
 //! * `living/{locate_random,insert,remove}_hilbert`: the same work on the same planet
 //!   renumbered along a Hilbert curve (`sphere::hilbert_sort_mesh`), the spatial order spade's
 //!   bulk-loaded triangulation has: at 1M the difference is cache misses.
-//! * `living/insert_many`, `living/remove_many{,_hilbert}`: the same points (unsorted: the
-//!   batch sorts them) and victims through `delaunay::insert_many` / `remove_many`.
+//! * `living/insert_many`, `living/remove_many{,_hilbert}`: the same points and victims
+//!   through `delaunay::insert_many` / `remove_many` (which sort them along a Morton curve
+//!   themselves: the victims are in random order, the points already sorted).
 //! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
 //!   into a 1M triangulation and removal of 100k vertices.
 //!
@@ -191,7 +192,7 @@ fn living(c: &mut Criterion) {
         b.iter_batched(
             || (mesh.clone(), pos.clone()),
             |(mut m, mut p)| {
-                insert_many(&Sphere, &mut m, &mut p, &random).unwrap();
+                insert_many(&Sphere, &mut m, &mut p, &inserts).unwrap();
                 (m, p)
             },
             BatchSize::LargeInput,

@@ -14,7 +14,7 @@
 //! * `living/{locate_random,insert,remove}_hilbert`: the same work on the same planet
 //!   renumbered along a Hilbert curve (`sphere::hilbert_sort_mesh`), the spatial order spade's
 //!   bulk-loaded triangulation has: at 1M the difference is cache misses.
-//! * `living/insert_many`, `living/remove_many{,_hilbert}`: the same points and victims
+//! * `living/insert_many`, `living/{insert,remove}_many_hilbert`, `living/remove_many`: the same points and victims
 //!   through `delaunay::insert_many` / `remove_many` (which sort them along a Morton curve
 //!   themselves: the victims are in random order, the points already sorted).
 //! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
@@ -263,6 +263,16 @@ fn living(c: &mut Criterion) {
                     let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();
                     hint = m.vertex_faces(ins.vertex).next();
                 }
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("insert_many_hilbert", |b| {
+        b.iter_batched(
+            || (hmesh.clone(), hpos.clone()),
+            |(mut m, mut p)| {
+                insert_many(&Sphere, &mut m, &mut p, &inserts).unwrap();
                 (m, p)
             },
             BatchSize::LargeInput,

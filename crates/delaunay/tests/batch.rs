@@ -261,3 +261,35 @@ fn plane_batches() {
     assert_eq!((e.index, e.error), (300, DelaunayError::Outside));
     assert_eq!(is_delaunay(&Plane, &m, &p), Ok(()));
 }
+
+#[test]
+fn insert_many_then_remove_many_gives_back_the_mesh() {
+    let (mesh, pos) = planet(2000, 11);
+    let mut rng = Rng(11);
+    let points: Vec<DVec3> = (0..1500).map(|_| rng.unit()).collect();
+    let (mut m, mut p) = (mesh.clone(), pos.clone());
+    let new = insert_many(&Sphere, &mut m, &mut p, &points).unwrap();
+    remove_many(&Sphere, &mut m, &p, &new).unwrap();
+    m.check().unwrap();
+    assert_eq!(triangle_set(&m), triangle_set(&mesh));
+}
+
+/// Many random batches at several sizes, checked after each (`cargo xtask stress`).
+#[test]
+#[ignore]
+fn stress_random_batches() {
+    for seed in 0..20 {
+        let (mut mesh, mut pos) = planet(1000 + 500 * seed as usize, 100 + seed);
+        let mut rng = Rng(seed);
+        for _ in 0..20 {
+            let points: Vec<DVec3> = (0..rng.below(2000)).map(|_| rng.unit()).collect();
+            insert_many(&Sphere, &mut mesh, &mut pos, &points).unwrap();
+            let live: Vec<Vertex> = mesh.vertices().collect();
+            let mut victims: Vec<Vertex> =
+                live.iter().copied().filter(|_| rng.below(3) == 0).collect();
+            victims.truncate(live.len() - 4);
+            remove_many(&Sphere, &mut mesh, &pos, &victims).unwrap();
+            assert_delaunay_and_scratch(&mesh, &pos);
+        }
+    }
+}

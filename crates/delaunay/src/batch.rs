@@ -56,7 +56,10 @@ impl std::error::Error for BatchError {}
 /// same point twice in the batch ([`DelaunayError::Duplicate`] with [`Vertex::INVALID`]), more
 /// points than the mesh's ids can hold. Then, as [`insert`] refuses a point (on an existing
 /// vertex, outside, not in convex position): the points inserted before it stay, listed in
-/// `done`; the failed point and those after it are not inserted.
+/// `done`; the failed point and those after it in the batch's spatial order are not inserted.
+/// For all or nothing over the whole batch, run it inside [`Mesh::atomically`] and truncate
+/// `positions` to its old length on error (entries of dead slots may have been overwritten;
+/// live vertices' positions are not touched).
 ///
 /// ```
 /// use delaunay::{Sphere, insert_many, is_delaunay};

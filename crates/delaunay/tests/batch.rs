@@ -293,3 +293,21 @@ fn stress_random_batches() {
         }
     }
 }
+
+#[test]
+fn insert_many_under_atomically_is_all_or_nothing() {
+    let (mesh, pos) = planet(600, 12);
+    let mut rng = Rng(12);
+    let mut points: Vec<DVec3> = (0..100).map(|_| rng.unit()).collect();
+    points[60] = pos[5];
+    let (mut m, mut p) = (mesh.clone(), pos.clone());
+    let len = p.len();
+    let r = m.atomically(|m| insert_many(&Sphere, m, &mut p, &points));
+    assert_eq!(
+        r.unwrap_err().error,
+        DelaunayError::Duplicate(Vertex::new(5))
+    );
+    p.truncate(len);
+    assert_eq!(m, mesh);
+    assert_eq!(p, pos);
+}

@@ -14,6 +14,9 @@
 //! * `living/{locate_random,insert,remove}_hilbert`: the same work on the same planet
 //!   renumbered along a Hilbert curve (`sphere::hilbert_sort_mesh`), the spatial order spade's
 //!   bulk-loaded triangulation has: at 1M the difference is cache misses.
+//! * `living/insert_many`, `living/{insert,remove}_many_hilbert`, `living/remove_many`: the same points and victims
+//!   through `delaunay::insert_many` / `remove_many` (which sort them along a Morton curve
+//!   themselves: the victims are in random order, the points already sorted).
 //! * `spade/insert`, `spade/remove`: spade's planar incremental insertion of 1M random points
 //!   into a 1M triangulation and removal of 100k vertices.
 //!
@@ -22,7 +25,9 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use delaunay::hint::HintGrid;
-use delaunay::{Location, RestoreOptions, Sphere, insert, locate, remove, restore};
+use delaunay::{
+    Location, RestoreOptions, Sphere, insert, insert_many, locate, remove, remove_many, restore,
+};
 use glam::{DQuat, DVec3};
 use quadedge::Vertex;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
@@ -183,6 +188,17 @@ fn living(c: &mut Criterion) {
         )
     });
 
+    g.bench_function("insert_many", |b| {
+        b.iter_batched(
+            || (mesh.clone(), pos.clone()),
+            |(mut m, mut p)| {
+                insert_many(&Sphere, &mut m, &mut p, &inserts).unwrap();
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
     // Removal of 100k random vertices.
     let mut victims: Vec<Vertex> = Vec::with_capacity(N / 10);
     let mut taken = vec![false; N];
@@ -201,6 +217,17 @@ fn living(c: &mut Criterion) {
                 for &v in &victims {
                     remove(&Sphere, &mut m, &pos, v).unwrap();
                 }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+
+    g.bench_function("remove_many", |b| {
+        b.iter_batched(
+            || mesh.clone(),
+            |mut m| {
+                remove_many(&Sphere, &mut m, &pos, &victims).unwrap();
                 m
             },
             BatchSize::LargeInput,
@@ -241,6 +268,16 @@ fn living(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
+    g.bench_function("insert_many_hilbert", |b| {
+        b.iter_batched(
+            || (hmesh.clone(), hpos.clone()),
+            |(mut m, mut p)| {
+                insert_many(&Sphere, &mut m, &mut p, &inserts).unwrap();
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
     let hvictims: Vec<Vertex> = victims.iter().map(|&v| remap.vertex(v).unwrap()).collect();
     g.throughput(Throughput::Elements(hvictims.len() as u64));
     g.bench_function("remove_hilbert", |b| {
@@ -250,6 +287,16 @@ fn living(c: &mut Criterion) {
                 for &v in &hvictims {
                     remove(&Sphere, &mut m, &hpos, v).unwrap();
                 }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function("remove_many_hilbert", |b| {
+        b.iter_batched(
+            || hmesh.clone(),
+            |mut m| {
+                remove_many(&Sphere, &mut m, &hpos, &hvictims).unwrap();
                 m
             },
             BatchSize::LargeInput,

@@ -36,15 +36,27 @@ pub struct HintGrid {
 
 impl HintGrid {
     /// About this many mesh faces per cell: a cell is then about an edge wide.
-    const FACES_PER_CELL: usize = 2;
+    const FACES_PER_CELL: f64 = 2.0;
     /// Bounds the grid's memory whatever the mesh size (`6 · 2048²` cells, 100 MB).
     const MAX_SIDE: usize = 2048;
 
     /// A grid sized for `mesh` (about two faces per cell), filled from its live faces; cells no
     /// face centre fell in take the face of the cell before them.
     pub fn new(mesh: &Mesh, positions: &[DVec3]) -> Self {
-        let cells_wanted = mesh.face_count() / Self::FACES_PER_CELL;
-        let side = ((cells_wanted as f64 / 6.0).sqrt() as usize).clamp(1, Self::MAX_SIDE);
+        Self::with_faces_per_cell(mesh, positions, Self::FACES_PER_CELL)
+    }
+
+    /// [`HintGrid::new`] with about `faces_per_cell` mesh faces per cell (below one: more
+    /// cells than faces, a query starts nearer its answer for more memory). Non-finite or
+    /// non-positive densities take the default; the side is capped at 2048 cells.
+    pub fn with_faces_per_cell(mesh: &Mesh, positions: &[DVec3], faces_per_cell: f64) -> Self {
+        let density = if faces_per_cell.is_finite() && faces_per_cell > 0.0 {
+            faces_per_cell
+        } else {
+            Self::FACES_PER_CELL
+        };
+        let cells_wanted = mesh.face_count() as f64 / density;
+        let side = ((cells_wanted / 6.0).sqrt() as usize).clamp(1, Self::MAX_SIDE);
         let mut grid = Self {
             side,
             cells: vec![Face::INVALID; 6 * side * side],

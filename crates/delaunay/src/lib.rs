@@ -10,6 +10,8 @@
 //! * [`locate`] / [`nearest_vertex`]: visibility walk from a hint.
 //! * [`insert`] / [`remove`]: incremental insertion (face or edge split, then flips) and
 //!   Delaunay vertex removal (ear flips, then a dissolve).
+//! * [`insert_many`] / [`remove_many`]: the same in batches, in spatial order (coherent
+//!   memory access at a million vertices).
 //! * [`restore`]: after moving any set of vertices, the exact Delaunay triangulation again,
 //!   keeping every vertex id: flips for small moves, local relocation for folds.
 //! * [`adapt`]: refine and coarsen by a size field (splits, collapses, flips), still Delaunay.
@@ -39,6 +41,7 @@
 #![warn(missing_docs)]
 
 mod adapt;
+mod batch;
 mod check;
 mod error;
 mod flips;
@@ -51,6 +54,7 @@ pub mod resample;
 mod restore;
 
 pub use adapt::{AdaptError, AdaptOptions, AdaptStats, Metric, adapt};
+pub use batch::{BatchError, insert_many, remove_many};
 pub use check::{Report, Violation, delaunay_report, is_delaunay};
 pub use error::DelaunayError;
 pub use flips::{make_delaunay, make_delaunay_around, make_delaunay_from_edges};

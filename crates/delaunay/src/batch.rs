@@ -1,0 +1,221 @@
+//! Batch insertion and removal: the same edits as [`insert`] and [`remove`], in an order that
+//! keeps memory access coherent.
+//!
+//! At a million vertices the cost of one insertion or removal is cache misses, not
+//! instructions: a mesh whose ids are not in spatial order (a Fibonacci lattice, say) puts a
+//! vertex's neighbours far apart in memory. Taking a batch in the order of a space-filling
+//! curve (a Morton key of the positions) makes consecutive edits touch the region the previous
+//! one left in cache, and the walk from the previous insertion is a step or two long.
+
+use crate::check::check_len;
+use crate::{DelaunayError, Surface, insert, remove};
+use glam::DVec3;
+use quadedge::{Face, Mesh, Vertex};
+
+/// Why a batch stopped, and what it had done.
+///
+/// Checks that need no edit run first (then nothing changed and every entry of `done` is
+/// [`Vertex::INVALID`]); after that the batch runs item by item in spatial order, each item all
+/// or nothing as the single operation, and stops at the first failure: the items done before
+/// it stay done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchError {
+    /// The input index of the item that failed.
+    pub index: usize,
+    /// Why it failed.
+    pub error: DelaunayError,
+    /// Per input item: the vertex it created ([`insert_many`]) or removed ([`remove_many`]),
+    /// [`Vertex::INVALID`] when it was not done.
+    pub done: Vec<Vertex>,
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.done.iter().filter(|v| v.is_valid()).count();
+        write!(
+            f,
+            "item {} failed after {n} done: {}",
+            self.index, self.error
+        )
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// Inserts every point of `points` ([`insert`] for each), in the order of a Morton key of the
+/// points, each walk starting from the previous insertion's face; the mesh and the positions
+/// grow once. Returns the new vertex of each point, in input order.
+///
+/// The result is the triangulation the same insertions one by one would give (the Delaunay
+/// triangulation is unique up to co-circular ties; [`Mesh::split_face`]'s data weights are
+/// those of the face each point falls in, which may differ with the order).
+///
+/// # Errors
+/// A [`BatchError`] naming the failed point's input index. Before any edit (nothing changed):
+/// positions not covering the mesh, a NaN or infinite point ([`DelaunayError::NonFinite`]), the
+/// same point twice in the batch ([`DelaunayError::Duplicate`] with [`Vertex::INVALID`]), more
+/// points than the mesh's ids can hold. Then, as [`insert`] refuses a point (on an existing
+/// vertex, outside, not in convex position): the points inserted before it stay, listed in
+/// `done`; the failed point and those after it in the batch's spatial order are not inserted.
+/// For all or nothing over the whole batch, run it inside [`Mesh::atomically`] and truncate
+/// `positions` to its old length on error (entries of dead slots may have been overwritten;
+/// live vertices' positions are not touched).
+///
+/// ```
+/// use delaunay::{Sphere, insert_many, is_delaunay};
+/// let (mut mesh, mut pos) = sphere::fibonacci_sphere(1000, 1.0, 0.3, 1).unwrap();
+/// let points: Vec<glam::DVec3> = (0..200)
+///     .map(|i| glam::DVec3::new((i as f64).sin(), (i as f64 * 0.7).cos(), 0.3 - i as f64 * 0.003).normalize())
+///     .collect();
+/// let new = insert_many(&Sphere, &mut mesh, &mut pos, &points).unwrap();
+/// assert_eq!(mesh.vertex_count(), 1200);
+/// assert_eq!(pos[new[7].index()], points[7]);
+/// assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
+/// ```
+pub fn insert_many<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    points: &[DVec3],
+) -> Result<Vec<Vertex>, BatchError> {
+    let fail = |index: usize, error: DelaunayError| BatchError {
+        index,
+        error,
+        done: vec![Vertex::INVALID; points.len()],
+    };
+    check_len(mesh, positions).map_err(|e| fail(0, e))?;
+    if let Some(i) = points.iter().position(|p| !p.is_finite()) {
+        return Err(fail(i, DelaunayError::NonFinite(None)));
+    }
+    mesh.reserve(points.len()).map_err(|e| fail(0, e.into()))?;
+    positions
+        .try_reserve(points.len())
+        .map_err(|_| fail(0, quadedge::MeshError::OutOfMemory.into()))?;
+    let order = spatial_order(points.iter().copied());
+    // Equal points have equal keys: they sit side by side in key order, by input index.
+    for w in order.windows(2) {
+        let (a, b) = (w[0].1 as usize, w[1].1 as usize);
+        if w[0].0 == w[1].0 && points[a] == points[b] {
+            return Err(fail(b, DelaunayError::Duplicate(Vertex::INVALID)));
+        }
+    }
+    let mut done = vec![Vertex::INVALID; points.len()];
+    let mut hint: Option<Face> = None;
+    for &(_, i) in &order {
+        let i = i as usize;
+        match insert(surface, mesh, positions, points[i], hint) {
+            Ok(ins) => {
+                done[i] = ins.vertex;
+                hint = mesh.vertex_faces(ins.vertex).next();
+            }
+            Err(error) => {
+                return Err(BatchError {
+                    index: i,
+                    error,
+                    done,
+                });
+            }
+        }
+    }
+    Ok(done)
+}
+
+/// Removes every vertex of `vertices` ([`remove`] for each), in the order of a Morton key of
+/// their positions, so consecutive removals work on neighbouring stars.
+///
+/// # Errors
+/// A [`BatchError`] naming the failed vertex's input index. Before any edit (nothing changed):
+/// positions not covering the mesh, a dead or out-of-range id ([`DelaunayError::DeadVertex`]),
+/// the same vertex twice ([`DelaunayError::DeadVertex`] at its second occurrence), a sphere
+/// left with fewer than four vertices ([`DelaunayError::TooFewVertices`]). Then, as
+/// [`remove`] refuses a vertex (a boundary vertex of the plane, positions not finite, a mesh
+/// that was not Delaunay): the vertices removed before it stay removed, listed in `done`.
+///
+/// ```
+/// use delaunay::{Sphere, is_delaunay, remove_many};
+/// use quadedge::Vertex;
+/// let (mut mesh, pos) = sphere::fibonacci_sphere(1000, 1.0, 0.3, 1).unwrap();
+/// let victims: Vec<Vertex> = (0..1000).step_by(7).map(Vertex::new).collect();
+/// remove_many(&Sphere, &mut mesh, &pos, &victims).unwrap();
+/// assert_eq!(mesh.vertex_count(), 1000 - victims.len());
+/// assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
+/// ```
+pub fn remove_many<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    vertices: &[Vertex],
+) -> Result<(), BatchError> {
+    let fail = |index: usize, error: DelaunayError| BatchError {
+        index,
+        error,
+        done: vec![Vertex::INVALID; vertices.len()],
+    };
+    check_len(mesh, positions).map_err(|e| fail(0, e))?;
+    if let Some(i) = vertices
+        .iter()
+        .position(|&v| v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v))
+    {
+        return Err(fail(i, DelaunayError::DeadVertex(vertices[i])));
+    }
+    let mut seen = vec![false; mesh.vertex_slots()];
+    for (i, &v) in vertices.iter().enumerate() {
+        if std::mem::replace(&mut seen[v.index()], true) {
+            return Err(fail(i, DelaunayError::DeadVertex(v)));
+        }
+    }
+    drop(seen);
+    let left = mesh.vertex_count() - vertices.len();
+    if surface.is_closed() && left < 4 && !vertices.is_empty() {
+        return Err(fail(0, DelaunayError::TooFewVertices(mesh.vertex_count())));
+    }
+    let order = spatial_order(vertices.iter().map(|v| positions[v.index()]));
+    let mut done = vec![Vertex::INVALID; vertices.len()];
+    for &(_, i) in &order {
+        let i = i as usize;
+        let v = vertices[i];
+        if let Err(error) = remove(surface, mesh, positions, v) {
+            return Err(BatchError {
+                index: i,
+                error,
+                done,
+            });
+        }
+        done[i] = v;
+    }
+    Ok(())
+}
+
+/// `(Morton key, input index)` of each point, sorted: the points' bounding box cut into 2²¹
+/// steps per axis, the bits interleaved. Non-finite points get key 0.
+fn spatial_order(points: impl Iterator<Item = DVec3> + Clone) -> Vec<(u64, u32)> {
+    let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+    for p in points.clone().filter(|p| p.is_finite()) {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let steps = ((1u32 << 21) - 1) as f64;
+    let scale = (hi - lo).max(DVec3::splat(f64::MIN_POSITIVE)).recip() * steps;
+    let mut order: Vec<(u64, u32)> = points
+        .enumerate()
+        .map(|(i, p)| {
+            // `as u64` saturates: NaN gives 0.
+            let q = ((p - lo) * scale).min(DVec3::splat(steps));
+            let key = spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2;
+            (key, i as u32)
+        })
+        .collect();
+    order.sort_unstable();
+    order
+}
+
+/// Spreads the low 21 bits of `x` to every third bit.
+fn spread(mut x: u64) -> u64 {
+    x &= 0x1f_ffff;
+    x = (x | x << 32) & 0x001f_0000_0000_ffff;
+    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
+    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
+    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
+    x = (x | x << 2) & 0x1249_2492_4924_9249;
+    x
+}

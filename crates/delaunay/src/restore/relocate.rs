@@ -1,0 +1,173 @@
+//! Relocating a folded vertex (its star flipped down to three edges, then walked to the
+//! triangle holding its new position) and what happens when it lands on another vertex.
+
+use super::{RestoreOptions, RestoreStats};
+use crate::flips::{flip_limit, lawson, lawson_collect, star_and_link};
+use crate::insert::hop;
+use crate::remove::reduce_to_degree3;
+use crate::{DelaunayError, Surface};
+use glam::DVec3;
+use quadedge::{Edge, Mesh, Vertex};
+
+pub(super) enum Relocation {
+    Done,
+    Merged,
+    Deferred,
+}
+
+/// Empties `v`'s star to three edges, walks it to the triangle holding its position, and
+/// flips around it.
+pub(super) fn relocate<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+    touched: &mut Vec<Vertex>,
+) -> Result<Relocation, DelaunayError> {
+    if mesh.is_boundary_vertex(v) {
+        return Err(DelaunayError::BoundaryVertex(v));
+    }
+    let mut created = Vec::new();
+    stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
+    let p = positions[v.index()];
+    let limit = 2 * mesh.face_count() + 64;
+    let mut came = Edge::INVALID;
+    let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
+    for _ in 0..limit {
+        // The link triangle's edges a → b, with v's faces on their left.
+        let spokes: Vec<Edge> = mesh.outgoing(v).collect();
+        let outer: [Edge; 3] = [0, 1, 2].map(|i| mesh.left_next(spokes[i]));
+        let r = rng.next3();
+        let mut side = [1.0f64; 3];
+        let mut crossed = None;
+        for k in 0..3 {
+            let i = (r + k) % 3;
+            if outer[i] == came {
+                continue;
+            }
+            let a = positions[mesh.origin(outer[i]).index()];
+            let b = positions[mesh.dest(outer[i]).index()];
+            let o = surface.orient(a, b, p);
+            if o < 0.0 {
+                crossed = Some(outer[i]);
+                break;
+            }
+            side[i] = o;
+        }
+        if let Some(e) = crossed {
+            if mesh.right(e).is_valid() {
+                touched.extend([
+                    mesh.origin(e),
+                    mesh.dest(e),
+                    mesh.dest(mesh.left_next(e.sym())),
+                ]);
+                hop(mesh, v, e)?;
+                stats.relocation_flips += 2;
+                came = mesh
+                    .find_edge(mesh.dest(e), mesh.origin(e))
+                    .unwrap_or(Edge::INVALID);
+                // The edge b → a of v's new triangle: the one it came through.
+                came = if came.is_valid() && mesh.left(came).is_valid() {
+                    came
+                } else {
+                    Edge::INVALID
+                };
+                continue;
+            }
+            return Err(DelaunayError::Outside);
+        }
+        // Inside the triangle, on one of its edges, or on a corner.
+        let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
+        match zeros.len() {
+            0 => {}
+            1 => {
+                let e = outer[zeros[0]];
+                if mesh.right(e).is_valid() {
+                    mesh.flip(e)?;
+                    stats.relocation_flips += 1;
+                }
+            }
+            _ => {
+                // On the corner shared by two of the edges.
+                let (i, j) = (zeros[0], zeros[1]);
+                let corner = if (i + 1) % 3 == j {
+                    mesh.dest(outer[i])
+                } else {
+                    mesh.dest(outer[j])
+                };
+                return collide(surface, mesh, positions, v, corner, options, stats);
+            }
+        }
+        let [a, b, c] = outer.map(|e| positions[mesh.origin(e).index()]);
+        if zeros.is_empty() && surface.orient(a, b, c) > 0.0 && surface.in_circle(a, b, c, p) <= 0.0
+        {
+            return Err(DelaunayError::Outside);
+        }
+        let mut stack = Vec::with_capacity(16);
+        star_and_link(mesh, v, &mut stack);
+        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+        let mut stuck = Vec::new();
+        stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+        touched.extend(mesh.neighbors(v));
+        for e in stuck {
+            if mesh.is_edge_alive(e) {
+                touched.extend([mesh.origin(e), mesh.dest(e)]);
+            }
+        }
+        return Ok(Relocation::Done);
+    }
+    Ok(Relocation::Deferred)
+}
+
+/// `v` landed on `other`: fail, or merge `v` into `other` when asked.
+pub(super) fn collide<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    other: Vertex,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<Relocation, DelaunayError> {
+    if !options.merge_collisions {
+        return Err(DelaunayError::Collision { moved: v, other });
+    }
+    let e = mesh
+        .find_edge(other, v)
+        .ok_or(DelaunayError::Collision { moved: v, other })?;
+    mesh.collapse(e, 0.5)
+        .map_err(|_| DelaunayError::Collision { moved: v, other })?;
+    stats.merged += 1;
+    let mut stack = Vec::with_capacity(16);
+    star_and_link(mesh, other, &mut stack);
+    let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+    let mut stuck = Vec::new();
+    stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+    Ok(Relocation::Merged)
+}
+
+/// Collisions within the caller's tolerance: on a Delaunay mesh the nearest vertex of `v` is
+/// one of its neighbours, so checking the neighbours finds every collision.
+pub(super) fn collide_within<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<(), DelaunayError> {
+    let pv = positions[v.index()];
+    let hit = mesh
+        .neighbors(v)
+        .find(|u| positions[u.index()].distance(pv) < options.tolerance);
+    if let Some(u) = hit {
+        collide(surface, mesh, positions, v, u, options, stats)?;
+        let mut stack = Vec::new();
+        star_and_link(mesh, u, &mut stack);
+        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+        stats.flips += lawson(surface, mesh, positions, &mut stack, limit)?;
+    }
+    Ok(())
+}

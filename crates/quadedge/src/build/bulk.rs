@@ -4,6 +4,10 @@ use super::{try_filled, validate_triangles};
 use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
 use smallvec::SmallVec;
 
+/// Marks a half-edge already numbered by its twin in the in-place build: edge ids stay below
+/// 2^31 (`MAX_DIRECTED_EDGES`), and no marked id equals `NONE`.
+const NUMBERED: u32 = 1 << 31;
+
 impl Mesh {
     /// Builds a mesh from a triangle index buffer (counter-clockwise triangles, vertex ids
     /// `0..vertices`), independent of the order of the triangles.
@@ -154,12 +158,55 @@ impl Mesh {
         Self::from_half_edges_one_core(vertices, triangles, twins)
     }
 
+    /// [`Mesh::from_half_edges`] taking the twins by value: the one-core build numbers the
+    /// quad-edges in the twins' own buffer instead of a second one of the same size (a
+    /// quarter of the build's peak memory beside the triangles and the mesh).
+    ///
+    /// # Errors
+    /// As [`Mesh::from_half_edges`].
+    ///
+    /// ```
+    /// use quadedge::Mesh;
+    /// let tris = [[0, 1, 2], [0, 2, 3]];
+    /// let twins = vec![u32::MAX, u32::MAX, 3, 2, u32::MAX, u32::MAX];
+    /// let a = Mesh::from_half_edges(4, &tris, &twins).unwrap();
+    /// let b = Mesh::from_half_edges_owned(4, &tris, twins).unwrap();
+    /// assert!(a == b);
+    /// ```
+    pub fn from_half_edges_owned(
+        vertices: usize,
+        triangles: &[[u32; 3]],
+        twins: Vec<u32>,
+    ) -> Result<Mesh, MeshError> {
+        #[cfg(feature = "rayon")]
+        if twins.len() >= super::par::MIN_HALF_EDGES
+            && rayon::current_num_threads() >= super::par::MIN_THREADS
+            && let Some(mesh) = super::par::from_closed_half_edges(vertices, triangles, &twins)
+        {
+            return Ok(mesh);
+        }
+        Self::from_half_edges_in_place(vertices, triangles, twins)
+    }
+
     /// [`Mesh::from_half_edges`] on the calling thread: the reference the parallel build is
     /// held to, and the path of every input it does not take.
     pub(crate) fn from_half_edges_one_core(
         vertices: usize,
         triangles: &[[u32; 3]],
         twins: &[u32],
+    ) -> Result<Mesh, MeshError> {
+        let mut own = Vec::new();
+        own.try_reserve_exact(twins.len())
+            .map_err(|_| MeshError::OutOfMemory)?;
+        own.extend_from_slice(twins);
+        Self::from_half_edges_in_place(vertices, triangles, own)
+    }
+
+    /// The one-core build, turning `twins` into the quad-edge numbering in place.
+    fn from_half_edges_in_place(
+        vertices: usize,
+        triangles: &[[u32; 3]],
+        mut twins: Vec<u32>,
     ) -> Result<Mesh, MeshError> {
         validate_triangles(vertices, triangles)?;
         let nf = triangles.len();
@@ -196,10 +243,12 @@ impl Mesh {
             start[v + 1] += start[v];
         }
         let quads = start[vertices];
-        let mut he = try_filled(3 * nf, NONE)?;
+        // In place: the first half-edge of a pair numbers both; its twin's slot gets its
+        // edge id marked with `NUMBERED` (ids stay below 2^31), so that it is skipped when
+        // reached. `wire` clears the mark as it reads.
         for h in 0..3 * nf {
             let t = twins[h];
-            if t != NONE && (t as usize) < h {
+            if t != NONE && t & NUMBERED != 0 {
                 continue;
             }
             let (a, b) = (from(h), to(h));
@@ -208,17 +257,18 @@ impl Mesh {
             *slot += 1;
             // The edge leaving the lower vertex gets the even id, as in `from_triangles`.
             let (mine, theirs) = if a < b { (e, e + 1) } else { (e + 1, e) };
-            he[h] = mine;
+            twins[h] = mine;
             if t != NONE {
-                he[t as usize] = theirs;
+                // Validated above: an unmarked twin comes after `h`.
+                twins[t as usize] = theirs | NUMBERED;
             }
         }
         drop(start);
-        Self::wire(vertices, triangles, &he, quads, true)
+        Self::wire(vertices, triangles, &twins, quads, true)
     }
 
     /// Wires the rings of a mesh whose half-edge `3t + k` has primal edge id `he[3t + k]`
-    /// (twins share a quad-edge) and checks that every vertex ends up with one ring. With
+    /// (twins share a quad-edge; a `NUMBERED` mark is ignored) and checks that every vertex ends up with one ring. With
     /// `unique_neighbours`, also rejects two edges between the same two vertices (the caller
     /// has not ruled them out).
     fn wire(
@@ -248,7 +298,7 @@ impl Mesh {
         // Interior wiring: around corner c at a, onext(a → next) = a → prev = sym(prev → a).
         for (t, tri) in triangles.iter().enumerate() {
             let f = Face::new(t as u32);
-            let e = [he[3 * t], he[3 * t + 1], he[3 * t + 2]];
+            let e = [he[3 * t], he[3 * t + 1], he[3 * t + 2]].map(|x| x & !NUMBERED);
             m.face_edge.push(Edge::primal(e[0]));
             for k in 0..3 {
                 let ek = e[k] as usize;
@@ -352,5 +402,61 @@ impl Mesh {
             m.dual_next[n.index()] = Edge::dual((i ^ 1) as u32);
         }
         Ok(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Mesh, NONE, shapes};
+
+    /// Each half-edge's twin, found by sorting the half-edges by their endpoints.
+    fn twins_of(tris: &[[u32; 3]]) -> Vec<u32> {
+        let ends = |h: usize| (tris[h / 3][h % 3], tris[h / 3][(h % 3 + 1) % 3]);
+        let mut by_ends: Vec<((u32, u32), u32)> =
+            (0..3 * tris.len()).map(|h| (ends(h), h as u32)).collect();
+        by_ends.sort_unstable();
+        (0..3 * tris.len())
+            .map(|h| {
+                let (a, b) = ends(h);
+                by_ends
+                    .binary_search_by_key(&(b, a), |x| x.0)
+                    .map_or(NONE, |i| by_ends[i].1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn owned_twins_build_the_same_mesh_and_errors() {
+        for (n, tris) in [
+            shapes::tetrahedron(),
+            shapes::icosahedron_grid(7),
+            shapes::disk(9),
+            shapes::strip(5),
+            (7, vec![[0, 1, 2], [0, 3, 4], [0, 5, 6]]),
+        ] {
+            let twins = twins_of(&tris);
+            let borrowed = Mesh::from_half_edges(n, &tris, &twins).unwrap();
+            let owned = Mesh::from_half_edges_owned(n, &tris, twins.clone()).unwrap();
+            assert!(owned == borrowed);
+            // The same faces and edges as the build that searches the twins itself.
+            let searched = Mesh::from_triangles(n, &tris).unwrap();
+            assert_eq!(
+                owned.undirected_edge_count(),
+                searched.undirected_edge_count()
+            );
+            for f in searched.faces() {
+                assert_eq!(owned.face_vertices(f), searched.face_vertices(f));
+            }
+            owned.check().unwrap();
+            // A twin that is not mutual: the same error either way, found before any edit.
+            let mut bad = twins.clone();
+            if let Some(h) = bad.iter().position(|&t| t != NONE) {
+                bad[h] = (h as u32 + 1) % bad.len() as u32;
+                assert_eq!(
+                    Mesh::from_half_edges_owned(n, &tris, bad.clone()).unwrap_err(),
+                    Mesh::from_half_edges(n, &tris, &bad).unwrap_err()
+                );
+            }
+        }
     }
 }

@@ -365,9 +365,14 @@ impl Mesh {
             if !start.is_valid() {
                 continue;
             }
+            // One walk counts the ring and, when asked, gathers its neighbours.
+            let mut dests: SmallVec<[u32; 16]> = SmallVec::new();
             let mut e = start;
             let mut n = 0u32;
             loop {
+                if unique_neighbours {
+                    dests.push(m.primal_origin[e.index() ^ 1].0);
+                }
                 n += 1;
                 e = m.primal_next[e.index()];
                 if e == start || n > edges_at[v] {
@@ -377,23 +382,12 @@ impl Mesh {
             if n != edges_at[v] {
                 return Err(MeshError::NonManifoldVertex(Vertex(v as u32)));
             }
-            if unique_neighbours {
-                let mut dests: SmallVec<[u32; 16]> = SmallVec::new();
-                let mut e = start;
-                loop {
-                    dests.push(m.primal_origin[e.index() ^ 1].0);
-                    e = m.primal_next[e.index()];
-                    if e == start {
-                        break;
-                    }
-                }
-                dests.sort_unstable();
-                if let Some(w) = dests.windows(2).find(|w| w[0] == w[1]) {
-                    return Err(MeshError::EdgeOccupied {
-                        from: Vertex(v as u32),
-                        to: Vertex(w[0]),
-                    });
-                }
+            dests.sort_unstable();
+            if let Some(w) = dests.windows(2).find(|w| w[0] == w[1]) {
+                return Err(MeshError::EdgeOccupied {
+                    from: Vertex(v as u32),
+                    to: Vertex(w[0]),
+                });
             }
         }
         // Dual rings follow from the primal ones: onext(rot x) = inv_rot(oprev x).

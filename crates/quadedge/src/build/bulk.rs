@@ -219,25 +219,16 @@ impl Mesh {
         let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
         // Validate the twins and count the quad-edges per lower endpoint: quad-edges are then
         // numbered in vertex order as in `from_triangles` (a counting sort), which keeps the
-        // rings of nearby vertices close in memory.
+        // rings of nearby vertices close in memory. The check only reads, so with two threads
+        // each takes half of the half-edges; the first bad one is reported either way.
         let mut start = try_filled(vertices + 1, 0u32)?;
-        for h in 0..3 * nf {
-            let t = twins[h];
-            if t != NONE {
-                let tu = t as usize;
-                if tu >= 3 * nf
-                    || tu == h
-                    || twins[tu] != h as u32
-                    || from(tu) != to(h)
-                    || to(tu) != from(h)
-                {
-                    return Err(MeshError::BadTwin { half_edge: h });
-                }
-                if tu < h {
-                    continue;
-                }
-            }
-            start[from(h).min(to(h)) as usize + 1] += 1;
+        let nh = 3 * nf;
+        #[cfg(feature = "rayon")]
+        let counted = count_quads_in_halves(triangles, &twins, &mut start)?;
+        #[cfg(not(feature = "rayon"))]
+        let counted = false;
+        if !counted {
+            count_quads(triangles, &twins, 0..nh, &mut start)?;
         }
         for v in 0..vertices {
             start[v + 1] += start[v];
@@ -399,6 +390,64 @@ impl Mesh {
     }
 }
 
+/// Checks the twins of half-edges `range` (in range, mutual, reversed) and counts, at
+/// `count[v + 1]`, the quad-edges whose first half-edge is there, by lower endpoint `v`.
+fn count_quads(
+    triangles: &[[u32; 3]],
+    twins: &[u32],
+    range: core::ops::Range<usize>,
+    count: &mut [u32],
+) -> Result<(), MeshError> {
+    let nh = twins.len();
+    let from = |h: usize| triangles[h / 3][h % 3];
+    let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
+    for h in range {
+        let t = twins[h];
+        if t != NONE {
+            let tu = t as usize;
+            if tu >= nh
+                || tu == h
+                || twins[tu] != h as u32
+                || from(tu) != to(h)
+                || to(tu) != from(h)
+            {
+                return Err(MeshError::BadTwin { half_edge: h });
+            }
+            if tu < h {
+                continue;
+            }
+        }
+        count[from(h).min(to(h)) as usize + 1] += 1;
+    }
+    Ok(())
+}
+
+/// [`count_quads`] on all half-edges, one half on each of two threads: `false` (nothing
+/// done) when there is one thread or too little work. The first bad twin is the one a
+/// single pass reports: the lower half's if it has one.
+#[cfg(feature = "rayon")]
+fn count_quads_in_halves(
+    triangles: &[[u32; 3]],
+    twins: &[u32],
+    count: &mut [u32],
+) -> Result<bool, MeshError> {
+    let nh = twins.len();
+    if nh < super::par::MIN_HALF_EDGES || rayon::current_num_threads() < 2 {
+        return Ok(false);
+    }
+    let mut upper = try_filled(count.len(), 0u32)?;
+    let mid = nh / 2;
+    let (low, high) = rayon::join(
+        || count_quads(triangles, twins, 0..mid, count),
+        || count_quads(triangles, twins, mid..nh, &mut upper),
+    );
+    low.and(high)?;
+    for (c, u) in count.iter_mut().zip(&upper) {
+        *c += u;
+    }
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Mesh, NONE, shapes};
@@ -452,5 +501,46 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Large enough for the check to run in two halves with two threads or more.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn halves_give_the_one_pass_mesh_and_first_error() {
+        let (n, tris) = shapes::icosahedron_grid(24);
+        let twins = twins_of(&tris);
+        assert!(twins.len() >= super::super::par::MIN_HALF_EDGES);
+        let mid = twins.len() / 2;
+        let mut one_pass = vec![0u32; n + 1];
+        super::count_quads(&tris, &twins, 0..twins.len(), &mut one_pass).unwrap();
+        // Bad twins below and above the middle, above only, below only.
+        let spoil = |at: &[usize]| {
+            let mut bad = twins.clone();
+            for &h in at {
+                bad[h] = bad[h + 1];
+            }
+            bad
+        };
+        let bads = [spoil(&[mid - 7, mid + 5]), spoil(&[mid + 5]), spoil(&[9])];
+        let reference: Vec<_> = bads
+            .iter()
+            .map(|bad| super::count_quads(&tris, bad, 0..bad.len(), &mut vec![0; n + 1]))
+            .collect();
+        let mut meshes = Vec::new();
+        for pool in testkit::thread_pools() {
+            pool.install(|| {
+                let mut count = vec![0u32; n + 1];
+                if super::count_quads_in_halves(&tris, &twins, &mut count).unwrap() {
+                    assert_eq!(count, one_pass);
+                }
+                for (bad, want) in bads.iter().zip(&reference) {
+                    let got = Mesh::from_half_edges_owned(n, &tris, bad.clone()).unwrap_err();
+                    assert_eq!(Err(got), *want);
+                }
+                meshes.push(Mesh::from_half_edges_owned(n, &tris, twins.clone()).unwrap());
+            });
+        }
+        assert!(meshes.iter().all(|m| *m == meshes[0]));
+        meshes[0].check().unwrap();
     }
 }

@@ -346,48 +346,74 @@ impl Mesh {
                 i = j;
             }
         }
-        // Each vertex must have a single ring holding all its edges.
-        let mut edges_at = try_filled(vertices, 0u32)?;
-        for &v in &m.primal_origin {
-            edges_at[v.index()] += 1;
-        }
-        for v in 0..vertices {
-            let start = m.vertex_edge[v];
-            if !start.is_valid() {
-                continue;
-            }
-            // One walk counts the ring and, when asked, gathers its neighbours.
-            let mut dests: SmallVec<[u32; 16]> = SmallVec::new();
-            let mut e = start;
-            let mut n = 0u32;
-            loop {
-                if unique_neighbours {
-                    dests.push(m.primal_origin[e.index() ^ 1].0);
-                }
-                n += 1;
-                e = m.primal_next[e.index()];
-                if e == start || n > edges_at[v] {
-                    break;
+        // Each vertex must have a single ring holding all its edges; the dual rings follow
+        // from the primal ones. The check only reads the primal rings, so a second thread
+        // fills the dual ones meanwhile (thrown away with the mesh if the check fails).
+        let (primal_next, primal_origin, vertex_edge) =
+            (&m.primal_next, &m.primal_origin, &m.vertex_edge);
+        let dual_next = &mut m.dual_next;
+        let check = || check_rings(primal_next, primal_origin, vertex_edge, unique_neighbours);
+        let mut fill = move || {
+            // Onext(rot x) = inv_rot(oprev x). An edge without onext is caught by the check.
+            for (i, n) in primal_next.iter().enumerate() {
+                if let Some(d) = dual_next.get_mut(n.index()) {
+                    *d = Edge::dual((i ^ 1) as u32);
                 }
             }
-            if n != edges_at[v] {
-                return Err(MeshError::NonManifoldVertex(Vertex(v as u32)));
-            }
-            dests.sort_unstable();
-            if let Some(w) = dests.windows(2).find(|w| w[0] == w[1]) {
-                return Err(MeshError::EdgeOccupied {
-                    from: Vertex(v as u32),
-                    to: Vertex(w[0]),
-                });
-            }
+        };
+        #[cfg(feature = "rayon")]
+        if ne >= super::par::MIN_HALF_EDGES && rayon::current_num_threads() >= 2 {
+            rayon::join(check, fill).0?;
+            return Ok(m);
         }
-        // Dual rings follow from the primal ones: onext(rot x) = inv_rot(oprev x).
-        for i in 0..ne {
-            let n = m.primal_next[i];
-            m.dual_next[n.index()] = Edge::dual((i ^ 1) as u32);
-        }
+        check()?;
+        fill();
         Ok(m)
     }
+}
+
+/// Checks that each vertex has a single ring holding all its edges (and, with
+/// `unique_neighbours`, no neighbour twice): the first vertex that has not is the error.
+fn check_rings(
+    primal_next: &[Edge],
+    primal_origin: &[Vertex],
+    vertex_edge: &[Edge],
+    unique_neighbours: bool,
+) -> Result<(), MeshError> {
+    let mut edges_at = try_filled(vertex_edge.len(), 0u32)?;
+    for &v in primal_origin {
+        edges_at[v.index()] += 1;
+    }
+    for (v, &start) in vertex_edge.iter().enumerate() {
+        if !start.is_valid() {
+            continue;
+        }
+        // One walk counts the ring and, when asked, gathers its neighbours.
+        let mut dests: SmallVec<[u32; 16]> = SmallVec::new();
+        let mut e = start;
+        let mut n = 0u32;
+        loop {
+            if unique_neighbours {
+                dests.push(primal_origin[e.index() ^ 1].0);
+            }
+            n += 1;
+            e = primal_next[e.index()];
+            if e == start || n > edges_at[v] {
+                break;
+            }
+        }
+        if n != edges_at[v] {
+            return Err(MeshError::NonManifoldVertex(Vertex(v as u32)));
+        }
+        dests.sort_unstable();
+        if let Some(w) = dests.windows(2).find(|w| w[0] == w[1]) {
+            return Err(MeshError::EdgeOccupied {
+                from: Vertex(v as u32),
+                to: Vertex(w[0]),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Checks the twins of half-edges `range` (in range, mutual, reversed) and counts, at
@@ -542,5 +568,30 @@ mod tests {
         }
         assert!(meshes.iter().all(|m| *m == meshes[0]));
         meshes[0].check().unwrap();
+    }
+
+    /// The ring check (beside the dual fill on a second thread) finds the same first bad
+    /// vertex with any thread count.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn pinched_vertex_is_found_with_1_2_and_4_threads() {
+        // Two spheres sharing vertex 5: closed, but that vertex has two fans.
+        let (n, tris) = shapes::icosahedron_grid(24);
+        let shift = |i: u32| match i {
+            5 => 5,
+            i if i < 5 => i + n as u32,
+            i => i + n as u32 - 1,
+        };
+        let mut both = tris.clone();
+        both.extend(tris.iter().map(|t| t.map(shift)));
+        let twins = twins_of(&both);
+        assert!(twins.len() >= super::super::par::MIN_HALF_EDGES);
+        for pool in testkit::thread_pools() {
+            let got = pool.install(|| Mesh::from_half_edges_owned(2 * n - 1, &both, twins.clone()));
+            assert!(matches!(
+                got,
+                Err(crate::MeshError::NonManifoldVertex(v)) if v.raw() == 5
+            ));
+        }
     }
 }

@@ -215,20 +215,17 @@ impl Mesh {
                 half_edge: twins.len().min(3 * nf),
             });
         }
-        let from = |h: usize| triangles[h / 3][h % 3];
-        let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
         // Validate the twins and count the quad-edges per lower endpoint: quad-edges are then
         // numbered in vertex order as in `from_triangles` (a counting sort), which keeps the
         // rings of nearby vertices close in memory. The check only reads, so with two threads
         // each takes half of the half-edges; the first bad one is reported either way.
         let mut start = try_filled(vertices + 1, 0u32)?;
-        let nh = 3 * nf;
         #[cfg(feature = "rayon")]
         let counted = count_quads_in_halves(triangles, &twins, &mut start)?;
         #[cfg(not(feature = "rayon"))]
         let counted = false;
         if !counted {
-            count_quads(triangles, &twins, 0..nh, &mut start)?;
+            count_quads(triangles, &twins, 0..nf, &mut start)?;
         }
         for v in 0..vertices {
             start[v + 1] += start[v];
@@ -237,21 +234,24 @@ impl Mesh {
         // In place: the first half-edge of a pair numbers both; its twin's slot gets its
         // edge id marked with `NUMBERED` (ids stay below 2^31), so that it is skipped when
         // reached. `wire` clears the mark as it reads.
-        for h in 0..3 * nf {
-            let t = twins[h];
-            if t != NONE && t & NUMBERED != 0 {
-                continue;
-            }
-            let (a, b) = (from(h), to(h));
-            let slot = &mut start[a.min(b) as usize];
-            let e = 2 * *slot;
-            *slot += 1;
-            // The edge leaving the lower vertex gets the even id, as in `from_triangles`.
-            let (mine, theirs) = if a < b { (e, e + 1) } else { (e + 1, e) };
-            twins[h] = mine;
-            if t != NONE {
-                // Validated above: an unmarked twin comes after `h`.
-                twins[t as usize] = theirs | NUMBERED;
+        for (t, tri) in triangles.iter().enumerate() {
+            for k in 0..3 {
+                let h = 3 * t + k;
+                let tw = twins[h];
+                if tw != NONE && tw & NUMBERED != 0 {
+                    continue;
+                }
+                let (a, b) = (tri[k], tri[NEXT_CORNER[k]]);
+                let slot = &mut start[a.min(b) as usize];
+                let e = 2 * *slot;
+                *slot += 1;
+                // The edge leaving the lower vertex gets the even id, as in `from_triangles`.
+                let (mine, theirs) = if a < b { (e, e + 1) } else { (e + 1, e) };
+                twins[h] = mine;
+                if tw != NONE {
+                    // Validated above: an unmarked twin comes after `h`.
+                    twins[tw as usize] = theirs | NUMBERED;
+                }
             }
         }
         drop(start);
@@ -416,8 +416,9 @@ fn check_rings(
     Ok(())
 }
 
-/// Checks the twins of half-edges `range` (in range, mutual, reversed) and counts, at
-/// `count[v + 1]`, the quad-edges whose first half-edge is there, by lower endpoint `v`.
+/// Checks the twins of the half-edges of triangles `range` (in range, mutual, reversed) and
+/// counts, at `count[v + 1]`, the quad-edges whose first half-edge is there, by lower
+/// endpoint `v`. Walks triangle by triangle, so that only the twin's corner needs a division.
 fn count_quads(
     triangles: &[[u32; 3]],
     twins: &[u32],
@@ -425,28 +426,33 @@ fn count_quads(
     count: &mut [u32],
 ) -> Result<(), MeshError> {
     let nh = twins.len();
-    let from = |h: usize| triangles[h / 3][h % 3];
-    let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
-    for h in range {
-        let t = twins[h];
-        if t != NONE {
-            let tu = t as usize;
-            if tu >= nh
-                || tu == h
-                || twins[tu] != h as u32
-                || from(tu) != to(h)
-                || to(tu) != from(h)
-            {
-                return Err(MeshError::BadTwin { half_edge: h });
+    for t in range {
+        let tri = triangles[t];
+        for k in 0..3 {
+            let h = 3 * t + k;
+            let (a, b) = (tri[k], tri[NEXT_CORNER[k]]);
+            let tw = twins[h];
+            if tw != NONE {
+                let tu = tw as usize;
+                if tu >= nh || tu == h || twins[tu] != h as u32 {
+                    return Err(MeshError::BadTwin { half_edge: h });
+                }
+                let (o, r) = (triangles[tu / 3], tu % 3);
+                if o[r] != b || o[NEXT_CORNER[r]] != a {
+                    return Err(MeshError::BadTwin { half_edge: h });
+                }
+                if tu < h {
+                    continue;
+                }
             }
-            if tu < h {
-                continue;
-            }
+            count[a.min(b) as usize + 1] += 1;
         }
-        count[from(h).min(to(h)) as usize + 1] += 1;
     }
     Ok(())
 }
+
+/// The corner after corner `k` of a triangle.
+const NEXT_CORNER: [usize; 3] = [1, 2, 0];
 
 /// [`count_quads`] on all half-edges, one half on each of two threads: `false` (nothing
 /// done) when there is one thread or too little work. The first bad twin is the one a
@@ -457,15 +463,15 @@ fn count_quads_in_halves(
     twins: &[u32],
     count: &mut [u32],
 ) -> Result<bool, MeshError> {
-    let nh = twins.len();
-    if nh < super::par::MIN_HALF_EDGES || rayon::current_num_threads() < 2 {
+    let nf = triangles.len();
+    if twins.len() < super::par::MIN_HALF_EDGES || rayon::current_num_threads() < 2 {
         return Ok(false);
     }
     let mut upper = try_filled(count.len(), 0u32)?;
-    let mid = nh / 2;
+    let mid = nf / 2;
     let (low, high) = rayon::join(
         || count_quads(triangles, twins, 0..mid, count),
-        || count_quads(triangles, twins, mid..nh, &mut upper),
+        || count_quads(triangles, twins, mid..nf, &mut upper),
     );
     low.and(high)?;
     for (c, u) in count.iter_mut().zip(&upper) {
@@ -538,7 +544,7 @@ mod tests {
         assert!(twins.len() >= super::super::par::MIN_HALF_EDGES);
         let mid = twins.len() / 2;
         let mut one_pass = vec![0u32; n + 1];
-        super::count_quads(&tris, &twins, 0..twins.len(), &mut one_pass).unwrap();
+        super::count_quads(&tris, &twins, 0..tris.len(), &mut one_pass).unwrap();
         // Bad twins below and above the middle, above only, below only.
         let spoil = |at: &[usize]| {
             let mut bad = twins.clone();
@@ -550,7 +556,7 @@ mod tests {
         let bads = [spoil(&[mid - 7, mid + 5]), spoil(&[mid + 5]), spoil(&[9])];
         let reference: Vec<_> = bads
             .iter()
-            .map(|bad| super::count_quads(&tris, bad, 0..bad.len(), &mut vec![0; n + 1]))
+            .map(|bad| super::count_quads(&tris, bad, 0..tris.len(), &mut vec![0; n + 1]))
             .collect();
         let mut meshes = Vec::new();
         for pool in testkit::thread_pools() {

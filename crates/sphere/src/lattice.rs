@@ -285,6 +285,9 @@ fn band(points: &[DVec3], layout: &Layout, b: usize) -> Option<Band> {
     }
     tv.truncate(kept as usize);
     twin.truncate(3 * kept as usize);
+    // The overlap's triangles are gone: give their room back while the other bands run.
+    tv.shrink_to_fit();
+    twin.shrink_to_fit();
     Some(Band {
         tris: tv,
         twins: twin,

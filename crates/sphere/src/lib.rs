@@ -118,11 +118,21 @@ pub(crate) fn probe_memory(n: usize) -> Result<(), SphereError> {
 }
 
 /// Builds the mesh of a triangulation after checking that its memory can be had.
-pub(crate) fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<Mesh, SphereError> {
+/// Best given the twins by value: the build then numbers the quad-edges in their buffer
+/// rather than in a copy.
+pub(crate) fn build_mesh<'a>(
+    n: usize,
+    tris: &[[u32; 3]],
+    twins: impl Into<std::borrow::Cow<'a, [u32]>>,
+) -> Result<Mesh, SphereError> {
     drop(order::try_vec::<u8>(
         n.saturating_mul(MESH_BYTES_PER_VERTEX),
     )?);
-    Ok(Mesh::from_half_edges(n, tris, twins)?)
+    Ok(Mesh::from_half_edges_owned(
+        n,
+        tris,
+        twins.into().into_owned(),
+    )?)
 }
 
 /// The spherical Delaunay mesh of `points` (see [`triangulate`]); vertex `i` is point `i`, and
@@ -138,7 +148,7 @@ pub(crate) fn build_mesh(n: usize, tris: &[[u32; 3]], twins: &[u32]) -> Result<M
 pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> {
     probe_memory(points.len())?;
     let (tris, twins) = triangulate::triangulate_with_twins(points)?;
-    let mesh = build_mesh(points.len(), &tris, &twins)?;
+    let mesh = build_mesh(points.len(), &tris, twins)?;
     Ok((mesh, points.to_vec()))
 }
 
@@ -175,7 +185,7 @@ pub fn fibonacci_sphere(
     } else {
         triangulate::triangulate_with_twins(&points)?
     };
-    let mesh = build_mesh(n, &tris, &twins)?;
+    let mesh = build_mesh(n, &tris, twins)?;
     Ok((mesh, points))
 }
 

@@ -4,6 +4,10 @@ use super::{try_filled, validate_triangles};
 use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
 use smallvec::SmallVec;
 
+/// Marks a half-edge already numbered by its twin in the in-place build: edge ids stay below
+/// 2^31 (`MAX_DIRECTED_EDGES`), and no marked id equals `NONE`.
+const NUMBERED: u32 = 1 << 31;
+
 impl Mesh {
     /// Builds a mesh from a triangle index buffer (counter-clockwise triangles, vertex ids
     /// `0..vertices`), independent of the order of the triangles.
@@ -154,12 +158,55 @@ impl Mesh {
         Self::from_half_edges_one_core(vertices, triangles, twins)
     }
 
+    /// [`Mesh::from_half_edges`] taking the twins by value: the one-core build numbers the
+    /// quad-edges in the twins' own buffer instead of a second one of the same size (a
+    /// quarter of the build's peak memory beside the triangles and the mesh).
+    ///
+    /// # Errors
+    /// As [`Mesh::from_half_edges`].
+    ///
+    /// ```
+    /// use quadedge::Mesh;
+    /// let tris = [[0, 1, 2], [0, 2, 3]];
+    /// let twins = vec![u32::MAX, u32::MAX, 3, 2, u32::MAX, u32::MAX];
+    /// let a = Mesh::from_half_edges(4, &tris, &twins).unwrap();
+    /// let b = Mesh::from_half_edges_owned(4, &tris, twins).unwrap();
+    /// assert!(a == b);
+    /// ```
+    pub fn from_half_edges_owned(
+        vertices: usize,
+        triangles: &[[u32; 3]],
+        twins: Vec<u32>,
+    ) -> Result<Mesh, MeshError> {
+        #[cfg(feature = "rayon")]
+        if twins.len() >= super::par::MIN_HALF_EDGES
+            && rayon::current_num_threads() >= super::par::MIN_THREADS
+            && let Some(mesh) = super::par::from_closed_half_edges(vertices, triangles, &twins)
+        {
+            return Ok(mesh);
+        }
+        Self::from_half_edges_in_place(vertices, triangles, twins)
+    }
+
     /// [`Mesh::from_half_edges`] on the calling thread: the reference the parallel build is
     /// held to, and the path of every input it does not take.
     pub(crate) fn from_half_edges_one_core(
         vertices: usize,
         triangles: &[[u32; 3]],
         twins: &[u32],
+    ) -> Result<Mesh, MeshError> {
+        let mut own = Vec::new();
+        own.try_reserve_exact(twins.len())
+            .map_err(|_| MeshError::OutOfMemory)?;
+        own.extend_from_slice(twins);
+        Self::from_half_edges_in_place(vertices, triangles, own)
+    }
+
+    /// The one-core build, turning `twins` into the quad-edge numbering in place.
+    fn from_half_edges_in_place(
+        vertices: usize,
+        triangles: &[[u32; 3]],
+        mut twins: Vec<u32>,
     ) -> Result<Mesh, MeshError> {
         validate_triangles(vertices, triangles)?;
         let nf = triangles.len();
@@ -168,57 +215,51 @@ impl Mesh {
                 half_edge: twins.len().min(3 * nf),
             });
         }
-        let from = |h: usize| triangles[h / 3][h % 3];
-        let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
         // Validate the twins and count the quad-edges per lower endpoint: quad-edges are then
         // numbered in vertex order as in `from_triangles` (a counting sort), which keeps the
-        // rings of nearby vertices close in memory.
+        // rings of nearby vertices close in memory. The check only reads, so with two threads
+        // each takes half of the half-edges; the first bad one is reported either way.
         let mut start = try_filled(vertices + 1, 0u32)?;
-        for h in 0..3 * nf {
-            let t = twins[h];
-            if t != NONE {
-                let tu = t as usize;
-                if tu >= 3 * nf
-                    || tu == h
-                    || twins[tu] != h as u32
-                    || from(tu) != to(h)
-                    || to(tu) != from(h)
-                {
-                    return Err(MeshError::BadTwin { half_edge: h });
-                }
-                if tu < h {
-                    continue;
-                }
-            }
-            start[from(h).min(to(h)) as usize + 1] += 1;
+        #[cfg(feature = "rayon")]
+        let counted = count_quads_in_halves(triangles, &twins, &mut start)?;
+        #[cfg(not(feature = "rayon"))]
+        let counted = false;
+        if !counted {
+            count_quads(triangles, &twins, 0..nf, &mut start)?;
         }
         for v in 0..vertices {
             start[v + 1] += start[v];
         }
         let quads = start[vertices];
-        let mut he = try_filled(3 * nf, NONE)?;
-        for h in 0..3 * nf {
-            let t = twins[h];
-            if t != NONE && (t as usize) < h {
-                continue;
-            }
-            let (a, b) = (from(h), to(h));
-            let slot = &mut start[a.min(b) as usize];
-            let e = 2 * *slot;
-            *slot += 1;
-            // The edge leaving the lower vertex gets the even id, as in `from_triangles`.
-            let (mine, theirs) = if a < b { (e, e + 1) } else { (e + 1, e) };
-            he[h] = mine;
-            if t != NONE {
-                he[t as usize] = theirs;
+        // In place: the first half-edge of a pair numbers both; its twin's slot gets its
+        // edge id marked with `NUMBERED` (ids stay below 2^31), so that it is skipped when
+        // reached. `wire` clears the mark as it reads.
+        for (t, tri) in triangles.iter().enumerate() {
+            for k in 0..3 {
+                let h = 3 * t + k;
+                let tw = twins[h];
+                if tw != NONE && tw & NUMBERED != 0 {
+                    continue;
+                }
+                let (a, b) = (tri[k], tri[NEXT_CORNER[k]]);
+                let slot = &mut start[a.min(b) as usize];
+                let e = 2 * *slot;
+                *slot += 1;
+                // The edge leaving the lower vertex gets the even id, as in `from_triangles`.
+                let (mine, theirs) = if a < b { (e, e + 1) } else { (e + 1, e) };
+                twins[h] = mine;
+                if tw != NONE {
+                    // Validated above: an unmarked twin comes after `h`.
+                    twins[tw as usize] = theirs | NUMBERED;
+                }
             }
         }
         drop(start);
-        Self::wire(vertices, triangles, &he, quads, true)
+        Self::wire(vertices, triangles, &twins, quads, true)
     }
 
     /// Wires the rings of a mesh whose half-edge `3t + k` has primal edge id `he[3t + k]`
-    /// (twins share a quad-edge) and checks that every vertex ends up with one ring. With
+    /// (twins share a quad-edge; a `NUMBERED` mark is ignored) and checks that every vertex ends up with one ring. With
     /// `unique_neighbours`, also rejects two edges between the same two vertices (the caller
     /// has not ruled them out).
     fn wire(
@@ -248,7 +289,7 @@ impl Mesh {
         // Interior wiring: around corner c at a, onext(a → next) = a → prev = sym(prev → a).
         for (t, tri) in triangles.iter().enumerate() {
             let f = Face::new(t as u32);
-            let e = [he[3 * t], he[3 * t + 1], he[3 * t + 2]];
+            let e = [he[3 * t], he[3 * t + 1], he[3 * t + 2]].map(|x| x & !NUMBERED);
             m.face_edge.push(Edge::primal(e[0]));
             for k in 0..3 {
                 let ek = e[k] as usize;
@@ -305,52 +346,258 @@ impl Mesh {
                 i = j;
             }
         }
-        // Each vertex must have a single ring holding all its edges.
-        let mut edges_at = try_filled(vertices, 0u32)?;
-        for &v in &m.primal_origin {
-            edges_at[v.index()] += 1;
-        }
-        for v in 0..vertices {
-            let start = m.vertex_edge[v];
-            if !start.is_valid() {
-                continue;
-            }
-            let mut e = start;
-            let mut n = 0u32;
-            loop {
-                n += 1;
-                e = m.primal_next[e.index()];
-                if e == start || n > edges_at[v] {
-                    break;
+        // Each vertex must have a single ring holding all its edges; the dual rings follow
+        // from the primal ones. The check only reads the primal rings, so a second thread
+        // fills the dual ones meanwhile (thrown away with the mesh if the check fails).
+        let (primal_next, primal_origin, vertex_edge) =
+            (&m.primal_next, &m.primal_origin, &m.vertex_edge);
+        let dual_next = &mut m.dual_next;
+        let check = || check_rings(primal_next, primal_origin, vertex_edge, unique_neighbours);
+        let mut fill = move || {
+            // Onext(rot x) = inv_rot(oprev x). An edge without onext is caught by the check.
+            for (i, n) in primal_next.iter().enumerate() {
+                if let Some(d) = dual_next.get_mut(n.index()) {
+                    *d = Edge::dual((i ^ 1) as u32);
                 }
             }
-            if n != edges_at[v] {
-                return Err(MeshError::NonManifoldVertex(Vertex(v as u32)));
-            }
-            if unique_neighbours {
-                let mut dests: SmallVec<[u32; 16]> = SmallVec::new();
-                let mut e = start;
-                loop {
-                    dests.push(m.primal_origin[e.index() ^ 1].0);
-                    e = m.primal_next[e.index()];
-                    if e == start {
-                        break;
-                    }
-                }
-                dests.sort_unstable();
-                if let Some(w) = dests.windows(2).find(|w| w[0] == w[1]) {
-                    return Err(MeshError::EdgeOccupied {
-                        from: Vertex(v as u32),
-                        to: Vertex(w[0]),
-                    });
-                }
-            }
+        };
+        #[cfg(feature = "rayon")]
+        if ne >= super::par::MIN_HALF_EDGES && rayon::current_num_threads() >= 2 {
+            rayon::join(check, fill).0?;
+            return Ok(m);
         }
-        // Dual rings follow from the primal ones: onext(rot x) = inv_rot(oprev x).
-        for i in 0..ne {
-            let n = m.primal_next[i];
-            m.dual_next[n.index()] = Edge::dual((i ^ 1) as u32);
-        }
+        check()?;
+        fill();
         Ok(m)
+    }
+}
+
+/// Checks that each vertex has a single ring holding all its edges (and, with
+/// `unique_neighbours`, no neighbour twice): the first vertex that has not is the error.
+fn check_rings(
+    primal_next: &[Edge],
+    primal_origin: &[Vertex],
+    vertex_edge: &[Edge],
+    unique_neighbours: bool,
+) -> Result<(), MeshError> {
+    let mut edges_at = try_filled(vertex_edge.len(), 0u32)?;
+    for &v in primal_origin {
+        edges_at[v.index()] += 1;
+    }
+    for (v, &start) in vertex_edge.iter().enumerate() {
+        if !start.is_valid() {
+            continue;
+        }
+        // One walk counts the ring and, when asked, gathers its neighbours.
+        let mut dests: SmallVec<[u32; 16]> = SmallVec::new();
+        let mut e = start;
+        let mut n = 0u32;
+        loop {
+            if unique_neighbours {
+                dests.push(primal_origin[e.index() ^ 1].0);
+            }
+            n += 1;
+            e = primal_next[e.index()];
+            if e == start || n > edges_at[v] {
+                break;
+            }
+        }
+        if n != edges_at[v] {
+            return Err(MeshError::NonManifoldVertex(Vertex(v as u32)));
+        }
+        dests.sort_unstable();
+        if let Some(w) = dests.windows(2).find(|w| w[0] == w[1]) {
+            return Err(MeshError::EdgeOccupied {
+                from: Vertex(v as u32),
+                to: Vertex(w[0]),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks the twins of the half-edges of triangles `range` (in range, mutual, reversed) and
+/// counts, at `count[v + 1]`, the quad-edges whose first half-edge is there, by lower
+/// endpoint `v`. Walks triangle by triangle, so that only the twin's corner needs a division.
+fn count_quads(
+    triangles: &[[u32; 3]],
+    twins: &[u32],
+    range: core::ops::Range<usize>,
+    count: &mut [u32],
+) -> Result<(), MeshError> {
+    let nh = twins.len();
+    for t in range {
+        let tri = triangles[t];
+        for k in 0..3 {
+            let h = 3 * t + k;
+            let (a, b) = (tri[k], tri[NEXT_CORNER[k]]);
+            let tw = twins[h];
+            if tw != NONE {
+                let tu = tw as usize;
+                if tu >= nh || tu == h || twins[tu] != h as u32 {
+                    return Err(MeshError::BadTwin { half_edge: h });
+                }
+                let (o, r) = (triangles[tu / 3], tu % 3);
+                if o[r] != b || o[NEXT_CORNER[r]] != a {
+                    return Err(MeshError::BadTwin { half_edge: h });
+                }
+                if tu < h {
+                    continue;
+                }
+            }
+            count[a.min(b) as usize + 1] += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The corner after corner `k` of a triangle.
+const NEXT_CORNER: [usize; 3] = [1, 2, 0];
+
+/// [`count_quads`] on all half-edges, one half on each of two threads: `false` (nothing
+/// done) when there is one thread or too little work. The first bad twin is the one a
+/// single pass reports: the lower half's if it has one.
+#[cfg(feature = "rayon")]
+fn count_quads_in_halves(
+    triangles: &[[u32; 3]],
+    twins: &[u32],
+    count: &mut [u32],
+) -> Result<bool, MeshError> {
+    let nf = triangles.len();
+    if twins.len() < super::par::MIN_HALF_EDGES || rayon::current_num_threads() < 2 {
+        return Ok(false);
+    }
+    let mut upper = try_filled(count.len(), 0u32)?;
+    let mid = nf / 2;
+    let (low, high) = rayon::join(
+        || count_quads(triangles, twins, 0..mid, count),
+        || count_quads(triangles, twins, mid..nf, &mut upper),
+    );
+    low.and(high)?;
+    for (c, u) in count.iter_mut().zip(&upper) {
+        *c += u;
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Mesh, NONE, shapes};
+
+    /// Each half-edge's twin, found by sorting the half-edges by their endpoints.
+    fn twins_of(tris: &[[u32; 3]]) -> Vec<u32> {
+        let ends = |h: usize| (tris[h / 3][h % 3], tris[h / 3][(h % 3 + 1) % 3]);
+        let mut by_ends: Vec<((u32, u32), u32)> =
+            (0..3 * tris.len()).map(|h| (ends(h), h as u32)).collect();
+        by_ends.sort_unstable();
+        (0..3 * tris.len())
+            .map(|h| {
+                let (a, b) = ends(h);
+                by_ends
+                    .binary_search_by_key(&(b, a), |x| x.0)
+                    .map_or(NONE, |i| by_ends[i].1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn owned_twins_build_the_same_mesh_and_errors() {
+        for (n, tris) in [
+            shapes::tetrahedron(),
+            shapes::icosahedron_grid(7),
+            shapes::disk(9),
+            shapes::strip(5),
+            (7, vec![[0, 1, 2], [0, 3, 4], [0, 5, 6]]),
+        ] {
+            let twins = twins_of(&tris);
+            let borrowed = Mesh::from_half_edges(n, &tris, &twins).unwrap();
+            let owned = Mesh::from_half_edges_owned(n, &tris, twins.clone()).unwrap();
+            assert!(owned == borrowed);
+            // The same faces and edges as the build that searches the twins itself.
+            let searched = Mesh::from_triangles(n, &tris).unwrap();
+            assert_eq!(
+                owned.undirected_edge_count(),
+                searched.undirected_edge_count()
+            );
+            for f in searched.faces() {
+                assert_eq!(owned.face_vertices(f), searched.face_vertices(f));
+            }
+            owned.check().unwrap();
+            // A twin that is not mutual: the same error either way, found before any edit.
+            let mut bad = twins.clone();
+            if let Some(h) = bad.iter().position(|&t| t != NONE) {
+                bad[h] = (h as u32 + 1) % bad.len() as u32;
+                assert_eq!(
+                    Mesh::from_half_edges_owned(n, &tris, bad.clone()).unwrap_err(),
+                    Mesh::from_half_edges(n, &tris, &bad).unwrap_err()
+                );
+            }
+        }
+    }
+
+    /// Large enough for the check to run in two halves with two threads or more.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn halves_give_the_one_pass_mesh_and_first_error() {
+        let (n, tris) = shapes::icosahedron_grid(24);
+        let twins = twins_of(&tris);
+        assert!(twins.len() >= super::super::par::MIN_HALF_EDGES);
+        let mid = twins.len() / 2;
+        let mut one_pass = vec![0u32; n + 1];
+        super::count_quads(&tris, &twins, 0..tris.len(), &mut one_pass).unwrap();
+        // Bad twins below and above the middle, above only, below only.
+        let spoil = |at: &[usize]| {
+            let mut bad = twins.clone();
+            for &h in at {
+                bad[h] = bad[h + 1];
+            }
+            bad
+        };
+        let bads = [spoil(&[mid - 7, mid + 5]), spoil(&[mid + 5]), spoil(&[9])];
+        let reference: Vec<_> = bads
+            .iter()
+            .map(|bad| super::count_quads(&tris, bad, 0..tris.len(), &mut vec![0; n + 1]))
+            .collect();
+        let mut meshes = Vec::new();
+        for pool in testkit::thread_pools() {
+            pool.install(|| {
+                let mut count = vec![0u32; n + 1];
+                if super::count_quads_in_halves(&tris, &twins, &mut count).unwrap() {
+                    assert_eq!(count, one_pass);
+                }
+                for (bad, want) in bads.iter().zip(&reference) {
+                    let got = Mesh::from_half_edges_owned(n, &tris, bad.clone()).unwrap_err();
+                    assert_eq!(Err(got), *want);
+                }
+                meshes.push(Mesh::from_half_edges_owned(n, &tris, twins.clone()).unwrap());
+            });
+        }
+        assert!(meshes.iter().all(|m| *m == meshes[0]));
+        meshes[0].check().unwrap();
+    }
+
+    /// The ring check (beside the dual fill on a second thread) finds the same first bad
+    /// vertex with any thread count.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn pinched_vertex_is_found_with_1_2_and_4_threads() {
+        // Two spheres sharing vertex 5: closed, but that vertex has two fans.
+        let (n, tris) = shapes::icosahedron_grid(24);
+        let shift = |i: u32| match i {
+            5 => 5,
+            i if i < 5 => i + n as u32,
+            i => i + n as u32 - 1,
+        };
+        let mut both = tris.clone();
+        both.extend(tris.iter().map(|t| t.map(shift)));
+        let twins = twins_of(&both);
+        assert!(twins.len() >= super::super::par::MIN_HALF_EDGES);
+        for pool in testkit::thread_pools() {
+            let got = pool.install(|| Mesh::from_half_edges_owned(2 * n - 1, &both, twins.clone()));
+            assert!(matches!(
+                got,
+                Err(crate::MeshError::NonManifoldVertex(v)) if v.raw() == 5
+            ));
+        }
     }
 }

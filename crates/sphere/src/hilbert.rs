@@ -180,34 +180,67 @@ pub fn hilbert_sort_mesh(
 /// # Errors
 /// As [`sphere_mesh`](crate::sphere_mesh); point indices in errors are indices into `points`.
 pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u32>), SphereError> {
-    let order = hilbert_order_sphere(points);
-    let sorted: Vec<DVec3> = order.par_iter().map(|&i| points[i as usize]).collect();
-    let original = |i: usize| order.get(i).map_or(i, |&o| o as usize);
-    match mesh_of_sorted(sorted) {
+    // Checked on the input, so that errors name input indices directly.
+    crate::order::check_input(points)?;
+    let scale = crate::order::scale_for(points)?;
+    crate::probe_memory(points.len())?;
+    let mut keyed: Vec<(u64, u32)> = crate::order::try_vec(points.len())?;
+    keyed.par_extend(
+        points
+            .par_iter()
+            .enumerate()
+            .map(|(i, &p)| (sphere_key(p), i as u32)),
+    );
+    keyed.par_sort_unstable();
+    refuse_duplicates(points, &keyed)?;
+    let mut order: Vec<u32> = crate::order::try_vec(points.len())?;
+    order.par_extend(keyed.par_iter().map(|&(_, i)| i));
+    drop(keyed);
+    let mut sorted: Vec<DVec3> = crate::order::try_vec(points.len())?;
+    sorted.par_extend(order.par_iter().map(|&i| points[i as usize]));
+    match mesh_of_sorted(sorted, scale) {
         Ok((mesh, pos)) => Ok((mesh, pos, order)),
-        Err(SphereError::NonFinite { index }) => Err(SphereError::NonFinite {
-            index: original(index),
-        }),
         Err(SphereError::NotInConvexPosition { index }) => Err(SphereError::NotInConvexPosition {
-            index: original(index),
+            index: order.get(index).map_or(index, |&o| o as usize),
         }),
-        Err(SphereError::Duplicate { first, second }) => {
-            let (a, b) = (original(first), original(second));
-            Err(SphereError::Duplicate {
-                first: a.min(b),
-                second: a.max(b),
-            })
-        }
         Err(e) => Err(e),
     }
 }
 
-/// The mesh of points already in spatial order, keeping the points as its positions. Its
-/// triangles are renumbered by lowest corner first: in insertion order they would make the
-/// build read the mesh in random order.
-fn mesh_of_sorted(points: Vec<DVec3>) -> Result<(Mesh, Vec<DVec3>), SphereError> {
-    crate::probe_memory(points.len())?;
-    let parts = crate::triangulate::triangulate_with_twins(&points)?;
+/// [`SphereError::Duplicate`] for the first pair of equal points along the curve. Equal points
+/// have equal keys, so only runs of equal keys (one point each, almost always) are searched,
+/// each sorted by coordinates.
+fn refuse_duplicates(points: &[DVec3], keyed: &[(u64, u32)]) -> Result<(), SphereError> {
+    let bits = |i: u32| {
+        let p = points[i as usize];
+        (p.x.to_bits(), p.y.to_bits(), p.z.to_bits(), i)
+    };
+    let mut run: Vec<(u64, u64, u64, u32)> = Vec::new();
+    for group in keyed.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+        run.clear();
+        run.extend(group.iter().map(|&(_, i)| bits(i)));
+        run.sort_unstable();
+        for w in run.windows(2) {
+            let (a, b) = (w[0].3 as usize, w[1].3 as usize);
+            if points[a] == points[b] {
+                return Err(SphereError::Duplicate {
+                    first: a.min(b),
+                    second: a.max(b),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The mesh of checked, duplicate-free points already in spatial order, keeping the points as
+/// its positions. Its triangles are renumbered by lowest corner first: in insertion order they
+/// would make the build read the mesh in random order.
+fn mesh_of_sorted(
+    points: Vec<DVec3>,
+    scale: Option<f64>,
+) -> Result<(Mesh, Vec<DVec3>), SphereError> {
+    let parts = crate::triangulate::triangulate_sorted_with_twins(&points, scale)?;
     let (tris, twins) = crate::order::by_lowest_corner(parts, points.len())?;
     let mesh = crate::build_mesh(points.len(), &tris, &twins)?;
     Ok((mesh, points))

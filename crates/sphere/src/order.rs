@@ -97,19 +97,33 @@ pub(crate) fn insertion_order(points: &[DVec3]) -> Result<Vec<u32>, SphereError>
             });
         }
     }
-    // Rounds by a counting sort, keeping the Morton order inside each round.
+    brio_rounds(keyed.iter().map(|&(_, i)| i), points.len())
+}
+
+/// The BRIO insertion sequence of points already in spatial order (`0..n`): each round keeps
+/// the spatial order, so the Morton sort of [`insertion_order`] is not needed.
+pub(crate) fn brio_sequence(n: usize) -> Result<Vec<u32>, SphereError> {
+    brio_rounds(0..n as u32, n)
+}
+
+/// `spatial` (a permutation of `0..n` in spatial order) split into the BRIO rounds by a
+/// counting sort, keeping the spatial order inside each round.
+fn brio_rounds(
+    spatial: impl Iterator<Item = u32> + Clone,
+    n: usize,
+) -> Result<Vec<u32>, SphereError> {
     const ROUNDS: usize = 24;
     let round = |i: u32| ROUNDS - 1 - (hash(i).trailing_ones() as usize).min(ROUNDS - 1);
     let mut start = [0usize; ROUNDS + 1];
-    for &(_, i) in &keyed {
+    for i in spatial.clone() {
         start[round(i) + 1] += 1;
     }
     for r in 0..ROUNDS {
         start[r + 1] += start[r];
     }
-    let mut order: Vec<u32> = try_vec(points.len())?;
-    order.resize(points.len(), 0);
-    for &(_, i) in &keyed {
+    let mut order: Vec<u32> = try_vec(n)?;
+    order.resize(n, 0);
+    for i in spatial {
         let r = round(i);
         order[start[r]] = i;
         start[r] += 1;

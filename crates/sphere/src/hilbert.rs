@@ -32,26 +32,59 @@ const PLANE_BITS: u32 = 31;
 /// assert_eq!(d, [0, 1, 2, 3]);
 /// ```
 pub fn hilbert_index(x: u32, y: u32, bits: u32) -> u64 {
-    let (mut x, mut y) = (u64::from(x), u64::from(y));
-    let n = 1u64 << bits;
+    // Three levels per table look-up, from the top. A level of zero bits above the grid
+    // only toggles the swap, so padding `bits` to a multiple of three starts with the swap
+    // toggled once per padded level.
+    let levels = bits.div_ceil(STEP) * STEP;
+    let pad = levels - bits;
+    let (x, y) = (u64::from(x), u64::from(y));
+    let mut state = (pad & 1) as usize;
     let mut d = 0u64;
-    let mut s = n >> 1;
-    while s > 0 {
-        let rx = u64::from(x & s != 0);
-        let ry = u64::from(y & s != 0);
-        d += s * s * ((3 * rx) ^ ry);
-        // Turn the quadrant so that its sub-curve starts where the parent curve enters it.
-        if ry == 0 {
-            if rx == 1 {
-                x = n - 1 - x;
-                y = n - 1 - y;
-            }
-            core::mem::swap(&mut x, &mut y);
-        }
-        s >>= 1;
+    let mut shift = levels;
+    while shift > 0 {
+        shift -= STEP;
+        let cell = ((x >> shift & 7) << 3 | (y >> shift & 7)) as usize;
+        let entry = HILBERT_STEPS[state << 6 | cell];
+        d = d << (2 * STEP) | u64::from(entry & 63);
+        state = usize::from(entry >> 6);
     }
     d
 }
+
+/// Levels of the curve per look-up in [`HILBERT_STEPS`].
+const STEP: u32 = 3;
+
+/// The Hilbert curve as a state machine, three levels at a time. The state is how the current
+/// sub-square is turned: bit 0 swaps `x` and `y`, bit 1 mirrors both (`v → 1 − v`); the two
+/// commute. Entry `state << 6 | x3 << 3 | y3` (three bits of each coordinate) holds the six
+/// bits of curve position in its low bits and the next state in its top two.
+const HILBERT_STEPS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut state = i >> 6;
+        let mut digits = 0;
+        let mut level = 0;
+        while level < 3 {
+            let bx = (i >> (5 - level)) & 1;
+            let by = (i >> (2 - level)) & 1;
+            let (mut rx, mut ry) = if state & 1 == 1 { (by, bx) } else { (bx, by) };
+            if state & 2 == 2 {
+                rx ^= 1;
+                ry ^= 1;
+            }
+            digits = digits << 2 | ((3 * rx) ^ ry);
+            // Turn the quadrant so that its sub-curve starts where the parent curve enters it.
+            if ry == 0 {
+                state ^= if rx == 1 { 3 } else { 1 };
+            }
+            level += 1;
+        }
+        table[i] = (digits | state << 6) as u8;
+        i += 1;
+    }
+    table
+};
 
 /// Maps `t` in `[0, 1]` to a cell coordinate in `0..2^bits`; NaN goes to 0 (saturating cast).
 #[inline]
@@ -244,4 +277,54 @@ fn mesh_of_sorted(
     let (tris, twins) = crate::order::by_lowest_corner(parts, points.len())?;
     let mesh = crate::build_mesh(points.len(), &tris, &twins)?;
     Ok((mesh, points))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The curve one level at a time, turning the coordinates themselves.
+    fn hilbert_index_by_levels(x: u32, y: u32, bits: u32) -> u64 {
+        let (mut x, mut y) = (u64::from(x), u64::from(y));
+        let n = 1u64 << bits;
+        let mut d = 0u64;
+        let mut s = n >> 1;
+        while s > 0 {
+            let rx = u64::from(x & s != 0);
+            let ry = u64::from(y & s != 0);
+            d += s * s * ((3 * rx) ^ ry);
+            if ry == 0 {
+                if rx == 1 {
+                    x = n - 1 - x;
+                    y = n - 1 - y;
+                }
+                core::mem::swap(&mut x, &mut y);
+            }
+            s >>= 1;
+        }
+        d
+    }
+
+    #[test]
+    fn table_curve_is_the_level_by_level_curve() {
+        let mut r = 0x1234_5678_9abc_def0u64;
+        for bits in 1..=32u32 {
+            let mask = if bits == 32 {
+                u32::MAX
+            } else {
+                (1 << bits) - 1
+            };
+            for _ in 0..2000 {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                let (x, y) = (r as u32 & mask, (r >> 32) as u32 & mask);
+                assert_eq!(
+                    hilbert_index(x, y, bits),
+                    hilbert_index_by_levels(x, y, bits),
+                    "({x}, {y}) at {bits} bits"
+                );
+            }
+        }
+    }
 }

@@ -97,23 +97,30 @@ pub(crate) fn insertion_order(points: &[DVec3]) -> Result<Vec<u32>, SphereError>
             });
         }
     }
-    brio_rounds(keyed.iter().map(|&(_, i)| i), points.len())
+    brio_rounds(keyed.iter().map(|&(_, i)| i), points.len(), 1)
 }
 
 /// The BRIO insertion sequence of points already in spatial order (`0..n`): each round keeps
-/// the spatial order, so the Morton sort of [`insertion_order`] is not needed.
+/// the spatial order, so the Morton sort of [`insertion_order`] is not needed. Each round is
+/// a sixteenth of the next (15/16 of the points in the last): still geometric, so the
+/// expected `O(n log n)` bound holds with a larger constant, but fewer, larger rounds keep
+/// the insertion sweeping the curve. Measured on 1M uniform points, one thread: halving
+/// rounds 0.80 s, quartering 0.75 s, sixteenths 0.69 s, 1/64 0.71 s, one round 0.91 s.
 pub(crate) fn brio_sequence(n: usize) -> Result<Vec<u32>, SphereError> {
-    brio_rounds(0..n as u32, n)
+    brio_rounds(0..n as u32, n, 4)
 }
 
-/// `spatial` (a permutation of `0..n` in spatial order) split into the BRIO rounds by a
-/// counting sort, keeping the spatial order inside each round.
+/// `spatial` (a permutation of `0..n` in spatial order) split into BRIO rounds by a counting
+/// sort, keeping the spatial order inside each round. A point is in the last round unless the
+/// low `shrink` bits of its hash are all ones, and so on: each round holds `2^-shrink` of the
+/// points of the next.
 fn brio_rounds(
     spatial: impl Iterator<Item = u32> + Clone,
     n: usize,
+    shrink: u32,
 ) -> Result<Vec<u32>, SphereError> {
     const ROUNDS: usize = 24;
-    let round = |i: u32| ROUNDS - 1 - (hash(i).trailing_ones() as usize).min(ROUNDS - 1);
+    let round = |i: u32| ROUNDS - 1 - ((hash(i).trailing_ones() / shrink) as usize).min(ROUNDS - 1);
     let mut start = [0usize; ROUNDS + 1];
     for i in spatial.clone() {
         start[round(i) + 1] += 1;

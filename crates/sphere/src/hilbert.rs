@@ -275,7 +275,7 @@ fn mesh_of_sorted(
 ) -> Result<(Mesh, Vec<DVec3>), SphereError> {
     let parts = crate::triangulate::triangulate_sorted_with_twins(&points, scale)?;
     let (tris, twins) = crate::order::by_lowest_corner(parts, points.len())?;
-    let mesh = crate::build_mesh(points.len(), &tris, &twins)?;
+    let mesh = crate::build_mesh(points.len(), &tris, twins.as_flattened())?;
     Ok((mesh, points))
 }
 

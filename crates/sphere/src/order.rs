@@ -138,6 +138,9 @@ fn brio_rounds(
     Ok(order)
 }
 
+/// Triangles and the twins of their three half-edges, one triple per triangle.
+pub(crate) type Renumbered = (Vec<[u32; 3]>, Vec<[u32; 3]>);
+
 /// Triangles renumbered by their lowest corner, each rotated to start there, with their twins
 /// renumbered to match (grouped per triangle). The mesh build then reads triangles, twins and
 /// vertices in one sweep instead of in insertion order, which on a random insertion order is
@@ -146,7 +149,7 @@ fn brio_rounds(
 pub(crate) fn by_lowest_corner(
     (tris, twins): crate::triangulate::Parts,
     n: usize,
-) -> Result<(Vec<[u32; 3]>, Vec<[u32; 3]>), SphereError> {
+) -> Result<Renumbered, SphereError> {
     let lowest = |t: &[u32; 3]| -> usize {
         if t[0] < t[1] && t[0] < t[2] {
             0

@@ -244,6 +244,25 @@ mod tests {
     }
 
     #[test]
+    fn sorted_input_rounds_shrink_by_sixteenths_and_keep_the_order() {
+        let n = 100_000;
+        let seq = brio_sequence(n).unwrap();
+        // The last round (hash without four trailing ones) holds about 15/16 of the points,
+        // and every round keeps the spatial order 0..n.
+        let last = seq
+            .iter()
+            .rev()
+            .take_while(|&&i| hash(i).trailing_ones() < 4)
+            .count();
+        assert!((92_000..95_500).contains(&last), "{last}");
+        let rounds = seq.windows(2).filter(|w| w[0] > w[1]).count();
+        assert!((3..8).contains(&rounds), "{rounds}");
+        let mut sorted = seq.clone();
+        sorted.sort_unstable();
+        assert!(sorted.iter().enumerate().all(|(k, &i)| k == i as usize));
+    }
+
+    #[test]
     fn duplicates_in_a_long_run_of_equal_keys_are_found() {
         // 5,000 points in a cap far smaller than one Morton cell, plus three far points.
         let mut p: Vec<DVec3> = (0..5000)

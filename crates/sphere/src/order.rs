@@ -9,6 +9,7 @@
 //! round keeps consecutive points close, so walks stay a few steps long.
 
 use crate::SphereError;
+use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -159,45 +160,87 @@ pub(crate) fn by_lowest_corner(
             2
         }
     };
-    let mut start: Vec<u32> = try_vec(n + 1)?;
-    start.resize(n + 1, 0);
-    for t in &tris {
-        start[t[lowest(t)] as usize + 1] += 1;
+    // The triangles in one chunk per core (up to 4); per chunk the count of triangles at each
+    // lowest corner, turned into the chunk's first new place there. Chunks keep their order
+    // within a corner, so the result is the one-core counting sort whatever the thread count.
+    let chunks = rayon::current_num_threads().clamp(1, 4);
+    let chunk_len = tris.len().div_ceil(chunks).max(1);
+    let mut starts: Vec<Vec<u32>> = Vec::new();
+    for _ in 0..chunks {
+        let mut c: Vec<u32> = try_vec(n)?;
+        c.resize(n, 0);
+        starts.push(c);
     }
+    starts
+        .par_iter_mut()
+        .zip(tris.par_chunks(chunk_len))
+        .for_each(|(count, part)| {
+            for t in part {
+                count[t[lowest(t)] as usize] += 1;
+            }
+        });
+    let mut next_place = 0u32;
     for v in 0..n {
-        start[v + 1] += start[v];
+        for c in &mut starts {
+            let here = c[v];
+            c[v] = next_place;
+            next_place += here;
+        }
     }
-    // New place of each triangle with the rotation that brings its lowest corner first, and
-    // the old triangle at each new place.
+    // New place of each triangle with the rotation that brings its lowest corner first.
     let mut place: Vec<u32> = try_vec(tris.len())?;
-    let mut old_at: Vec<u32> = try_vec(tris.len())?;
-    old_at.resize(tris.len(), 0);
-    place.extend(tris.iter().enumerate().map(|(t, tri)| {
-        let r = lowest(tri);
-        let slot = &mut start[tri[r] as usize];
-        old_at[*slot as usize] = t as u32;
-        *slot += 1;
-        // Three places per triangle plus the rotation in the low bits fit u32 (MAX_POINTS).
-        (*slot - 1) << 2 | r as u32
-    }));
-    drop(start);
-    let new_half = |h: u32| -> u32 {
-        let p = place[h as usize / 3];
-        let (t, r) = (p >> 2, p & 3);
-        3 * t + (h % 3 + 3 - r) % 3
+    place.resize(tris.len(), 0);
+    place
+        .par_chunks_mut(chunk_len)
+        .zip(tris.par_chunks(chunk_len))
+        .zip(starts.par_iter_mut())
+        .for_each(|((out, part), start)| {
+            for (tri, p) in part.iter().zip(out) {
+                let r = lowest(tri);
+                let slot = &mut start[tri[r] as usize];
+                // Three places per triangle plus the rotation in the low bits fit u32
+                // (MAX_POINTS).
+                *p = *slot << 2 | r as u32;
+                *slot += 1;
+            }
+        });
+    drop(starts);
+    let new_half = |h: usize| -> u32 {
+        let p = place[h / 3];
+        let (t, r) = (p >> 2, p as usize & 3);
+        3 * t + ((h % 3 + 3 - r) % 3) as u32
     };
-    let mut out_tris: Vec<[u32; 3]> = try_vec(tris.len())?;
-    out_tris.par_extend(old_at.par_iter().map(|&t| {
-        let mut rotated = tris[t as usize];
-        rotated.rotate_left((place[t as usize] & 3) as usize);
-        rotated
-    }));
+    // Scattered from all chunks in old order (reads in order, writes to the new places: a
+    // store that misses the cache does not stall as a load does). Relaxed atomics, as the
+    // places are distinct and the arrays are read only after the join.
+    let mut new_tris: Vec<[AtomicU32; 3]> = try_vec(tris.len())?;
+    new_tris.resize_with(tris.len(), Default::default);
+    let mut new_twins: Vec<[AtomicU32; 3]> = try_vec(tris.len())?;
+    new_twins.resize_with(tris.len(), Default::default);
+    tris.par_chunks(chunk_len)
+        .enumerate()
+        .for_each(|(c, part)| {
+            for (k, tri) in part.iter().enumerate() {
+                let t = c * chunk_len + k;
+                let (s, r) = ((place[t] >> 2) as usize, place[t] as usize & 3);
+                for j in 0..3 {
+                    // Corner j goes to (j − r) mod 3, and so does its half-edge.
+                    let to = (j + 3 - r) % 3;
+                    new_tris[s][to].store(tri[j], Relaxed);
+                    new_twins[s][to].store(new_half(twins[3 * t + j] as usize), Relaxed);
+                }
+            }
+        });
     drop(tris);
-    let mut out_twins: Vec<[u32; 3]> = try_vec(old_at.len())?;
-    out_twins.par_extend(old_at.par_iter().map(|&t| {
-        let r = place[t as usize] & 3;
-        [0, 1, 2].map(|k| new_half(twins[3 * t as usize + ((k + r) % 3) as usize]))
-    }));
+    // Same layout: collected in place.
+    let out_tris: Vec<[u32; 3]> = new_tris
+        .into_iter()
+        .map(|t| t.map(AtomicU32::into_inner))
+        .collect();
+    let out_twins: Vec<[u32; 3]> = new_twins
+        .into_iter()
+        .map(|t| t.map(AtomicU32::into_inner))
+        .collect();
     Ok((out_tris, out_twins))
 }
 

@@ -263,3 +263,43 @@ fn sphere_mesh_hilbert_finds_duplicates_in_one_cell_and_scales_tiny_points() {
         SphereError::NotInConvexPosition { index: 777 }
     );
 }
+
+/// Timings of `sphere_mesh_hilbert` on inputs that are quadratic without randomised rounds
+/// (printed; speed is judged by comparing the lines, not asserted): two latitude rings and
+/// twenty rings at 100k and 400k points against uniform random points. Each is checked
+/// Delaunay.
+#[test]
+#[ignore = "stress: run with --release -- --ignored stress_ --nocapture"]
+fn stress_hilbert_rings_scale_like_random_points() {
+    let mut rng = testkit::Rng::new(5);
+    for n in [100_000usize, 400_000] {
+        let rings = |count: usize| -> Vec<DVec3> {
+            (0..n)
+                .map(|i| {
+                    let ring = i % count;
+                    let t = (i / count) as f64 * std::f64::consts::TAU / (n / count) as f64
+                        + ring as f64;
+                    let y = -0.9 + 1.8 * (ring as f64 + 0.5) / count as f64;
+                    let r = (1.0 - y * y).sqrt();
+                    DVec3::new(r * t.cos(), y, r * t.sin())
+                })
+                .collect()
+        };
+        let random: Vec<DVec3> = (0..n)
+            .map(|_| DVec3::from_array(rng.unit_vector()))
+            .collect();
+        let mut line = format!("n={n}:");
+        for (name, p) in [
+            ("2 rings", rings(2)),
+            ("20 rings", rings(20)),
+            ("random", random),
+        ] {
+            let t = std::time::Instant::now();
+            let (mesh, pos, _) = sphere_mesh_hilbert(&p).unwrap();
+            line += &format!(" {name} {:?};", t.elapsed());
+            assert_eq!(mesh.face_count(), 2 * n - 4);
+            assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
+        }
+        eprintln!("{line}");
+    }
+}

@@ -32,26 +32,59 @@ const PLANE_BITS: u32 = 31;
 /// assert_eq!(d, [0, 1, 2, 3]);
 /// ```
 pub fn hilbert_index(x: u32, y: u32, bits: u32) -> u64 {
-    let (mut x, mut y) = (u64::from(x), u64::from(y));
-    let n = 1u64 << bits;
+    // Three levels per table look-up, from the top. A level of zero bits above the grid
+    // only toggles the swap, so padding `bits` to a multiple of three starts with the swap
+    // toggled once per padded level.
+    let levels = bits.div_ceil(STEP) * STEP;
+    let pad = levels - bits;
+    let (x, y) = (u64::from(x), u64::from(y));
+    let mut state = (pad & 1) as usize;
     let mut d = 0u64;
-    let mut s = n >> 1;
-    while s > 0 {
-        let rx = u64::from(x & s != 0);
-        let ry = u64::from(y & s != 0);
-        d += s * s * ((3 * rx) ^ ry);
-        // Turn the quadrant so that its sub-curve starts where the parent curve enters it.
-        if ry == 0 {
-            if rx == 1 {
-                x = n - 1 - x;
-                y = n - 1 - y;
-            }
-            core::mem::swap(&mut x, &mut y);
-        }
-        s >>= 1;
+    let mut shift = levels;
+    while shift > 0 {
+        shift -= STEP;
+        let cell = ((x >> shift & 7) << 3 | (y >> shift & 7)) as usize;
+        let entry = HILBERT_STEPS[state << 6 | cell];
+        d = d << (2 * STEP) | u64::from(entry & 63);
+        state = usize::from(entry >> 6);
     }
     d
 }
+
+/// Levels of the curve per look-up in [`HILBERT_STEPS`].
+const STEP: u32 = 3;
+
+/// The Hilbert curve as a state machine, three levels at a time. The state is how the current
+/// sub-square is turned: bit 0 swaps `x` and `y`, bit 1 mirrors both (`v → 1 − v`); the two
+/// commute. Entry `state << 6 | x3 << 3 | y3` (three bits of each coordinate) holds the six
+/// bits of curve position in its low bits and the next state in its top two.
+const HILBERT_STEPS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut state = i >> 6;
+        let mut digits = 0;
+        let mut level = 0;
+        while level < 3 {
+            let bx = (i >> (5 - level)) & 1;
+            let by = (i >> (2 - level)) & 1;
+            let (mut rx, mut ry) = if state & 1 == 1 { (by, bx) } else { (bx, by) };
+            if state & 2 == 2 {
+                rx ^= 1;
+                ry ^= 1;
+            }
+            digits = digits << 2 | ((3 * rx) ^ ry);
+            // Turn the quadrant so that its sub-curve starts where the parent curve enters it.
+            if ry == 0 {
+                state ^= if rx == 1 { 3 } else { 1 };
+            }
+            level += 1;
+        }
+        table[i] = (digits | state << 6) as u8;
+        i += 1;
+    }
+    table
+};
 
 /// Maps `t` in `[0, 1]` to a cell coordinate in `0..2^bits`; NaN goes to 0 (saturating cast).
 #[inline]
@@ -180,35 +213,118 @@ pub fn hilbert_sort_mesh(
 /// # Errors
 /// As [`sphere_mesh`](crate::sphere_mesh); point indices in errors are indices into `points`.
 pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u32>), SphereError> {
-    let order = hilbert_order_sphere(points);
-    let sorted: Vec<DVec3> = order.par_iter().map(|&i| points[i as usize]).collect();
-    let original = |i: usize| order.get(i).map_or(i, |&o| o as usize);
-    match mesh_of_sorted(sorted) {
+    // Checked on the input, so that errors name input indices directly.
+    crate::order::check_input(points)?;
+    let scale = crate::order::scale_for(points)?;
+    crate::probe_memory(points.len())?;
+    let mut keyed: Vec<(u64, u32)> = crate::order::try_vec(points.len())?;
+    keyed.par_extend(
+        points
+            .par_iter()
+            .enumerate()
+            .map(|(i, &p)| (sphere_key(p), i as u32)),
+    );
+    keyed.par_sort_unstable();
+    refuse_duplicates(points, &keyed)?;
+    let mut order: Vec<u32> = crate::order::try_vec(points.len())?;
+    order.par_extend(keyed.par_iter().map(|&(_, i)| i));
+    drop(keyed);
+    let mut sorted: Vec<DVec3> = crate::order::try_vec(points.len())?;
+    sorted.par_extend(order.par_iter().map(|&i| points[i as usize]));
+    match mesh_of_sorted(sorted, scale) {
         Ok((mesh, pos)) => Ok((mesh, pos, order)),
-        Err(SphereError::NonFinite { index }) => Err(SphereError::NonFinite {
-            index: original(index),
-        }),
         Err(SphereError::NotInConvexPosition { index }) => Err(SphereError::NotInConvexPosition {
-            index: original(index),
+            index: order.get(index).map_or(index, |&o| o as usize),
         }),
-        Err(SphereError::Duplicate { first, second }) => {
-            let (a, b) = (original(first), original(second));
-            Err(SphereError::Duplicate {
-                first: a.min(b),
-                second: a.max(b),
-            })
-        }
         Err(e) => Err(e),
     }
 }
 
-/// The mesh of points already in spatial order, keeping the points as its positions. Its
-/// triangles are renumbered by lowest corner first: in insertion order they would make the
-/// build read the mesh in random order.
-fn mesh_of_sorted(points: Vec<DVec3>) -> Result<(Mesh, Vec<DVec3>), SphereError> {
-    crate::probe_memory(points.len())?;
-    let parts = crate::triangulate::triangulate_with_twins(&points)?;
+/// [`SphereError::Duplicate`] for the first pair of equal points along the curve. Equal points
+/// have equal keys, so only runs of equal keys (one point each, almost always) are searched,
+/// each sorted by coordinates.
+fn refuse_duplicates(points: &[DVec3], keyed: &[(u64, u32)]) -> Result<(), SphereError> {
+    let bits = |i: u32| {
+        let p = points[i as usize];
+        (p.x.to_bits(), p.y.to_bits(), p.z.to_bits(), i)
+    };
+    let mut run: Vec<(u64, u64, u64, u32)> = Vec::new();
+    for group in keyed.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+        run.clear();
+        run.extend(group.iter().map(|&(_, i)| bits(i)));
+        run.sort_unstable();
+        for w in run.windows(2) {
+            let (a, b) = (w[0].3 as usize, w[1].3 as usize);
+            if points[a] == points[b] {
+                return Err(SphereError::Duplicate {
+                    first: a.min(b),
+                    second: a.max(b),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The mesh of checked, duplicate-free points already in spatial order, keeping the points as
+/// its positions. Its triangles are renumbered by lowest corner first: in insertion order they
+/// would make the build read the mesh in random order.
+fn mesh_of_sorted(
+    points: Vec<DVec3>,
+    scale: Option<f64>,
+) -> Result<(Mesh, Vec<DVec3>), SphereError> {
+    let parts = crate::triangulate::triangulate_sorted_with_twins(&points, scale)?;
     let (tris, twins) = crate::order::by_lowest_corner(parts, points.len())?;
-    let mesh = crate::build_mesh(points.len(), &tris, &twins)?;
+    let mesh = crate::build_mesh(points.len(), &tris, twins.as_flattened())?;
     Ok((mesh, points))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The curve one level at a time, turning the coordinates themselves.
+    fn hilbert_index_by_levels(x: u32, y: u32, bits: u32) -> u64 {
+        let (mut x, mut y) = (u64::from(x), u64::from(y));
+        let n = 1u64 << bits;
+        let mut d = 0u64;
+        let mut s = n >> 1;
+        while s > 0 {
+            let rx = u64::from(x & s != 0);
+            let ry = u64::from(y & s != 0);
+            d += s * s * ((3 * rx) ^ ry);
+            if ry == 0 {
+                if rx == 1 {
+                    x = n - 1 - x;
+                    y = n - 1 - y;
+                }
+                core::mem::swap(&mut x, &mut y);
+            }
+            s >>= 1;
+        }
+        d
+    }
+
+    #[test]
+    fn table_curve_is_the_level_by_level_curve() {
+        let mut r = 0x1234_5678_9abc_def0u64;
+        for bits in 1..=32u32 {
+            let mask = if bits == 32 {
+                u32::MAX
+            } else {
+                (1 << bits) - 1
+            };
+            for _ in 0..2000 {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                let (x, y) = (r as u32 & mask, (r >> 32) as u32 & mask);
+                assert_eq!(
+                    hilbert_index(x, y, bits),
+                    hilbert_index_by_levels(x, y, bits),
+                    "({x}, {y}) at {bits} bits"
+                );
+            }
+        }
+    }
 }

@@ -25,7 +25,7 @@
 //! [`Mesh::from_triangles`]. Without `unsafe`: bounds checks measured at a few percent.
 
 use crate::SphereError;
-use crate::order::{check_input, insertion_order, scale_for, try_vec};
+use crate::order::{brio_sequence, check_input, insertion_order, scale_for, try_vec};
 use crate::seed::seeded;
 use delaunay::predicates::{
     orient3d_exact as orient, orient3d_static as orient_static, static_orient3d_bound,
@@ -92,6 +92,31 @@ pub(crate) fn triangulate_with_twins(points: &[DVec3]) -> Result<Parts, SphereEr
     Ok(t.into_parts())
 }
 
+/// [`triangulate_with_twins`] for points already in spatial order (a Hilbert sort), checked
+/// ([`check_input`]) and free of duplicates, with `scale` from [`scale_for`]: the points are
+/// inserted in BRIO rounds of their own order, without a second spatial sort or copy, and the
+/// triangles are in indices of `points`.
+pub(crate) fn triangulate_sorted_with_twins(
+    points: &[DVec3],
+    scale: Option<f64>,
+) -> Result<Parts, SphereError> {
+    let scaled: Vec<DVec3>;
+    let pts = match scale {
+        Some(s) => {
+            let mut v = try_vec(points.len())?;
+            v.extend(points.iter().map(|&p| p * s));
+            scaled = v;
+            &scaled[..]
+        }
+        None => points,
+    };
+    let sequence = brio_sequence(points.len())?;
+    let mut t = Triangulator::new(pts, None, Hint::Previous)?;
+    t.sequence = Some(&sequence);
+    t.run()?;
+    Ok(t.into_parts())
+}
+
 /// Triangles and the twin of each half-edge, as [`Mesh::from_half_edges`] takes them.
 pub(crate) type Parts = (Vec<[u32; 3]>, Vec<u32>);
 
@@ -116,6 +141,8 @@ pub(crate) struct Triangulator<'a> {
     pts: &'a [DVec3],
     /// Input index of each point, `None` when `pts` is in input order.
     order: Option<&'a [u32]>,
+    /// The insertion order of `pts` when it is not `0..n`.
+    pub(crate) sequence: Option<&'a [u32]>,
     hint: Hint,
     /// Per point one triangle at it (maintained for [`Hint::Lattice`] only).
     vt: Vec<u32>,
@@ -187,6 +214,7 @@ impl<'a> Triangulator<'a> {
         Ok(Self {
             pts,
             order,
+            sequence: None,
             hint,
             vt,
             tv,
@@ -229,7 +257,10 @@ impl<'a> Triangulator<'a> {
             _ => n,
         };
         let early = (0..n).step_by(spread as usize).skip(1);
-        for (pass, i) in early.map(|i| (0, i)).chain((0..n).map(|i| (1, i))) {
+        let sequence = self.sequence;
+        let at = |k: u32| sequence.map_or(k, |s| s[k as usize]);
+        for (pass, k) in early.map(|i| (0, i)).chain((0..n).map(|i| (1, i))) {
+            let i = at(k);
             if self.seed.contains(&i) || (lattice && pass == 1 && self.vt[i as usize] != NONE) {
                 continue;
             }

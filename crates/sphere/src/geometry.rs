@@ -6,10 +6,10 @@
 //!
 //! # Panics
 //! The functions that take a mesh panic if `positions` is shorter than
-//! [`Mesh::vertex_slots`] (a programming error, like indexing past a slice).
+//! [`Topology::vertex_slots`] (a programming error, like indexing past a slice).
 
 use glam::DVec3;
-use quadedge::{Face, Mesh, Vertex};
+use quadedge::{Face, Topology, Vertex};
 
 /// The angle between `a` and `b` seen from the origin, in radians (`0..=π`).
 ///
@@ -73,7 +73,13 @@ pub fn circumcenter(a: DVec3, b: DVec3, c: DVec3, radius: f64) -> DVec3 {
 }
 
 /// The sphere's radius as the mean distance of the live vertices from the origin.
-pub fn mean_radius(mesh: &Mesh, positions: &[DVec3]) -> f64 {
+///
+/// Takes any [`Topology`] (a `Mesh` or a `FrozenMesh`).
+///
+/// # Panics
+///
+/// When `positions` is shorter than the mesh's vertex slots.
+pub fn mean_radius(mesh: &impl Topology, positions: &[DVec3]) -> f64 {
     check_len(mesh, positions);
     let (sum, n) = mesh.vertices().fold((0.0, 0usize), |(s, n), v| {
         (s + positions[v.index()].length(), n + 1)
@@ -82,8 +88,14 @@ pub fn mean_radius(mesh: &Mesh, positions: &[DVec3]) -> f64 {
 }
 
 /// The circumcentre of every face (the Voronoi vertices), indexed by face id over
-/// [`Mesh::face_slots`]; removed faces get `DVec3::NAN`. Each lies on the sphere through the
+/// [`Topology::face_slots`]; removed faces get `DVec3::NAN`. Each lies on the sphere through the
 /// face's corners (radius: their mean length).
+///
+/// Takes any [`Topology`] (a `Mesh` or a `FrozenMesh`).
+///
+/// # Panics
+///
+/// When `positions` is shorter than the mesh's vertex slots.
 ///
 /// ```
 /// let (mesh, pos) = sphere::icosphere(1, 1.0).unwrap();
@@ -94,7 +106,7 @@ pub fn mean_radius(mesh: &Mesh, positions: &[DVec3]) -> f64 {
 ///     assert!((d[0] - d[1]).abs() < 1e-12 && (d[0] - d[2]).abs() < 1e-12);
 /// }
 /// ```
-pub fn circumcenters(mesh: &Mesh, positions: &[DVec3]) -> Vec<DVec3> {
+pub fn circumcenters(mesh: &impl Topology, positions: &[DVec3]) -> Vec<DVec3> {
     check_len(mesh, positions);
     let mut out = vec![DVec3::NAN; mesh.face_slots()];
     for f in mesh.faces() {
@@ -106,7 +118,7 @@ pub fn circumcenters(mesh: &Mesh, positions: &[DVec3]) -> Vec<DVec3> {
 }
 
 /// The area of every vertex's Voronoi cell on the sphere, indexed by vertex id over
-/// [`Mesh::vertex_slots`] (0 for removed or isolated vertices, and for vertices on a
+/// [`Topology::vertex_slots`] (0 for removed or isolated vertices, and for vertices on a
 /// boundary, whose cells are open).
 ///
 /// Each cell is summed as signed spherical triangles `(site, cc_i, cc_i+1)` over consecutive
@@ -114,13 +126,19 @@ pub fn circumcenters(mesh: &Mesh, positions: &[DVec3]) -> Vec<DVec3> {
 /// triangles (obtuse faces) too. On a closed mesh the triangles tile the sphere, so the areas
 /// sum to `4πr²` up to rounding (relative error far below `1e-9`).
 ///
+/// Takes any [`Topology`] (a `Mesh` or a `FrozenMesh`).
+///
+/// # Panics
+///
+/// When `positions` is shorter than the mesh's vertex slots.
+///
 /// ```
 /// let (mesh, pos) = sphere::fibonacci_sphere(1000, 2.0, 0.3, 1).unwrap();
 /// let total: f64 = sphere::geometry::voronoi_areas(&mesh, &pos).iter().sum();
 /// let want = 4.0 * std::f64::consts::PI * 4.0;
 /// assert!((total - want).abs() < 1e-9 * want);
 /// ```
-pub fn voronoi_areas(mesh: &Mesh, positions: &[DVec3]) -> Vec<f64> {
+pub fn voronoi_areas(mesh: &impl Topology, positions: &[DVec3]) -> Vec<f64> {
     let cc = circumcenters(mesh, positions);
     let mut out = vec![0.0; mesh.vertex_slots()];
     for v in mesh.vertices() {
@@ -132,7 +150,7 @@ pub fn voronoi_areas(mesh: &Mesh, positions: &[DVec3]) -> Vec<f64> {
     out
 }
 
-fn cell_area(mesh: &Mesh, positions: &[DVec3], cc: &[DVec3], v: Vertex) -> f64 {
+fn cell_area(mesh: &impl Topology, positions: &[DVec3], cc: &[DVec3], v: Vertex) -> f64 {
     let site = positions[v.index()];
     let mut faces = mesh.vertex_faces(v);
     let Some(first) = faces.next() else {
@@ -168,23 +186,30 @@ pub struct MeshQuality {
 /// Edge-length statistics and the smallest angle, over live edges and faces.
 /// Returns `None` for a mesh without edges.
 ///
+/// Takes any [`Topology`] (a `Mesh` or a `FrozenMesh`).
+///
+/// # Panics
+///
+/// When `positions` is shorter than the mesh's vertex slots.
+///
 /// ```
 /// let (mesh, pos) = sphere::icosphere(2, 1.0).unwrap();
 /// let q = sphere::geometry::mesh_quality(&mesh, &pos).unwrap();
 /// assert!(q.edge_ratio < 1.3 && q.min_angle > 0.9);
 /// ```
-pub fn mesh_quality(mesh: &Mesh, positions: &[DVec3]) -> Option<MeshQuality> {
+pub fn mesh_quality(mesh: &impl Topology, positions: &[DVec3]) -> Option<MeshQuality> {
     check_len(mesh, positions);
     let (mut lo, mut hi, mut sum, mut n) = (f64::INFINITY, 0.0f64, 0.0, 0usize);
-    for e in mesh.undirected_edges() {
-        let l = great_circle_distance(
-            positions[mesh.origin(e).index()],
-            positions[mesh.dest(e).index()],
-        );
-        lo = lo.min(l);
-        hi = hi.max(l);
-        sum += l;
-        n += 1;
+    // Each undirected edge once, from its endpoint with the smaller id.
+    for v in mesh.vertices() {
+        let p = positions[v.index()];
+        for w in mesh.neighbors(v).filter(|w| w.index() > v.index()) {
+            let l = great_circle_distance(p, positions[w.index()]);
+            lo = lo.min(l);
+            hi = hi.max(l);
+            sum += l;
+            n += 1;
+        }
     }
     if n == 0 {
         return None;
@@ -207,12 +232,12 @@ pub fn mesh_quality(mesh: &Mesh, positions: &[DVec3]) -> Option<MeshQuality> {
 }
 
 #[inline]
-fn corners(mesh: &Mesh, positions: &[DVec3], f: Face) -> [DVec3; 3] {
+fn corners(mesh: &impl Topology, positions: &[DVec3], f: Face) -> [DVec3; 3] {
     mesh.face_vertices(f).map(|v| positions[v.index()])
 }
 
 #[inline]
-fn check_len(mesh: &Mesh, positions: &[DVec3]) {
+fn check_len(mesh: &impl Topology, positions: &[DVec3]) {
     assert!(
         positions.len() >= mesh.vertex_slots(),
         "positions ({}) must cover every vertex slot ({})",
@@ -266,5 +291,31 @@ mod tests {
         assert!((q.edge_ratio - 1.0).abs() < 1e-12);
         assert!((q.min_angle - PI / 3.0).abs() < 1e-12);
         assert!((mean_radius(&mesh, &p) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn frozen_mesh_gives_the_same_geometry() {
+        let (mut mesh, p) = crate::fibonacci_sphere(2000, 3.0, 0.3, 9).unwrap();
+        // Freezing wants quad-edges and faces in sweep order: renumber them, vertices kept.
+        let identity: Vec<u32> = (0..2000).collect();
+        mesh.reorder_vertices(&identity).unwrap();
+        let frozen = quadedge::FrozenMesh::freeze(&mesh).unwrap();
+        assert_eq!(mean_radius(&frozen, &p), mean_radius(&mesh, &p));
+        let (a, b) = (circumcenters(&frozen, &p), circumcenters(&mesh, &p));
+        assert!(
+            a.iter()
+                .zip(&b)
+                .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+        );
+        assert_eq!(voronoi_areas(&frozen, &p), voronoi_areas(&mesh, &p));
+        assert_eq!(mesh_quality(&frozen, &p), mesh_quality(&mesh, &p));
+        // Every undirected edge counted once: the mean over the edge list agrees.
+        let mean = mesh
+            .undirected_edges()
+            .map(|e| great_circle_distance(p[mesh.origin(e).index()], p[mesh.dest(e).index()]))
+            .sum::<f64>()
+            / mesh.undirected_edge_count() as f64;
+        let q = mesh_quality(&mesh, &p).unwrap();
+        assert!((q.mean_edge - mean).abs() < 1e-12 * mean);
     }
 }

@@ -25,6 +25,7 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use delaunay::hint::HintGrid;
+use delaunay::morton::MortonFrame;
 use delaunay::{
     Location, RestoreOptions, Sphere, insert, insert_many, locate, remove, remove_many, restore,
 };
@@ -70,20 +71,9 @@ fn plate_turns(pos: &[DVec3], plates: usize, angle: f64, rng: &mut Rng) -> Vec<D
         .collect()
 }
 
-/// Spreads the low 21 bits of `x` to every third bit (Morton keys for sorting the inputs).
-fn spread(mut x: u64) -> u64 {
-    x &= 0x1f_ffff;
-    x = (x | x << 32) & 0x001f_0000_0000_ffff;
-    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
-    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
-    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
-    x = (x | x << 2) & 0x1249_2492_4924_9249;
-    x
-}
-
+/// Morton key in the cube [-1, 1]³ (sorting the inputs spatially).
 fn morton(p: DVec3) -> u64 {
-    let q = ((p + DVec3::ONE) * 0.5 * ((1u32 << 21) - 1) as f64).as_uvec3();
-    spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2
+    MortonFrame::of([DVec3::NEG_ONE, DVec3::ONE]).key(p)
 }
 
 fn living(c: &mut Criterion) {

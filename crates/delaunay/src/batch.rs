@@ -8,6 +8,7 @@
 //! one left in cache, and the walk from the previous insertion is a step or two long.
 
 use crate::check::check_len;
+use crate::morton::MortonFrame;
 use crate::{DelaunayError, Surface, insert, remove};
 use glam::DVec3;
 use quadedge::{Face, Mesh, Vertex};
@@ -186,36 +187,14 @@ pub fn remove_many<S: Surface>(
     Ok(())
 }
 
-/// `(Morton key, input index)` of each point, sorted: the points' bounding box cut into 2²¹
-/// steps per axis, the bits interleaved. Non-finite points get key 0.
+/// `(Morton key, input index)` of each point, sorted (the frame: the finite points'
+/// bounding box); a non-finite coordinate sorts as the frame's high side.
 fn spatial_order(points: impl Iterator<Item = DVec3> + Clone) -> Vec<(u64, u32)> {
-    let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
-    for p in points.clone().filter(|p| p.is_finite()) {
-        lo = lo.min(p);
-        hi = hi.max(p);
-    }
-    let steps = ((1u32 << 21) - 1) as f64;
-    let scale = (hi - lo).max(DVec3::splat(f64::MIN_POSITIVE)).recip() * steps;
+    let frame = MortonFrame::of(points.clone());
     let mut order: Vec<(u64, u32)> = points
         .enumerate()
-        .map(|(i, p)| {
-            // `as u64` saturates: NaN gives 0.
-            let q = ((p - lo) * scale).min(DVec3::splat(steps));
-            let key = spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2;
-            (key, i as u32)
-        })
+        .map(|(i, p)| (frame.key(p), i as u32))
         .collect();
     order.sort_unstable();
     order
-}
-
-/// Spreads the low 21 bits of `x` to every third bit.
-fn spread(mut x: u64) -> u64 {
-    x &= 0x1f_ffff;
-    x = (x | x << 32) & 0x001f_0000_0000_ffff;
-    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
-    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
-    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
-    x = (x | x << 2) & 0x1249_2492_4924_9249;
-    x
 }

@@ -48,6 +48,7 @@ mod flips;
 pub mod hint;
 mod insert;
 mod locate;
+pub mod morton;
 pub mod predicates;
 mod remove;
 pub mod resample;

@@ -10,6 +10,7 @@
 
 use crate::SphereError;
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use delaunay::morton::MortonFrame;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -68,20 +69,14 @@ pub(crate) fn scale_for(points: &[DVec3]) -> Result<Option<f64>, SphereError> {
 /// duplicates: equal points get equal Morton keys and, with coordinates breaking ties in the
 /// sort, end up adjacent, so one linear scan finds them.
 pub(crate) fn insertion_order(points: &[DVec3]) -> Result<Vec<u32>, SphereError> {
-    let (mut lo, mut hi) = (points[0], points[0]);
-    for p in points {
-        lo = lo.min(*p);
-        hi = hi.max(*p);
-    }
-    let ext = (hi - lo).max(DVec3::splat(f64::MIN_POSITIVE));
-    let top = ((1u32 << 21) - 1) as f64;
-    let scale = DVec3::splat(top) / ext;
+    let frame = MortonFrame::of(points.iter().copied());
     let mut keyed: Vec<(u64, u32)> = try_vec(points.len())?;
-    keyed.par_extend(points.par_iter().enumerate().map(|(i, p)| {
-        let q = ((*p - lo) * scale).min(DVec3::splat(top));
-        let k = spread(q.x as u64) | spread(q.y as u64) << 1 | spread(q.z as u64) << 2;
-        (k, i as u32)
-    }));
+    keyed.par_extend(
+        points
+            .par_iter()
+            .enumerate()
+            .map(|(i, p)| (frame.key(*p), i as u32)),
+    );
     let bits = |p: DVec3| (p.x.to_bits(), p.y.to_bits(), p.z.to_bits());
     // No two entries compare equal unless their points are (a duplicate, refused below), so
     // the order is the same whatever the sort and the thread count.
@@ -253,18 +248,6 @@ fn hash(i: u32) -> u32 {
     x ^= x >> 15;
     x = x.wrapping_mul(0x846c_a68b);
     x ^ (x >> 16)
-}
-
-/// Spreads the low 21 bits of `x` to every third bit.
-#[inline]
-fn spread(mut x: u64) -> u64 {
-    x &= 0x1f_ffff;
-    x = (x | x << 32) & 0x001f_0000_0000_ffff;
-    x = (x | x << 16) & 0x001f_0000_ff00_00ff;
-    x = (x | x << 8) & 0x100f_00f0_0f00_f00f;
-    x = (x | x << 4) & 0x10c3_0c30_c30c_30c3;
-    x = (x | x << 2) & 0x1249_2492_4924_9249;
-    x
 }
 
 #[cfg(test)]

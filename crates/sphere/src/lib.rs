@@ -36,6 +36,7 @@ mod order;
 mod points;
 mod seed;
 mod triangulate;
+mod visibility;
 
 pub use delaunay;
 pub use error::SphereError;

@@ -1,7 +1,7 @@
 //! The first tetrahedron of the incremental triangulation, chosen and checked with exact
 //! predicates.
 
-use crate::triangulate::{outside, outside_v};
+use crate::visibility::{outside, outside_v};
 use glam::DVec3;
 
 /// The seed tetrahedron from `candidates`: its corners, its four faces counter-clockwise from

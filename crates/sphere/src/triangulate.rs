@@ -27,27 +27,12 @@
 use crate::SphereError;
 use crate::order::{brio_sequence, check_input, insertion_order, scale_for, try_vec};
 use crate::seed::seeded;
-use delaunay::predicates::{
-    orient3d_exact as orient, orient3d_static as orient_static, static_orient3d_bound,
-};
+use crate::visibility::outside;
+use delaunay::predicates::{orient3d_static as orient_static, static_orient3d_bound};
 use glam::DVec3;
 #[cfg(doc)]
 use quadedge::Mesh;
 use quadedge::NONE;
-
-/// Positive when `p` lies strictly beyond the plane of face `(a, b, c)` (counter-clockwise seen
-/// from outside): `p` sees the face, i.e. lies inside its circumcircle on the sphere. Zero when
-/// the four points are coplanar (co-circular). Exact sign.
-#[inline(always)]
-pub(crate) fn outside(a: [f64; 3], b: [f64; 3], c: [f64; 3], p: [f64; 3]) -> f64 {
-    -orient(a, b, c, p)
-}
-
-/// [`outside`] on glam vectors.
-#[inline]
-pub(crate) fn outside_v(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> f64 {
-    outside(a.to_array(), b.to_array(), c.to_array(), p.to_array())
-}
 
 /// The spherical Delaunay triangulation of `points` (on a common sphere around the origin),
 /// as triangles of point indices, counter-clockwise seen from outside.

@@ -29,47 +29,14 @@ use delaunay::morton::MortonFrame;
 use delaunay::{
     Location, RestoreOptions, Sphere, insert, insert_many, locate, remove, remove_many, restore,
 };
-use glam::{DQuat, DVec3};
+use glam::DVec3;
 use quadedge::Vertex;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 use std::hint::black_box;
 use std::time::Duration;
+use testkit::{Rng, plate_turns};
 
 const N: usize = 1_000_000;
-
-/// The workspace's generator, with directions as `DVec3`.
-struct Rng(testkit::Rng);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Self(testkit::Rng::new(seed))
-    }
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-    fn f64(&mut self) -> f64 {
-        self.0.unit_f64()
-    }
-    fn unit(&mut self) -> DVec3 {
-        DVec3::from_array(self.0.unit_vector())
-    }
-}
-
-/// Per-vertex plate rotation: plate = nearest of `plates` random centres.
-fn plate_turns(pos: &[DVec3], plates: usize, angle: f64, rng: &mut Rng) -> Vec<DQuat> {
-    let centres: Vec<DVec3> = (0..plates).map(|_| rng.unit()).collect();
-    let turns: Vec<DQuat> = (0..plates)
-        .map(|_| DQuat::from_axis_angle(rng.unit(), angle * (0.5 + rng.f64())))
-        .collect();
-    pos.iter()
-        .map(|p| {
-            let k = (0..plates)
-                .max_by(|&a, &b| p.dot(centres[a]).total_cmp(&p.dot(centres[b])))
-                .unwrap();
-            turns[k]
-        })
-        .collect()
-}
 
 /// Morton key in the cube [-1, 1]³ (sorting the inputs spatially).
 fn morton(p: DVec3) -> u64 {
@@ -127,9 +94,9 @@ fn living(c: &mut Criterion) {
     // Point location.
     let mut rng = Rng::new(2);
     let mut walk = Vec::with_capacity(N);
-    let mut p = rng.unit();
+    let mut p = rng.unit_dvec3();
     for _ in 0..N {
-        p = (p + rng.unit() * 0.5 * mean_edge).normalize();
+        p = (p + rng.unit_dvec3() * 0.5 * mean_edge).normalize();
         walk.push(p);
     }
     g.bench_function("locate_coherent", |b| {
@@ -142,7 +109,7 @@ fn living(c: &mut Criterion) {
             black_box(hint)
         })
     });
-    let random: Vec<DVec3> = (0..N).map(|_| rng.unit()).collect();
+    let random: Vec<DVec3> = (0..N).map(|_| rng.unit_dvec3()).collect();
     let grid = HintGrid::new(&mesh, &pos);
     g.throughput(Throughput::Elements((N / 10) as u64));
     g.bench_function("locate_random", |b| {
@@ -193,7 +160,7 @@ fn living(c: &mut Criterion) {
     let mut victims: Vec<Vertex> = Vec::with_capacity(N / 10);
     let mut taken = vec![false; N];
     while victims.len() < N / 10 {
-        let v = (rng.next() % N as u64) as usize;
+        let v = (rng.next_u64() % N as u64) as usize;
         if !taken[v] {
             taken[v] = true;
             victims.push(Vertex::new(v as u32));
@@ -299,9 +266,13 @@ fn living(c: &mut Criterion) {
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(200))
         .measurement_time(Duration::from_secs(4));
-    let base: Vec<Point2<f64>> = (0..N).map(|_| Point2::new(rng.f64(), rng.f64())).collect();
+    let base: Vec<Point2<f64>> = (0..N)
+        .map(|_| Point2::new(rng.unit_f64(), rng.unit_f64()))
+        .collect();
     let tri = DelaunayTriangulation::<Point2<f64>>::bulk_load(base).unwrap();
-    let mut extra: Vec<Point2<f64>> = (0..N).map(|_| Point2::new(rng.f64(), rng.f64())).collect();
+    let mut extra: Vec<Point2<f64>> = (0..N)
+        .map(|_| Point2::new(rng.unit_f64(), rng.unit_f64()))
+        .collect();
     extra.sort_unstable_by_key(|q| morton(DVec3::new(q.x * 2.0 - 1.0, q.y * 2.0 - 1.0, 0.0)));
     g.throughput(Throughput::Elements(N as u64));
     g.bench_function("insert", |b| {
@@ -325,7 +296,7 @@ fn living(c: &mut Criterion) {
                 // current count is a live vertex: remove random ones.
                 let mut r = Rng::new(3);
                 for _ in 0..N / 10 {
-                    let i = (r.next() % t.num_vertices() as u64) as usize;
+                    let i = (r.next_u64() % t.num_vertices() as u64) as usize;
                     t.remove(spade::handles::FixedVertexHandle::from_index(i));
                 }
                 t

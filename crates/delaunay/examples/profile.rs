@@ -3,26 +3,9 @@
 //! Wall-clock figures live in the criterion bench `benches/benches/living.rs`.
 
 use delaunay::{RestoreOptions, Sphere, insert, locate, remove, restore};
-use glam::{DQuat, DVec3};
+use glam::DVec3;
 use quadedge::Vertex;
-
-/// The workspace's generator, with directions as `DVec3`.
-struct Rng(testkit::Rng);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Self(testkit::Rng::new(seed))
-    }
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-    fn f64(&mut self) -> f64 {
-        self.0.unit_f64()
-    }
-    fn unit(&mut self) -> DVec3 {
-        DVec3::from_array(self.0.unit_vector())
-    }
-}
+use testkit::{Rng, plate_turns};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -37,7 +20,7 @@ fn main() {
     let t = std::time::Instant::now();
     match what {
         "insert" => {
-            let mut pts: Vec<DVec3> = (0..n).map(|_| rng.unit()).collect();
+            let mut pts: Vec<DVec3> = (0..n).map(|_| rng.unit_dvec3()).collect();
             let order = sphere::hilbert_order_sphere(&pts);
             pts = order.iter().map(|&i| pts[i as usize]).collect();
             mesh.reserve(n).unwrap();
@@ -50,7 +33,7 @@ fn main() {
         }
         "remove" => {
             for _ in 0..n / 10 {
-                let v = Vertex::new((rng.next() % n as u64) as u32);
+                let v = Vertex::new((rng.next_u64() % n as u64) as u32);
                 if mesh.is_vertex_alive(v) {
                     remove(&Sphere, &mut mesh, &pos, v).unwrap();
                 }
@@ -60,7 +43,7 @@ fn main() {
             let f0 = mesh.faces().next();
             let mut hits = 0usize;
             for _ in 0..n / 10 {
-                let p = rng.unit();
+                let p = rng.unit_dvec3();
                 hits += locate(&Sphere, &mesh, &pos, p, f0).is_ok() as usize;
             }
             assert_eq!(hits, n / 10);
@@ -69,22 +52,16 @@ fn main() {
             let grid = delaunay::hint::HintGrid::new(&mesh, &pos);
             let mut hits = 0usize;
             for _ in 0..n / 10 {
-                let p = rng.unit();
+                let p = rng.unit_dvec3();
                 hits += grid.locate(&Sphere, &mesh, &pos, p).is_ok() as usize;
             }
             assert_eq!(hits, n / 10);
         }
         "restore" => {
             let edge = (8.0 * std::f64::consts::PI / (n as f64 * 3f64.sqrt())).sqrt();
-            let centres: Vec<DVec3> = (0..20).map(|_| rng.unit()).collect();
-            let turns: Vec<DQuat> = (0..20)
-                .map(|_| DQuat::from_axis_angle(rng.unit(), 0.5 * edge * (0.5 + rng.f64())))
-                .collect();
-            for p in &mut pos {
-                let k = (0..20)
-                    .max_by(|&a, &b| p.dot(centres[a]).total_cmp(&p.dot(centres[b])))
-                    .unwrap();
-                *p = turns[k] * *p;
+            let turns = plate_turns(&pos, 20, 0.5 * edge, &mut rng);
+            for (p, q) in pos.iter_mut().zip(&turns) {
+                *p = *q * *p;
             }
             let all: Vec<Vertex> = mesh.vertices().collect();
             let s = restore(

@@ -17,9 +17,11 @@
 
 pub mod edits;
 mod mesh;
+mod motion;
 mod rng;
 
 pub use mesh::*;
+pub use motion::plate_turns;
 
 /// Thread pools of 1, 2 and 4 threads: parallel code must give bit-identical results in each.
 #[cfg(feature = "rayon")]

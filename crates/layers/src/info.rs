@@ -28,6 +28,16 @@ pub enum OnChange {
     RemoveLayer,
 }
 
+impl OnChange {
+    /// Every policy, in declaration order.
+    pub const ALL: [OnChange; 4] = [
+        OnChange::Keep,
+        OnChange::ResetAffected,
+        OnChange::ResetAll,
+        OnChange::RemoveLayer,
+    ];
+}
+
 /// What a layer does when the mesh creates or merges elements: an edge split (new vertex
 /// between `origin` and `dest` at weight `t`, new edges and faces that descend from cut ones),
 /// a face split (new vertex inside a triangle with three barycentric weights) and a collapse
@@ -83,6 +93,23 @@ pub enum Interpolation {
 }
 
 impl Interpolation {
+    /// Every policy, in declaration order (for menus, and for tests that try them all).
+    pub const ALL: [Interpolation; 13] = [
+        Interpolation::DontCare,
+        Interpolation::Reset,
+        Interpolation::ResetLayer,
+        Interpolation::DropLayer,
+        Interpolation::KeepSrc,
+        Interpolation::KeepDest,
+        Interpolation::Lerp,
+        Interpolation::Nlerp,
+        Interpolation::Slerp,
+        Interpolation::MinValue,
+        Interpolation::MaxValue,
+        Interpolation::MinWeight,
+        Interpolation::MaxWeight,
+    ];
+
     /// Does this policy compute a value from the source element(s) (`KeepSrc` to
     /// `MaxWeight`), as opposed to resetting, dropping or ignoring?
     pub const fn produces_value(self) -> bool {

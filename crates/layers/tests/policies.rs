@@ -54,27 +54,6 @@ fn run<K: Kind>(
 }
 
 const VERTS: [f32; 4] = [1.0, 2.0, 4.0, 8.0];
-const ALL_INTERP: [Interpolation; 13] = [
-    Interpolation::DontCare,
-    Interpolation::Reset,
-    Interpolation::ResetLayer,
-    Interpolation::DropLayer,
-    Interpolation::KeepSrc,
-    Interpolation::KeepDest,
-    Interpolation::Lerp,
-    Interpolation::Nlerp,
-    Interpolation::Slerp,
-    Interpolation::MinValue,
-    Interpolation::MaxValue,
-    Interpolation::MinWeight,
-    Interpolation::MaxWeight,
-];
-const ALL_ON: [OnChange; 4] = [
-    OnChange::Keep,
-    OnChange::ResetAffected,
-    OnChange::ResetAll,
-    OnChange::RemoveLayer,
-];
 
 /// Split of edge v1 → v2 (quad 1, edge e2) at t = 0.25, new vertex v4, new half e7 (quad 3,
 /// odd direction so orientation matters), cross edges e8 (quad 4) and none, new face f2 cut
@@ -114,8 +93,8 @@ fn split_vertex_for_every_interpolation() {
             Some(vec![1., 2., 4., 8., 2.5])
         }
     };
-    for p in ALL_INTERP {
-        for on in ALL_ON {
+    for p in Interpolation::ALL {
+        for on in OnChange::ALL {
             let got = run::<VertexKind>(&VERTS, on, p, &[split()], SPLIT_SIZES);
             assert_eq!(got, expect(p), "{p:?} {on:?}");
         }
@@ -126,7 +105,7 @@ fn split_vertex_for_every_interpolation() {
 fn split_edges_for_every_interpolation() {
     let und = [10., 20., 30.];
     let dir = [10., 11., 20., 21., 30., 31.];
-    for p in ALL_INTERP {
+    for p in Interpolation::ALL {
         let (u, d) = match p {
             Interpolation::DropLayer => (None, None),
             Interpolation::ResetLayer => (Some(vec![INIT; 5]), Some(vec![INIT; 10])),
@@ -171,7 +150,7 @@ fn split_edges_for_every_interpolation() {
 #[test]
 fn split_faces_for_every_interpolation() {
     let faces = [100., 200.];
-    for p in ALL_INTERP {
+    for p in Interpolation::ALL {
         let want = match p {
             Interpolation::DropLayer => None,
             Interpolation::ResetLayer => Some(vec![INIT; 3]),
@@ -198,8 +177,8 @@ fn collapse() -> Change {
 
 #[test]
 fn collapse_vertex_for_every_policy_pair() {
-    for p in ALL_INTERP {
-        for on in ALL_ON {
+    for p in Interpolation::ALL {
+        for on in OnChange::ALL {
             let survivor = match p {
                 Interpolation::DontCare => Some(2.),
                 Interpolation::Reset | Interpolation::ResetLayer => Some(INIT),
@@ -237,8 +216,8 @@ fn collapse_edges_and_faces_follow_on_change() {
     let dir = [10., 11., 20., 21., 30., 31.];
     let faces = [100., 200.];
     let s = sizes(4, 2, 3);
-    for p in ALL_INTERP {
-        for on in ALL_ON {
+    for p in Interpolation::ALL {
+        for on in OnChange::ALL {
             let (u, d, fa) = match on {
                 OnChange::Keep => (Some(und.to_vec()), Some(dir.to_vec()), Some(faces.to_vec())),
                 OnChange::ResetAffected => (
@@ -275,8 +254,8 @@ fn flip_changes_the_edge_and_both_faces() {
     let und = [10., 20., 30.];
     let dir = [10., 11., 20., 21., 30., 31.];
     let faces = [100., 200., 300.];
-    for p in ALL_INTERP {
-        for on in ALL_ON {
+    for p in Interpolation::ALL {
+        for on in OnChange::ALL {
             let (u, d, fa) = match on {
                 OnChange::Keep => (Some(und.to_vec()), Some(dir.to_vec()), Some(faces.to_vec())),
                 OnChange::ResetAffected => (
@@ -308,7 +287,7 @@ fn flip_changes_the_edge_and_both_faces() {
 #[test]
 fn removals_follow_on_change() {
     let s = sizes(4, 3, 3);
-    for on in ALL_ON {
+    for on in OnChange::ALL {
         let expect = |vals: &[f32], hit: &[usize]| match on {
             OnChange::Keep => Some(vals.to_vec()),
             OnChange::ResetAffected => Some(
@@ -353,8 +332,8 @@ fn removals_follow_on_change() {
 
 #[test]
 fn added_and_reused_ids_start_from_the_initial_value() {
-    for p in ALL_INTERP {
-        for on in ALL_ON {
+    for p in Interpolation::ALL {
+        for on in OnChange::ALL {
             // Reuse v1 and v2, append v4 and v5.
             let c = [
                 Change::VerticesAdded {
@@ -403,8 +382,8 @@ fn compaction_permutes_every_kind() {
     };
     let c = [Change::Compact(remap)];
     let s = sizes(3, 2, 2);
-    for p in ALL_INTERP {
-        for on in ALL_ON {
+    for p in Interpolation::ALL {
+        for on in OnChange::ALL {
             assert_eq!(
                 run::<VertexKind>(&VERTS, on, p, &c, s),
                 Some(vec![1., 4., 8.])

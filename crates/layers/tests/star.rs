@@ -10,22 +10,6 @@ use quadedge::{Change, DissolveRecord, Edge, Face, FaceSplitRecord, Mesh, Vertex
 
 const INIT: f32 = -1.0;
 
-const ALL_INTERP: [Interpolation; 13] = [
-    Interpolation::DontCare,
-    Interpolation::Reset,
-    Interpolation::ResetLayer,
-    Interpolation::DropLayer,
-    Interpolation::KeepSrc,
-    Interpolation::KeepDest,
-    Interpolation::Lerp,
-    Interpolation::Nlerp,
-    Interpolation::Slerp,
-    Interpolation::MinValue,
-    Interpolation::MaxValue,
-    Interpolation::MinWeight,
-    Interpolation::MaxWeight,
-];
-
 fn sizes(vertices: usize, faces: usize, quads: usize) -> Sizes {
     Sizes {
         vertices,
@@ -71,7 +55,7 @@ fn face_split() -> Change {
 #[test]
 fn a_face_split_blends_three_weighted_corners_under_every_policy() {
     let c = [face_split()];
-    for p in ALL_INTERP {
+    for p in Interpolation::ALL {
         let vertex = run::<VertexKind>(&[1.0, 2.0, 4.0], OnChange::Keep, p, &c, sizes(4, 3, 6));
         let expect = match p {
             Interpolation::DropLayer => None,
@@ -139,7 +123,7 @@ fn a_dissolve_follows_the_on_change_policy() {
         OnChange::ResetAll,
         OnChange::RemoveLayer,
     ] {
-        for p in ALL_INTERP {
+        for p in Interpolation::ALL {
             let v = run::<VertexKind>(&[1., 2., 3., 4.], on, p, &c, s);
             let f = run::<FaceKind>(&[1., 2., 3.], on, p, &c, s);
             let e = run::<DirectedEdgeKind>(&[9.; 12], on, p, &c, s);

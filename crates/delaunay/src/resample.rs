@@ -176,25 +176,9 @@ fn stencil_at<S: Barycentric>(
 ) -> Result<([Vertex; 3], [f32; 3]), DelaunayError> {
     match loc {
         Location::OnVertex(v) => Ok(([v; 3], [1.0, 0.0, 0.0])),
-        Location::InFace(f) => {
-            let c = mesh.face_vertices(f);
-            let [a, b, d] = [
-                pos(positions, c[0])?,
-                pos(positions, c[1])?,
-                pos(positions, c[2])?,
-            ];
-            Ok((c, surface.weights(a, b, d, p).map(|x| x as f32)))
-        }
-        Location::OnEdge(e) => {
-            let f = mesh.left(e);
-            let c = mesh.face_vertices(f);
-            let [a, b, d] = [
-                pos(positions, c[0])?,
-                pos(positions, c[1])?,
-                pos(positions, c[2])?,
-            ];
-            Ok((c, surface.weights(a, b, d, p).map(|x| x as f32)))
-        }
+        Location::InFace(f) => face_stencil(surface, mesh, positions, f, p),
+        // The edge's left face holds the point on its border: one weight is zero.
+        Location::OnEdge(e) => face_stencil(surface, mesh, positions, mesh.left(e), p),
         // Beyond a planar mesh's border: the nearest point of the border.
         Location::Outside(e) => {
             let (u, v) = (mesh.origin(e), mesh.dest(e));
@@ -202,6 +186,23 @@ fn stencil_at<S: Barycentric>(
             Ok(([u, v, v], [(1.0 - t) as f32, t as f32, 0.0]))
         }
     }
+}
+
+/// The corners of face `f` and the weights of `p` in it.
+fn face_stencil<S: Barycentric>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    f: Face,
+    p: DVec3,
+) -> Result<([Vertex; 3], [f32; 3]), DelaunayError> {
+    let c = mesh.face_vertices(f);
+    let [a, b, d] = [
+        pos(positions, c[0])?,
+        pos(positions, c[1])?,
+        pos(positions, c[2])?,
+    ];
+    Ok((c, surface.weights(a, b, d, p).map(|x| x as f32)))
 }
 
 /// [`locate`], with a point beyond a planar mesh's border reported beyond the border edge

@@ -51,6 +51,16 @@ pub enum MeshError {
         /// The half-edge (`3 * triangle + corner`) whose twin entry is wrong.
         half_edge: usize,
     },
+    /// In [`Mesh::from_rings`](crate::Mesh::from_rings): the neighbour ring of this vertex
+    /// does not belong to a closed triangle mesh (too short or too long, a neighbour out of
+    /// range, itself or repeated, or a face its neighbours' rings do not share).
+    BadRing {
+        /// The lowest vertex whose ring is wrong.
+        vertex: Vertex,
+        /// The first bad position in its ring (its length when the ring is too short,
+        /// [`Mesh::MAX_RING`](crate::Mesh::MAX_RING) when too long).
+        position: usize,
+    },
     /// The edge lies on the boundary, the operation needs faces on both sides.
     BoundaryEdge(Edge),
     /// A flip would connect two vertices that are already connected.
@@ -115,6 +125,10 @@ impl fmt::Display for MeshError {
             BadTwin { half_edge } => write!(
                 f,
                 "half-edge {half_edge} has a twin that is out of range, not mutual, or not its reverse"
+            ),
+            BadRing { vertex, position } => write!(
+                f,
+                "the neighbour ring of vertex {vertex:?} is not part of a closed triangle mesh at position {position}: too short or too long, a neighbour out of range, itself or repeated, or a face the neighbours' rings do not share"
             ),
             IndexOutOfRange { triangle, index } => {
                 write!(

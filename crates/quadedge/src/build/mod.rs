@@ -1,10 +1,12 @@
-//! Construction: vertices and faces one at a time ([`incremental`]), and whole triangle
-//! buffers ([`bulk`]). Both validate the same way, through the helpers here.
+//! Construction: vertices and faces one at a time ([`incremental`]), whole triangle
+//! buffers ([`bulk`]) (both validate the same way, through the helpers here), and whole
+//! closed meshes from their vertices' neighbour rings ([`rings`]).
 
 mod bulk;
 mod incremental;
 #[cfg(feature = "rayon")]
 mod par;
+mod rings;
 
 use crate::mesh::DEAD_VERTEX;
 use crate::{MeshError, Vertex};

@@ -35,6 +35,7 @@ mod lattice;
 mod order;
 mod points;
 mod seed;
+mod stars;
 mod triangulate;
 mod visibility;
 
@@ -154,8 +155,8 @@ pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> 
 }
 
 /// A Fibonacci sphere mesh: [`fibonacci_points`] triangulated exactly, by
-/// [`triangulate_fibonacci`] (using the lattice to skip the sort) without perturbation, by
-/// [`triangulate`] with it.
+/// [`triangulate_fibonacci`]'s lattice path (each vertex's ring of neighbours from a few
+/// Fibonacci index offsets, on all cores) without perturbation, by [`triangulate`] with it.
 ///
 /// ```
 /// let (mesh, pos) = sphere::fibonacci_sphere(100, 1.0, 0.5, 42).unwrap();
@@ -180,13 +181,13 @@ pub fn fibonacci_sphere(
     }
     let points = fibonacci_points(n, radius, perturbation, seed)?;
     // Perturbing the index by a fraction turns the point by up to 2.4 rad around the axis, so
-    // only the unperturbed lattice keeps `i − F_k` as neighbours; perturbed points are sorted.
-    let (tris, twins) = if perturbation == 0.0 {
-        lattice::triangulate_fibonacci_with_twins(&points)?
+    // only the unperturbed lattice keeps `i ± F_k` as neighbours; perturbed points are sorted.
+    let mesh = if perturbation == 0.0 {
+        lattice::lattice_mesh(&points)?
     } else {
-        triangulate::triangulate_with_twins(&points)?
+        let (tris, twins) = triangulate::triangulate_with_twins(&points)?;
+        build_mesh(n, &tris, twins)?
     };
-    let mesh = build_mesh(n, &tris, twins)?;
     Ok((mesh, points))
 }
 

@@ -115,11 +115,9 @@ impl Local<'_> {
             out[far] = true;
         }
         let mut len = 0;
-        for k in 0..m {
-            if !out[k] {
-                c[len] = at(k) as u8;
-                len += 1;
-            }
+        for (k, _) in out.iter().enumerate().take(m).filter(|(_, o)| !**o) {
+            c[len] = at(k) as u8;
+            len += 1;
         }
         for j in 0..len {
             let prev = c[if j == 0 { len - 1 } else { j - 1 }] as usize;
@@ -238,7 +236,7 @@ impl Context<'_> {
             let d = q - p;
             let extent = d.abs().max_element();
             // Far from subnormal, so that the angle below is accurate.
-            if !(extent > 1e-200 * size) {
+            if extent.partial_cmp(&(1e-200 * size)) != Some(core::cmp::Ordering::Greater) {
                 return None;
             }
             reach = reach.max(extent);

@@ -302,47 +302,29 @@ struct Starts<'s> {
 }
 
 impl Starts<'_> {
-    /// The id of the directed edge `x → y`, found in the ring of the lower endpoint. `None`
-    /// only when the rings changed since they were checked.
-    fn edge<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], x: u32, y: u32) -> Option<u32> {
-        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-        let (start, end) = (
-            *self.quad.get(lo as usize)?,
-            *self.quad.get(lo as usize + 1)?,
-        );
-        let mut q = start;
-        for &w in ring(lo) {
-            if w == hi {
-                return (q < end).then_some(2 * q + u32::from(x > y));
+    /// Finds `x` in the ring of `lo < x`: the quad-edge joining them, and the face
+    /// `(lo, x, after x)` were `lo` its lowest corner. `None` only when the rings changed
+    /// since they were checked.
+    fn find<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], lo: u32, x: u32) -> Option<(u32, u32)> {
+        let lo_at = lo as usize;
+        let (mut q, q_end) = (*self.quad.get(lo_at)?, *self.quad.get(lo_at + 1)?);
+        let mut f = *self.face.get(lo_at)?;
+        let r = ring(lo);
+        for (j, &w) in r.iter().enumerate() {
+            if w == x {
+                return (q < q_end).then_some((q, f));
             }
-            q += u32::from(w > lo && q < end);
+            if w > lo {
+                q += 1;
+                f += u32::from(r[next(j, r.len())] > lo);
+            }
         }
         None
     }
 
-    /// The id of the face with corners `x, y, z` counter-clockwise, found in the ring of its
-    /// lowest corner.
-    fn face<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], x: u32, y: u32, z: u32) -> Option<u32> {
-        let (lo, after) = if x < y && x < z {
-            (x, y)
-        } else if y < z {
-            (y, z)
-        } else {
-            (z, x)
-        };
-        let (start, end) = (
-            *self.face.get(lo as usize)?,
-            *self.face.get(lo as usize + 1)?,
-        );
-        let r = ring(lo);
-        let mut f = start;
-        for (j, &w) in r.iter().enumerate() {
-            if w == after {
-                return (f < end).then_some(f);
-            }
-            f += u32::from(w > lo && r[next(j, r.len())] > lo && f < end);
-        }
-        None
+    /// The face id `f` when `lo` owns it.
+    fn owned_face(&self, lo: u32, f: u32) -> Option<u32> {
+        (f < *self.face.get(lo as usize + 1)?).then_some(f)
     }
 }
 
@@ -358,25 +340,88 @@ struct Piece<'m> {
     dual_next: &'m mut [Edge],
 }
 
+/// Ids around one vertex `u` with ring `r`, per position `j`: the edge `u → r[j]`, the face
+/// `(u, r[j], r[j + 1])` and its edge `r[j] → r[j + 1]` (opposite `u`).
+struct Around {
+    out: [u32; Mesh::MAX_RING],
+    face: [u32; Mesh::MAX_RING],
+    opposite: [u32; Mesh::MAX_RING],
+}
+
+impl Around {
+    /// The ids around `u`, each found in the ring of its lowest vertex; `None` only when the
+    /// rings changed since they were checked.
+    fn of<'a>(
+        &mut self,
+        at: &Starts<'_>,
+        ring: &impl Fn(u32) -> &'a [u32],
+        u: u32,
+        r: &[u32],
+    ) -> Option<()> {
+        let d = r.len();
+        let (mut q, mut f) = (at.quad[u as usize], at.face[u as usize]);
+        for (j, &a) in r.iter().enumerate() {
+            let b = r[next(j, d)];
+            if a > u {
+                self.out[j] = 2 * q;
+                q += 1;
+            } else {
+                self.out[j] = 2 * at.find(ring, a, u)?.0 + 1;
+            }
+            if a > u && b > u {
+                self.face[j] = at.owned_face(u, f)?;
+                f += 1;
+                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                self.opposite[j] = 2 * at.find(ring, lo, hi)?.0 + u32::from(a > b);
+            } else if a < b {
+                // The face is (a, b, u) in the ring of a.
+                let (q, f) = at.find(ring, a, b)?;
+                self.face[j] = at.owned_face(a, f)?;
+                self.opposite[j] = 2 * q;
+            } else {
+                // The face is (b, u, a) in the ring of b.
+                self.face[j] = at.owned_face(b, at.find(ring, b, u)?.1)?;
+                self.opposite[j] = 2 * at.find(ring, b, a)?.0 + 1;
+            }
+        }
+        Some(())
+    }
+}
+
 /// Writes a piece, with the conventions of the triangle builders: `onext(v → ring[j])` is
 /// `v → ring[j + 1]`, the dual origin of an edge is the face on the left of its reverse, and
-/// the dual onext of an edge is the dual of the reverse of its primal oprev.
+/// the dual onext of an edge is the dual of the reverse of its primal oprev. For the
+/// quad-edge `u → w = ring(u)[j]`, the checks make `ring(w)` hold `ring(u)[j + 1], u,
+/// ring(u)[j - 1]` in a row, so everything about `w → u` is known around `u` too.
 fn fill<'a>(
     p: Piece<'_>,
     at: &Starts<'_>,
     ring: &impl Fn(u32) -> &'a [u32],
 ) -> Result<(), MeshError> {
     let (q0, f0) = (at.quad[p.v0], at.face[p.v0]);
+    let mut around = Around {
+        out: [0; Mesh::MAX_RING],
+        face: [0; Mesh::MAX_RING],
+        opposite: [0; Mesh::MAX_RING],
+    };
     for v in p.v0..p.v1 {
         let u = v as u32;
         let r = ring(u);
         let d = r.len();
-        let bad = |position| MeshError::BadRing {
+        let bad = MeshError::BadRing {
             vertex: Vertex(u),
-            position,
+            position: 0,
         };
-        let first = r.first().ok_or(bad(0))?;
-        p.vertex_edge[v - p.v0] = Edge::primal(at.edge(ring, u, *first).ok_or(bad(0))?);
+        if !(3..=Mesh::MAX_RING).contains(&d) {
+            return Err(bad);
+        }
+        around.of(at, ring, u, r).ok_or(bad.clone())?;
+        let Around {
+            out,
+            face,
+            opposite,
+        } = &around;
+        p.vertex_edge[v - p.v0] = Edge::primal(out[0]);
         let (mut q, q_end) = (at.quad[v] - q0, at.quad[v + 1] - q0);
         let (mut f, f_end) = (at.face[v] - f0, at.face[v + 1] - f0);
         for (j, &w) in r.iter().enumerate() {
@@ -384,41 +429,29 @@ fn fill<'a>(
                 continue;
             }
             if q >= q_end {
-                return Err(bad(j));
+                return Err(bad);
             }
-            let (before, after) = (r[prev(j, d)], r[next(j, d)]);
-            let rw = ring(w);
-            let k = rw.iter().position(|&x| x == u).ok_or(bad(j))?;
-            let (w_before, w_after) = (rw[prev(k, rw.len())], rw[next(k, rw.len())]);
-            let lookup = || -> Option<[u32; 6]> {
-                Some([
-                    at.edge(ring, u, after)?,
-                    at.edge(ring, w, w_after)?,
-                    at.face(ring, u, before, w)?,
-                    at.face(ring, u, w, after)?,
-                    at.edge(ring, before, u)?,
-                    at.edge(ring, w_before, w)?,
-                ])
-            };
-            let [next_up, next_down, right, left, oprev_up, oprev_down] = lookup().ok_or(bad(j))?;
+            let (before, after) = (prev(j, d), next(j, d));
             let e = 2 * q as usize;
             p.primal_origin[e] = Vertex(u);
             p.primal_origin[e + 1] = Vertex(w);
-            p.primal_next[e] = Edge::primal(next_up);
-            p.primal_next[e + 1] = Edge::primal(next_down);
-            p.dual_origin[e] = Face(right);
-            p.dual_origin[e + 1] = Face(left);
-            p.dual_next[e] = Edge::dual(oprev_up);
-            p.dual_next[e + 1] = Edge::dual(oprev_down);
-            if after > u {
-                let slot = p.face_edge.get_mut(f as usize).filter(|_| f < f_end);
-                *slot.ok_or(bad(j))? = Edge::primal(2 * (q0 + q));
+            p.primal_next[e] = Edge::primal(out[after]);
+            p.primal_next[e + 1] = Edge::primal(opposite[before] ^ 1);
+            p.dual_origin[e] = Face(face[before]);
+            p.dual_origin[e + 1] = Face(face[j]);
+            p.dual_next[e] = Edge::dual(out[before] ^ 1);
+            p.dual_next[e + 1] = Edge::dual(opposite[j] ^ 1);
+            if r[after] > u {
+                if f >= f_end {
+                    return Err(bad);
+                }
+                p.face_edge[f as usize] = Edge::primal(out[j]);
                 f += 1;
             }
             q += 1;
         }
         if q != q_end || f != f_end {
-            return Err(bad(d));
+            return Err(bad);
         }
     }
     Ok(())

@@ -10,6 +10,7 @@
 use super::try_filled;
 use crate::mesh::DEAD_VERTEX;
 use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
+use fill::{Piece, Starts, fill};
 
 /// Vertices per task.
 const CHUNK: usize = 1 << 14;
@@ -101,35 +102,53 @@ where
         .step_by(chunk)
         .map(|v0| (v0, (v0 + chunk).min(vertices)))
         .collect();
-    // Pass 1: check every ring and count what each chunk owns. Each chunk stops at its first
-    // bad vertex, and the first chunk with one reports it: the lowest bad vertex.
-    let owned: Vec<Owned> = run(ranges.clone(), |(v0, v1)| {
-        let mut sum = Owned::default();
-        for v in v0..v1 {
-            let own =
-                check_ring(vertices, v as u32, ring).map_err(|position| MeshError::BadRing {
-                    vertex: Vertex(v as u32),
-                    position,
+    // Pass 1: check every ring and count what each chunk owns. Only the faces a vertex owns
+    // are checked against the other two rings; together with the counts (each face takes
+    // three ring slots) that proves every slot (see `check_ring`). On any failure the full
+    // check of every slot runs to name the lowest bad vertex, whatever the thread count.
+    let count = |full: bool| -> Result<Vec<Owned>, MeshError> {
+        run(ranges.clone(), |(v0, v1)| {
+            let mut sum = Owned::default();
+            for v in v0..v1 {
+                let own = check_ring(vertices, v as u32, ring, full).map_err(|position| {
+                    MeshError::BadRing {
+                        vertex: Vertex(v as u32),
+                        position,
+                    }
                 })?;
-            sum.quads += own.quads;
-            sum.faces += own.faces;
-            sum.slots += own.slots;
+                sum.quads += own.quads;
+                sum.faces += own.faces;
+                sum.slots += own.slots;
+            }
+            Ok(sum)
+        })
+        .into_iter()
+        .collect()
+    };
+    let sum = |owned: &[Owned]| {
+        owned.iter().fold(Owned::default(), |a, o| Owned {
+            quads: a.quads + o.quads,
+            faces: a.faces + o.faces,
+            slots: a.slots + o.slots,
+        })
+    };
+    let (owned, total) = match count(false) {
+        Ok(owned) if sum(&owned).slots == 3 * sum(&owned).faces => {
+            let total = sum(&owned);
+            (owned, total)
         }
-        Ok(sum)
-    })
-    .into_iter()
-    .collect::<Result<_, _>>()?;
-    let total = owned.iter().fold(Owned::default(), |a, o| Owned {
-        quads: a.quads + o.quads,
-        faces: a.faces + o.faces,
-        slots: a.slots + o.slots,
-    });
+        _ => {
+            count(true)?;
+            return Err(MeshError::Corrupt(
+                "from_rings: the ring callback answered differently for the same vertex".into(),
+            ));
+        }
+    };
     if 2 * total.quads > crate::ids::MAX_DIRECTED_EDGES as u64 || total.faces >= NONE as u64 {
         return Err(MeshError::TooManyElements);
     }
-    // Each directed edge is in one ring and each face in three: what the checks guarantee,
-    // asserted at the cost of three sums.
-    if total.slots != 2 * total.quads || total.slots != 3 * total.faces {
+    // Each directed edge is in one ring: what the checks guarantee, asserted cheaply.
+    if total.slots != 2 * total.quads {
         return Err(MeshError::Corrupt(
             "from_rings: the rings' edge and face counts disagree".into(),
         ));
@@ -191,12 +210,12 @@ where
     let quads = total.quads as usize;
     let faces = total.faces as usize;
     let mut m = Mesh {
-        vertex_edge: try_filled(vertices, Edge::INVALID)?,
-        face_edge: try_filled(faces, Edge::INVALID)?,
-        primal_origin: try_filled(2 * quads, Vertex::INVALID)?,
-        primal_next: try_filled(2 * quads, Edge::INVALID)?,
-        dual_origin: try_filled(2 * quads, Face::INVALID)?,
-        dual_next: try_filled(2 * quads, Edge::INVALID)?,
+        vertex_edge: filled(vertices, Edge::INVALID)?,
+        face_edge: filled(faces, Edge::INVALID)?,
+        primal_origin: filled(2 * quads, Vertex::INVALID)?,
+        primal_next: filled(2 * quads, Edge::INVALID)?,
+        dual_origin: filled(2 * quads, Face::INVALID)?,
+        dual_next: filled(2 * quads, Edge::INVALID)?,
         live_vertices: vertices as u32,
         live_faces: faces as u32,
         live_quads: quads as u32,
@@ -241,10 +260,17 @@ where
 
 /// Checks the ring of `v` on its own and against its neighbours' rings; what `v` owns, or
 /// the first bad position.
+///
+/// `full` checks every slot: for consecutive neighbours `a, b`, `ring(a)` holds `b, v` in a
+/// row, so each face is in its three corners' rings alike. Otherwise only the faces `v` owns
+/// (`a, b > v`) are checked, in `ring(a)` and `ring(b)`: checked faces then take three slots
+/// each, distinct since a slot names its face, so when they are a third of all slots they
+/// fill every slot and every slot passes the full check.
 fn check_ring<'a>(
     vertices: usize,
     v: u32,
     ring: &impl Fn(u32) -> &'a [u32],
+    full: bool,
 ) -> Result<Owned, usize> {
     let r = ring(v);
     let d = r.len();
@@ -264,22 +290,31 @@ fn check_ring<'a>(
     }) {
         return Err(j);
     }
-    for (j, &a) in r.iter().enumerate() {
-        // The face (v, a, b) is (a, b, v) in the ring of a: b followed by v there.
-        let b = r[next(j, d)];
-        let ra = ring(a);
-        let n = ra.len();
-        let found = (3..=Mesh::MAX_RING).contains(&n)
-            && ra
+    // Whether `ring(x)` holds `y, z` in a row.
+    let in_row = |x: u32, y: u32, z: u32| {
+        let rx = ring(x);
+        let n = rx.len();
+        (3..=Mesh::MAX_RING).contains(&n)
+            && rx
                 .iter()
-                .position(|&x| x == b)
-                .is_some_and(|k| ra[next(k, n)] == v);
-        if !found {
+                .position(|&w| w == y)
+                .is_some_and(|k| rx[next(k, n)] == z)
+    };
+    for (j, &a) in r.iter().enumerate() {
+        let b = r[next(j, d)];
+        let owned_face = a > v && b > v;
+        // The face (v, a, b) is (a, b, v) in the ring of a and (b, v, a) in that of b.
+        let bad = if full {
+            !in_row(a, b, v)
+        } else {
+            owned_face && !(in_row(a, b, v) && in_row(b, v, a))
+        };
+        if bad {
             return Err(j);
         }
         if a > v {
             own.quads += 1;
-            own.faces += u64::from(b > v);
+            own.faces += u64::from(owned_face);
         }
     }
     Ok(own)
@@ -295,168 +330,6 @@ fn prev(j: usize, n: usize) -> usize {
     if j == 0 { n - 1 } else { j - 1 }
 }
 
-/// Where each vertex's quad-edges and faces start (`vertices + 1` entries each).
-struct Starts<'s> {
-    quad: &'s [u32],
-    face: &'s [u32],
-}
-
-impl Starts<'_> {
-    /// Finds `x` in the ring of `lo < x`: the quad-edge joining them, and the face
-    /// `(lo, x, after x)` were `lo` its lowest corner. `None` only when the rings changed
-    /// since they were checked.
-    fn find<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], lo: u32, x: u32) -> Option<(u32, u32)> {
-        let lo_at = lo as usize;
-        let (mut q, q_end) = (*self.quad.get(lo_at)?, *self.quad.get(lo_at + 1)?);
-        let mut f = *self.face.get(lo_at)?;
-        let r = ring(lo);
-        for (j, &w) in r.iter().enumerate() {
-            if w == x {
-                return (q < q_end).then_some((q, f));
-            }
-            if w > lo {
-                q += 1;
-                f += u32::from(r[next(j, r.len())] > lo);
-            }
-        }
-        None
-    }
-
-    /// The face id `f` when `lo` owns it.
-    fn owned_face(&self, lo: u32, f: u32) -> Option<u32> {
-        (f < *self.face.get(lo as usize + 1)?).then_some(f)
-    }
-}
-
-/// One task's share of the mesh: vertices `v0..v1`, the faces and the quad-edges they own.
-struct Piece<'m> {
-    v0: usize,
-    v1: usize,
-    vertex_edge: &'m mut [Edge],
-    face_edge: &'m mut [Edge],
-    primal_origin: &'m mut [Vertex],
-    primal_next: &'m mut [Edge],
-    dual_origin: &'m mut [Face],
-    dual_next: &'m mut [Edge],
-}
-
-/// Ids around one vertex `u` with ring `r`, per position `j`: the edge `u → r[j]`, the face
-/// `(u, r[j], r[j + 1])` and its edge `r[j] → r[j + 1]` (opposite `u`).
-struct Around {
-    out: [u32; Mesh::MAX_RING],
-    face: [u32; Mesh::MAX_RING],
-    opposite: [u32; Mesh::MAX_RING],
-}
-
-impl Around {
-    /// The ids around `u`, each found in the ring of its lowest vertex; `None` only when the
-    /// rings changed since they were checked.
-    fn of<'a>(
-        &mut self,
-        at: &Starts<'_>,
-        ring: &impl Fn(u32) -> &'a [u32],
-        u: u32,
-        r: &[u32],
-    ) -> Option<()> {
-        let d = r.len();
-        let (mut q, mut f) = (at.quad[u as usize], at.face[u as usize]);
-        for (j, &a) in r.iter().enumerate() {
-            let b = r[next(j, d)];
-            if a > u {
-                self.out[j] = 2 * q;
-                q += 1;
-            } else {
-                self.out[j] = 2 * at.find(ring, a, u)?.0 + 1;
-            }
-            if a > u && b > u {
-                self.face[j] = at.owned_face(u, f)?;
-                f += 1;
-                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                self.opposite[j] = 2 * at.find(ring, lo, hi)?.0 + u32::from(a > b);
-            } else if a < b {
-                // The face is (a, b, u) in the ring of a.
-                let (q, f) = at.find(ring, a, b)?;
-                self.face[j] = at.owned_face(a, f)?;
-                self.opposite[j] = 2 * q;
-            } else {
-                // The face is (b, u, a) in the ring of b.
-                self.face[j] = at.owned_face(b, at.find(ring, b, u)?.1)?;
-                self.opposite[j] = 2 * at.find(ring, b, a)?.0 + 1;
-            }
-        }
-        Some(())
-    }
-}
-
-/// Writes a piece, with the conventions of the triangle builders: `onext(v → ring[j])` is
-/// `v → ring[j + 1]`, the dual origin of an edge is the face on the left of its reverse, and
-/// the dual onext of an edge is the dual of the reverse of its primal oprev. For the
-/// quad-edge `u → w = ring(u)[j]`, the checks make `ring(w)` hold `ring(u)[j + 1], u,
-/// ring(u)[j - 1]` in a row, so everything about `w → u` is known around `u` too.
-fn fill<'a>(
-    p: Piece<'_>,
-    at: &Starts<'_>,
-    ring: &impl Fn(u32) -> &'a [u32],
-) -> Result<(), MeshError> {
-    let (q0, f0) = (at.quad[p.v0], at.face[p.v0]);
-    let mut around = Around {
-        out: [0; Mesh::MAX_RING],
-        face: [0; Mesh::MAX_RING],
-        opposite: [0; Mesh::MAX_RING],
-    };
-    for v in p.v0..p.v1 {
-        let u = v as u32;
-        let r = ring(u);
-        let d = r.len();
-        let bad = MeshError::BadRing {
-            vertex: Vertex(u),
-            position: 0,
-        };
-        if !(3..=Mesh::MAX_RING).contains(&d) {
-            return Err(bad);
-        }
-        around.of(at, ring, u, r).ok_or(bad.clone())?;
-        let Around {
-            out,
-            face,
-            opposite,
-        } = &around;
-        p.vertex_edge[v - p.v0] = Edge::primal(out[0]);
-        let (mut q, q_end) = (at.quad[v] - q0, at.quad[v + 1] - q0);
-        let (mut f, f_end) = (at.face[v] - f0, at.face[v + 1] - f0);
-        for (j, &w) in r.iter().enumerate() {
-            if w <= u {
-                continue;
-            }
-            if q >= q_end {
-                return Err(bad);
-            }
-            let (before, after) = (prev(j, d), next(j, d));
-            let e = 2 * q as usize;
-            p.primal_origin[e] = Vertex(u);
-            p.primal_origin[e + 1] = Vertex(w);
-            p.primal_next[e] = Edge::primal(out[after]);
-            p.primal_next[e + 1] = Edge::primal(opposite[before] ^ 1);
-            p.dual_origin[e] = Face(face[before]);
-            p.dual_origin[e + 1] = Face(face[j]);
-            p.dual_next[e] = Edge::dual(out[before] ^ 1);
-            p.dual_next[e + 1] = Edge::dual(opposite[j] ^ 1);
-            if r[after] > u {
-                if f >= f_end {
-                    return Err(bad);
-                }
-                p.face_edge[f as usize] = Edge::primal(out[j]);
-                f += 1;
-            }
-            q += 1;
-        }
-        if q != q_end || f != f_end {
-            return Err(bad);
-        }
-    }
-    Ok(())
-}
-
 /// `whole` cut into consecutive pieces of the given lengths (which the caller has made add
 /// up to at most its length).
 fn split<T>(whole: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
@@ -467,6 +340,20 @@ fn split<T>(whole: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]>
         piece
     })
     .collect()
+}
+
+/// [`try_filled`], with the memory first touched on all cores with the `rayon` feature.
+fn filled<T: Clone + Send + Sync>(n: usize, value: T) -> Result<Vec<T>, MeshError> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        let mut v = Vec::new();
+        v.try_reserve_exact(n).map_err(|_| MeshError::OutOfMemory)?;
+        v.par_extend(rayon::iter::repeat_n(value, n).with_min_len(1 << 16));
+        Ok(v)
+    }
+    #[cfg(not(feature = "rayon"))]
+    try_filled(n, value)
 }
 
 /// `f` on every task, in parallel with the `rayon` feature; the results in task order.
@@ -481,6 +368,9 @@ fn run<T: Send, R: Send>(tasks: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec
         tasks.into_iter().map(f).collect()
     }
 }
+
+#[path = "rings_fill.rs"]
+mod fill;
 
 #[cfg(test)]
 #[path = "rings_tests.rs"]

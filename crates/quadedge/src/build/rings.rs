@@ -294,11 +294,7 @@ fn check_ring<'a>(
     let in_row = |x: u32, y: u32, z: u32| {
         let rx = ring(x);
         let n = rx.len();
-        (3..=Mesh::MAX_RING).contains(&n)
-            && rx
-                .iter()
-                .position(|&w| w == y)
-                .is_some_and(|k| rx[next(k, n)] == z)
+        (3..=Mesh::MAX_RING).contains(&n) && (0..n).any(|k| rx[k] == y && rx[next(k, n)] == z)
     };
     for (j, &a) in r.iter().enumerate() {
         let b = r[next(j, d)];

@@ -10,6 +10,7 @@
 use super::try_filled;
 use crate::mesh::DEAD_VERTEX;
 use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
+use fill::{Piece, Starts, fill};
 
 /// Vertices per task.
 const CHUNK: usize = 1 << 14;
@@ -101,35 +102,53 @@ where
         .step_by(chunk)
         .map(|v0| (v0, (v0 + chunk).min(vertices)))
         .collect();
-    // Pass 1: check every ring and count what each chunk owns. Each chunk stops at its first
-    // bad vertex, and the first chunk with one reports it: the lowest bad vertex.
-    let owned: Vec<Owned> = run(ranges.clone(), |(v0, v1)| {
-        let mut sum = Owned::default();
-        for v in v0..v1 {
-            let own =
-                check_ring(vertices, v as u32, ring).map_err(|position| MeshError::BadRing {
-                    vertex: Vertex(v as u32),
-                    position,
+    // Pass 1: check every ring and count what each chunk owns. Only the faces a vertex owns
+    // are checked against the other two rings; together with the counts (each face takes
+    // three ring slots) that proves every slot (see `check_ring`). On any failure the full
+    // check of every slot runs to name the lowest bad vertex, whatever the thread count.
+    let count = |full: bool| -> Result<Vec<Owned>, MeshError> {
+        run(ranges.clone(), |(v0, v1)| {
+            let mut sum = Owned::default();
+            for v in v0..v1 {
+                let own = check_ring(vertices, v as u32, ring, full).map_err(|position| {
+                    MeshError::BadRing {
+                        vertex: Vertex(v as u32),
+                        position,
+                    }
                 })?;
-            sum.quads += own.quads;
-            sum.faces += own.faces;
-            sum.slots += own.slots;
+                sum.quads += own.quads;
+                sum.faces += own.faces;
+                sum.slots += own.slots;
+            }
+            Ok(sum)
+        })
+        .into_iter()
+        .collect()
+    };
+    let sum = |owned: &[Owned]| {
+        owned.iter().fold(Owned::default(), |a, o| Owned {
+            quads: a.quads + o.quads,
+            faces: a.faces + o.faces,
+            slots: a.slots + o.slots,
+        })
+    };
+    let (owned, total) = match count(false) {
+        Ok(owned) if sum(&owned).slots == 3 * sum(&owned).faces => {
+            let total = sum(&owned);
+            (owned, total)
         }
-        Ok(sum)
-    })
-    .into_iter()
-    .collect::<Result<_, _>>()?;
-    let total = owned.iter().fold(Owned::default(), |a, o| Owned {
-        quads: a.quads + o.quads,
-        faces: a.faces + o.faces,
-        slots: a.slots + o.slots,
-    });
+        _ => {
+            count(true)?;
+            return Err(MeshError::Corrupt(
+                "from_rings: the ring callback answered differently for the same vertex".into(),
+            ));
+        }
+    };
     if 2 * total.quads > crate::ids::MAX_DIRECTED_EDGES as u64 || total.faces >= NONE as u64 {
         return Err(MeshError::TooManyElements);
     }
-    // Each directed edge is in one ring and each face in three: what the checks guarantee,
-    // asserted at the cost of three sums.
-    if total.slots != 2 * total.quads || total.slots != 3 * total.faces {
+    // Each directed edge is in one ring: what the checks guarantee, asserted cheaply.
+    if total.slots != 2 * total.quads {
         return Err(MeshError::Corrupt(
             "from_rings: the rings' edge and face counts disagree".into(),
         ));
@@ -191,12 +210,12 @@ where
     let quads = total.quads as usize;
     let faces = total.faces as usize;
     let mut m = Mesh {
-        vertex_edge: try_filled(vertices, Edge::INVALID)?,
-        face_edge: try_filled(faces, Edge::INVALID)?,
-        primal_origin: try_filled(2 * quads, Vertex::INVALID)?,
-        primal_next: try_filled(2 * quads, Edge::INVALID)?,
-        dual_origin: try_filled(2 * quads, Face::INVALID)?,
-        dual_next: try_filled(2 * quads, Edge::INVALID)?,
+        vertex_edge: filled(vertices, Edge::INVALID)?,
+        face_edge: filled(faces, Edge::INVALID)?,
+        primal_origin: filled(2 * quads, Vertex::INVALID)?,
+        primal_next: filled(2 * quads, Edge::INVALID)?,
+        dual_origin: filled(2 * quads, Face::INVALID)?,
+        dual_next: filled(2 * quads, Edge::INVALID)?,
         live_vertices: vertices as u32,
         live_faces: faces as u32,
         live_quads: quads as u32,
@@ -241,10 +260,17 @@ where
 
 /// Checks the ring of `v` on its own and against its neighbours' rings; what `v` owns, or
 /// the first bad position.
+///
+/// `full` checks every slot: for consecutive neighbours `a, b`, `ring(a)` holds `b, v` in a
+/// row, so each face is in its three corners' rings alike. Otherwise only the faces `v` owns
+/// (`a, b > v`) are checked, in `ring(a)` and `ring(b)`: checked faces then take three slots
+/// each, distinct since a slot names its face, so when they are a third of all slots they
+/// fill every slot and every slot passes the full check.
 fn check_ring<'a>(
     vertices: usize,
     v: u32,
     ring: &impl Fn(u32) -> &'a [u32],
+    full: bool,
 ) -> Result<Owned, usize> {
     let r = ring(v);
     let d = r.len();
@@ -264,22 +290,27 @@ fn check_ring<'a>(
     }) {
         return Err(j);
     }
+    // Whether `ring(x)` holds `y, z` in a row.
+    let in_row = |x: u32, y: u32, z: u32| {
+        let rx = ring(x);
+        let n = rx.len();
+        (3..=Mesh::MAX_RING).contains(&n) && (0..n).any(|k| rx[k] == y && rx[next(k, n)] == z)
+    };
     for (j, &a) in r.iter().enumerate() {
-        // The face (v, a, b) is (a, b, v) in the ring of a: b followed by v there.
         let b = r[next(j, d)];
-        let ra = ring(a);
-        let n = ra.len();
-        let found = (3..=Mesh::MAX_RING).contains(&n)
-            && ra
-                .iter()
-                .position(|&x| x == b)
-                .is_some_and(|k| ra[next(k, n)] == v);
-        if !found {
+        let owned_face = a > v && b > v;
+        // The face (v, a, b) is (a, b, v) in the ring of a and (b, v, a) in that of b.
+        let bad = if full {
+            !in_row(a, b, v)
+        } else {
+            owned_face && !(in_row(a, b, v) && in_row(b, v, a))
+        };
+        if bad {
             return Err(j);
         }
         if a > v {
             own.quads += 1;
-            own.faces += u64::from(b > v);
+            own.faces += u64::from(owned_face);
         }
     }
     Ok(own)
@@ -295,135 +326,6 @@ fn prev(j: usize, n: usize) -> usize {
     if j == 0 { n - 1 } else { j - 1 }
 }
 
-/// Where each vertex's quad-edges and faces start (`vertices + 1` entries each).
-struct Starts<'s> {
-    quad: &'s [u32],
-    face: &'s [u32],
-}
-
-impl Starts<'_> {
-    /// The id of the directed edge `x → y`, found in the ring of the lower endpoint. `None`
-    /// only when the rings changed since they were checked.
-    fn edge<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], x: u32, y: u32) -> Option<u32> {
-        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-        let (start, end) = (
-            *self.quad.get(lo as usize)?,
-            *self.quad.get(lo as usize + 1)?,
-        );
-        let mut q = start;
-        for &w in ring(lo) {
-            if w == hi {
-                return (q < end).then_some(2 * q + u32::from(x > y));
-            }
-            q += u32::from(w > lo && q < end);
-        }
-        None
-    }
-
-    /// The id of the face with corners `x, y, z` counter-clockwise, found in the ring of its
-    /// lowest corner.
-    fn face<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], x: u32, y: u32, z: u32) -> Option<u32> {
-        let (lo, after) = if x < y && x < z {
-            (x, y)
-        } else if y < z {
-            (y, z)
-        } else {
-            (z, x)
-        };
-        let (start, end) = (
-            *self.face.get(lo as usize)?,
-            *self.face.get(lo as usize + 1)?,
-        );
-        let r = ring(lo);
-        let mut f = start;
-        for (j, &w) in r.iter().enumerate() {
-            if w == after {
-                return (f < end).then_some(f);
-            }
-            f += u32::from(w > lo && r[next(j, r.len())] > lo && f < end);
-        }
-        None
-    }
-}
-
-/// One task's share of the mesh: vertices `v0..v1`, the faces and the quad-edges they own.
-struct Piece<'m> {
-    v0: usize,
-    v1: usize,
-    vertex_edge: &'m mut [Edge],
-    face_edge: &'m mut [Edge],
-    primal_origin: &'m mut [Vertex],
-    primal_next: &'m mut [Edge],
-    dual_origin: &'m mut [Face],
-    dual_next: &'m mut [Edge],
-}
-
-/// Writes a piece, with the conventions of the triangle builders: `onext(v → ring[j])` is
-/// `v → ring[j + 1]`, the dual origin of an edge is the face on the left of its reverse, and
-/// the dual onext of an edge is the dual of the reverse of its primal oprev.
-fn fill<'a>(
-    p: Piece<'_>,
-    at: &Starts<'_>,
-    ring: &impl Fn(u32) -> &'a [u32],
-) -> Result<(), MeshError> {
-    let (q0, f0) = (at.quad[p.v0], at.face[p.v0]);
-    for v in p.v0..p.v1 {
-        let u = v as u32;
-        let r = ring(u);
-        let d = r.len();
-        let bad = |position| MeshError::BadRing {
-            vertex: Vertex(u),
-            position,
-        };
-        let first = r.first().ok_or(bad(0))?;
-        p.vertex_edge[v - p.v0] = Edge::primal(at.edge(ring, u, *first).ok_or(bad(0))?);
-        let (mut q, q_end) = (at.quad[v] - q0, at.quad[v + 1] - q0);
-        let (mut f, f_end) = (at.face[v] - f0, at.face[v + 1] - f0);
-        for (j, &w) in r.iter().enumerate() {
-            if w <= u {
-                continue;
-            }
-            if q >= q_end {
-                return Err(bad(j));
-            }
-            let (before, after) = (r[prev(j, d)], r[next(j, d)]);
-            let rw = ring(w);
-            let k = rw.iter().position(|&x| x == u).ok_or(bad(j))?;
-            let (w_before, w_after) = (rw[prev(k, rw.len())], rw[next(k, rw.len())]);
-            let lookup = || -> Option<[u32; 6]> {
-                Some([
-                    at.edge(ring, u, after)?,
-                    at.edge(ring, w, w_after)?,
-                    at.face(ring, u, before, w)?,
-                    at.face(ring, u, w, after)?,
-                    at.edge(ring, before, u)?,
-                    at.edge(ring, w_before, w)?,
-                ])
-            };
-            let [next_up, next_down, right, left, oprev_up, oprev_down] = lookup().ok_or(bad(j))?;
-            let e = 2 * q as usize;
-            p.primal_origin[e] = Vertex(u);
-            p.primal_origin[e + 1] = Vertex(w);
-            p.primal_next[e] = Edge::primal(next_up);
-            p.primal_next[e + 1] = Edge::primal(next_down);
-            p.dual_origin[e] = Face(right);
-            p.dual_origin[e + 1] = Face(left);
-            p.dual_next[e] = Edge::dual(oprev_up);
-            p.dual_next[e + 1] = Edge::dual(oprev_down);
-            if after > u {
-                let slot = p.face_edge.get_mut(f as usize).filter(|_| f < f_end);
-                *slot.ok_or(bad(j))? = Edge::primal(2 * (q0 + q));
-                f += 1;
-            }
-            q += 1;
-        }
-        if q != q_end || f != f_end {
-            return Err(bad(d));
-        }
-    }
-    Ok(())
-}
-
 /// `whole` cut into consecutive pieces of the given lengths (which the caller has made add
 /// up to at most its length).
 fn split<T>(whole: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
@@ -434,6 +336,20 @@ fn split<T>(whole: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]>
         piece
     })
     .collect()
+}
+
+/// [`try_filled`], with the memory first touched on all cores with the `rayon` feature.
+fn filled<T: Clone + Send + Sync>(n: usize, value: T) -> Result<Vec<T>, MeshError> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        let mut v = Vec::new();
+        v.try_reserve_exact(n).map_err(|_| MeshError::OutOfMemory)?;
+        v.par_extend(rayon::iter::repeat_n(value, n).with_min_len(1 << 16));
+        Ok(v)
+    }
+    #[cfg(not(feature = "rayon"))]
+    try_filled(n, value)
 }
 
 /// `f` on every task, in parallel with the `rayon` feature; the results in task order.
@@ -448,6 +364,9 @@ fn run<T: Send, R: Send>(tasks: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec
         tasks.into_iter().map(f).collect()
     }
 }
+
+#[path = "rings_fill.rs"]
+mod fill;
 
 #[cfg(test)]
 #[path = "rings_tests.rs"]

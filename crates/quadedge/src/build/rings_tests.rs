@@ -295,6 +295,52 @@ fn too_many_vertices_refused_before_any_allocation() {
 }
 
 #[test]
+fn ring_no_lower_vertex_sees_is_caught_by_the_count() {
+    // Vertex 4 owns no face, and its faces (4, 0, 1), ... are in no lower ring: only the
+    // count of faces against ring slots sees them, then the full check names vertex 4.
+    let rings = vec![
+        vec![1, 3, 2],
+        vec![0, 2, 3],
+        vec![0, 3, 1],
+        vec![0, 1, 2],
+        vec![0, 1, 2],
+    ];
+    assert_eq!(build(5, &rings).unwrap_err(), bad(4, 0));
+    assert_eq!(first_bad_ring(&rings), Some(bad(4, 0)));
+}
+
+#[test]
+fn ring_callback_that_changes_its_answers_never_panics() {
+    use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let (n, tris) = shapes::icosahedron_grid(3);
+    let good = rings_of(&Mesh::from_triangles(n, &tris).unwrap());
+    let shifted: Vec<Vec<u32>> = good.iter().map(|r| r[1..].to_vec()).collect();
+    let swapped: Vec<Vec<u32>> = good
+        .iter()
+        .map(|r| r.iter().rev().copied().collect())
+        .collect();
+    let long = vec![1u32; 1000];
+    // From the `after`-th call on, vertex `n / 2` (or every vertex) answers something else.
+    for after in (0..4000).step_by(97) {
+        for other in [&shifted, &swapped] {
+            let calls = AtomicUsize::new(0);
+            let ring = |v: u32| {
+                let late = calls.fetch_add(1, Relaxed) >= after;
+                match (late, v as usize == n / 2) {
+                    (true, true) => long.as_slice(),
+                    (true, false) => other[v as usize].as_slice(),
+                    _ => good[v as usize].as_slice(),
+                }
+            };
+            match from_rings_in_chunks(n, &ring, 8) {
+                Ok(_) | Err(MeshError::BadRing { .. } | MeshError::Corrupt(_)) => {}
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+    }
+}
+
+#[test]
 fn error_message_names_vertex_and_position() {
     let text = bad(7, 2).to_string();
     assert!(text.contains("vertex") && text.contains('7') && text.contains("position 2"));
@@ -317,21 +363,71 @@ fn mutate(rings: &mut [Vec<u32>], v: usize, j: usize, x: u32, kind: u8) {
     }
 }
 
-proptest! {
-    #![proptest_config(testkit::proptest_config(256))]
+/// The documented error, found the plain way: the lowest vertex whose ring is too short or
+/// too long, holds a bad entry, or has consecutive neighbours `a, b` with no `b, v` in a row
+/// in `ring(a)`; with the first bad position.
+fn first_bad_ring(rings: &[Vec<u32>]) -> Option<MeshError> {
+    let n = rings.len();
+    for (v, r) in rings.iter().enumerate() {
+        let d = r.len();
+        let v32 = v as u32;
+        let entry = (0..d).find(|&j| r[j] as usize >= n || r[j] == v32 || r[..j].contains(&r[j]));
+        let face = || {
+            (0..d).find(|&j| {
+                let (a, b) = (r[j] as usize, r[(j + 1) % d]);
+                let ra = &rings[a];
+                let m = ra.len();
+                !(3..=Mesh::MAX_RING).contains(&m)
+                    || !(0..m).any(|k| ra[k] == b && ra[(k + 1) % m] == v32)
+            })
+        };
+        let position = match d {
+            0..3 => Some(d),
+            _ if d > Mesh::MAX_RING => Some(Mesh::MAX_RING),
+            _ => entry.or_else(face),
+        };
+        if let Some(position) = position {
+            return Some(bad(v32, position));
+        }
+    }
+    None
+}
 
-    /// Any single change to valid rings gives a mesh that passes `check()` or a `BadRing`.
+proptest! {
+    #![proptest_config(testkit::proptest_config(512))]
+
+    /// Any single change to valid rings gives a mesh that passes `check()` with exactly those
+    /// rings, or the `BadRing` the plain search names.
     #[test]
     fn one_changed_ring_is_checked(v in 0usize..42, j in 0usize..8, x in 0u32..45, kind in 0u8..4) {
         let (n, tris) = shapes::icosahedron_grid(2);
         let mut rings = rings_of(&Mesh::from_triangles(n, &tris).unwrap());
         mutate(&mut rings, v, j, x, kind);
-        match build(n, &rings) {
-            Ok(m) => {
+        match (build(n, &rings), first_bad_ring(&rings)) {
+            (Ok(m), None) => {
                 m.check().unwrap();
                 prop_assert_eq!(rings_of(&m), rings);
             }
-            Err(e) => prop_assert!(matches!(e, MeshError::BadRing { .. }), "{e:?}"),
+            (got, want) => prop_assert_eq!(got.unwrap_err(), want.unwrap()),
+        }
+    }
+
+    /// Two changes, in two rings, on meshes of several chunks.
+    #[test]
+    fn two_changed_rings_are_checked(
+        v in 0usize..162, w in 0usize..162, j in 0usize..8, x in 0u32..170, kinds in 0u8..16,
+    ) {
+        let (n, tris) = shapes::icosahedron_grid(4);
+        let mut rings = rings_of(&Mesh::from_triangles(n, &tris).unwrap());
+        mutate(&mut rings, v, j, x, kinds % 4);
+        mutate(&mut rings, w, j + 1, x / 2, kinds / 4);
+        let got = from_rings_in_chunks(n, &|v| rings[v as usize].as_slice(), 16);
+        match (got, first_bad_ring(&rings)) {
+            (Ok(m), None) => {
+                m.check().unwrap();
+                prop_assert_eq!(rings_of(&m), rings);
+            }
+            (got, want) => prop_assert_eq!(got.unwrap_err(), want.unwrap()),
         }
     }
 }

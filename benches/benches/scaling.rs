@@ -10,8 +10,8 @@
 //! * `neighbour_sum_64k/threads_k`: tasks of 65,536 values: the cost of many small tasks.
 //! * `stream/threads_k`: `dst = 2·a + b` over three 1M-value slices: the memory-bandwidth
 //!   floor of a sweep that reads and writes every value once.
-//! * `fibonacci_sphere/threads_k`: the whole 1M-vertex Fibonacci sphere (points, banded
-//!   triangulation, mesh build).
+//! * `fibonacci_sphere/threads_k`: the whole 1M-vertex Fibonacci sphere (points, each
+//!   vertex's ring, `Mesh::from_rings`).
 //! * `check_par/threads_k`: `Mesh::check_par` on the 1M mesh.
 //!
 //! The machine's load average when the run starts goes to `facts.tsv`: on a shared machine

@@ -2,9 +2,10 @@
 //! stereographic projection and chull's 3D hull.
 //!
 //! * `sphere/triangulate`: `sphere::triangulate` (general path, triangles only).
-//! * `sphere/triangulate_fibonacci`: the lattice path on the same points.
+//! * `sphere/triangulate_fibonacci`: the lattice path on the same points (rings, mesh, then
+//!   its triangles).
 //! * `sphere/triangulate_perturbed`: the general path on perturbed Fibonacci points.
-//! * `sphere/fibonacci_sphere`: points + lattice triangulation + `Mesh::from_triangles`.
+//! * `sphere/fibonacci_sphere`: points + the lattice's rings + `Mesh::from_rings`.
 //! * `delaunator/stereographic`: delaunator on the points projected from the north pole
 //!   (not exact: it leaves a hole of triangles around the projection pole and uses floating
 //!   point predicates on the projected coordinates), the usual shortcut.

@@ -11,34 +11,39 @@
 //! `random`: `triangulate` on uniform random points. `REPS` (env) sets the repetitions,
 //! `NOMESH` (env) skips `Mesh::from_triangles`.
 use std::time::Instant;
+/// The argument at `k`, parsed, or `default` when absent; a bad one ends the run with a
+/// message.
+fn arg<T: std::str::FromStr>(args: &[String], k: usize, default: T) -> T {
+    match args.get(k) {
+        None => default,
+        Some(s) => s.parse().unwrap_or_else(|_| {
+            eprintln!("usage: timing N [PERTURBATION] [sphere|lattice|general|random|hilbert]; bad argument {s:?}");
+            std::process::exit(2)
+        }),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = args.get(1).map(|s| s.parse().unwrap()).unwrap_or(1_000_000);
-    let pert: f64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(0.0);
-    let mode = args.get(3).cloned().unwrap_or_else(|| "sphere".into());
+    let n: usize = arg(&args, 1, 1_000_000);
+    let pert: f64 = arg(&args, 2, 0.0);
+    let mode: String = arg(&args, 3, "sphere".to_string());
     let reps: usize = std::env::var("REPS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     let threads = rayon::current_num_threads();
-    let p = if mode == "random" || mode == "hilbert" {
-        let mut s = 7u64;
-        let mut u = move || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
-        (0..n)
-            .map(|_| {
-                let z = 2.0 * u() - 1.0;
-                let t = std::f64::consts::TAU * u();
-                let r = (1.0 - z * z).sqrt();
-                glam::DVec3::new(r * t.cos(), r * t.sin(), z)
-            })
-            .collect()
+    let p: Vec<glam::DVec3> = if mode == "random" || mode == "hilbert" {
+        let mut rng = testkit::Rng::new(7);
+        (0..n).map(|_| rng.unit_dvec3()).collect()
     } else {
-        sphere::fibonacci_points(n, 1.0, pert, 0).unwrap()
+        match sphere::fibonacci_points(n, 1.0, pert, 0) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2)
+            }
+        }
     };
     if mode == "sphere" {
         drop(p);

@@ -75,10 +75,11 @@ pub(crate) fn lattice_stars(points: &[DVec3]) -> Option<Stars> {
     if n < MIN_POINTS {
         return None;
     }
+    // Zeroed on all cores: the first touch of fresh pages is a good part of the cost.
     let mut degree = crate::order::try_vec(n).ok()?;
-    degree.resize(n, 0u8);
+    degree.par_extend(rayon::iter::repeat_n(0u8, n));
     let mut ring = crate::order::try_vec(n * STRIDE).ok()?;
-    ring.resize(n * STRIDE, 0u32);
+    ring.par_extend(rayon::iter::repeat_n(0u32, n * STRIDE));
     let ctx = Context {
         points,
         zones: Zones::new(n),

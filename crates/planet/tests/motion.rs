@@ -6,6 +6,7 @@
 use glam::{DQuat, DVec3};
 use layers::Value;
 use planet::demo::{DemoConfig, PLATE, PLATE_DISTANCE, POSITION, Report, run};
+use testkit::canonical_triangle as canonical;
 use world::World;
 
 /// The demo at a small size, with `steps` motion steps, into `out`; the report and the
@@ -168,10 +169,4 @@ fn moved_planet_keeps_ids_and_data_and_is_exactly_delaunay() {
         }
         assert!(kept > mesh.undirected_edge_count() / 2, "{seed}: {kept}");
     }
-}
-
-/// A triangle's corners rotated so the smallest comes first (orientation kept).
-fn canonical(t: [u32; 3]) -> [u32; 3] {
-    let i = (0..3).min_by_key(|&i| t[i]).unwrap();
-    [t[i], t[(i + 1) % 3], t[(i + 2) % 3]]
 }

@@ -113,15 +113,7 @@ pub(crate) fn lattice_hull(
 mod tests {
     use super::*;
 
-    /// Triangles rotated to start at their lowest corner, sorted: equal for equal hulls.
-    fn canonical(mut tris: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
-        for t in &mut tris {
-            let k = (0..3).min_by_key(|&k| t[k]).unwrap_or(0);
-            t.rotate_left(k);
-        }
-        tris.sort_unstable();
-        tris
-    }
+    use testkit::canonical_triangles as canonical;
 
     #[test]
     fn the_rings_give_the_hull_of_the_one_core_path_and_of_the_general_path() {

@@ -4,14 +4,7 @@
 use glam::DVec3;
 use sphere::{SphereError, fibonacci_points, fibonacci_sphere, sphere_mesh, triangulate};
 
-fn canon(mut tris: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
-    for t in &mut tris {
-        let k = (0..3).min_by_key(|&k| t[k]).unwrap();
-        t.rotate_left(k);
-    }
-    tris.sort_unstable();
-    tris
-}
+use testkit::canonical_triangles as canon;
 
 #[test]
 fn absurd_sizes_are_typed_errors_not_aborts() {

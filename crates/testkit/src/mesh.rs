@@ -99,3 +99,36 @@ pub fn assert_rejected<T: core::fmt::Debug>(
         "a rejected operation logged"
     );
 }
+
+/// A triangle's corners rotated so that the smallest comes first (orientation kept): equal
+/// for the same oriented triangle whatever corner it was listed from.
+///
+/// ```
+/// assert_eq!(testkit::canonical_triangle([5, 2, 9]), [2, 9, 5]);
+/// ```
+pub fn canonical_triangle(mut t: [u32; 3]) -> [u32; 3] {
+    let k = if t[1] < t[0] && t[1] < t[2] {
+        1
+    } else if t[2] < t[0] && t[2] < t[1] {
+        2
+    } else {
+        0
+    };
+    t.rotate_left(k);
+    t
+}
+
+/// Triangles made canonical ([`canonical_triangle`]) and sorted: equal for the same oriented
+/// triangulation whatever the order and numbering of its faces.
+///
+/// ```
+/// let a = testkit::canonical_triangles(vec![[3, 1, 2], [0, 1, 3]]);
+/// assert_eq!(a, [[0, 1, 3], [1, 2, 3]]);
+/// ```
+pub fn canonical_triangles(mut tris: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
+    for t in &mut tris {
+        *t = canonical_triangle(*t);
+    }
+    tris.sort_unstable();
+    tris
+}

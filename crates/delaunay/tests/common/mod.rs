@@ -46,11 +46,7 @@ pub fn triangle_set(mesh: &Mesh) -> Vec<[u32; 3]> {
     t
 }
 
-pub fn canonical(mut t: [u32; 3]) -> [u32; 3] {
-    let k = (0..3).min_by_key(|&k| t[k]).unwrap();
-    t.rotate_left(k);
-    t
-}
+pub use testkit::canonical_triangle as canonical;
 
 /// The from-scratch triangulation of the live vertices' positions, in the mesh's vertex ids.
 pub fn from_scratch(mesh: &Mesh, pos: &[DVec3]) -> Vec<[u32; 3]> {

@@ -7,13 +7,7 @@ use glam::DVec2;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 use std::collections::{BTreeSet, HashMap};
 
-/// Triangles as sorted-rotation triples, for set comparison.
-pub fn canon(t: [u32; 3]) -> [u32; 3] {
-    let k = (0..3).min_by_key(|&k| t[k]).unwrap();
-    let mut t = t;
-    t.rotate_left(k);
-    t
-}
+pub use testkit::canonical_triangle as canon;
 
 /// Spade's Delaunay triangles of `points`, in input indices, counter-clockwise.
 pub fn spade_triangles(points: &[DVec2]) -> BTreeSet<[u32; 3]> {

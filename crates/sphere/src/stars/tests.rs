@@ -2,15 +2,7 @@
 use super::*;
 use quadedge::Mesh;
 
-/// Triangles rotated to start at their lowest corner, sorted: equal for equal hulls.
-fn canonical(mut tris: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
-    for t in &mut tris {
-        let k = (0..3).min_by_key(|&k| t[k]).unwrap_or(0);
-        t.rotate_left(k);
-    }
-    tris.sort_unstable();
-    tris
-}
+use testkit::canonical_triangles as canonical;
 
 /// The mesh of the lattice's rings, if they are found and agree.
 fn ring_mesh(points: &[DVec3]) -> Option<Mesh> {

@@ -102,10 +102,10 @@ where
         .step_by(chunk)
         .map(|v0| (v0, (v0 + chunk).min(vertices)))
         .collect();
-    // Pass 1: check every ring and count what each chunk owns. Only the faces a vertex owns
-    // are checked against the other two rings; together with the counts (each face takes
-    // three ring slots) that proves every slot (see `check_ring`). On any failure the full
-    // check of every slot runs to name the lowest bad vertex, whatever the thread count.
+    // Pass 1: check every ring and count what each chunk owns. Only the edges a vertex owns
+    // are checked against the other ring; together with the counts (each edge takes two
+    // ring slots) that proves every slot (see `check_ring`). On any failure the full check
+    // of every slot runs to name the lowest bad vertex, whatever the thread count.
     let count = |full: bool| -> Result<Vec<Owned>, MeshError> {
         run(ranges.clone(), |(v0, v1)| {
             let mut sum = Owned::default();
@@ -133,7 +133,7 @@ where
         })
     };
     let (owned, total) = match count(false) {
-        Ok(owned) if sum(&owned).slots == 3 * sum(&owned).faces => {
+        Ok(owned) if sum(&owned).slots == 2 * sum(&owned).quads => {
             let total = sum(&owned);
             (owned, total)
         }
@@ -147,8 +147,8 @@ where
     if 2 * total.quads > crate::ids::MAX_DIRECTED_EDGES as u64 || total.faces >= NONE as u64 {
         return Err(MeshError::TooManyElements);
     }
-    // Each directed edge is in one ring: what the checks guarantee, asserted cheaply.
-    if total.slots != 2 * total.quads {
+    // Each face is in three rings: what the checks guarantee, asserted cheaply.
+    if total.slots != 3 * total.faces {
         return Err(MeshError::Corrupt(
             "from_rings: the rings' edge and face counts disagree".into(),
         ));
@@ -262,10 +262,12 @@ where
 /// the first bad position.
 ///
 /// `full` checks every slot: for consecutive neighbours `a, b`, `ring(a)` holds `b, v` in a
-/// row, so each face is in its three corners' rings alike. Otherwise only the faces `v` owns
-/// (`a, b > v`) are checked, in `ring(a)` and `ring(b)`: checked faces then take three slots
-/// each, distinct since a slot names its face, so when they are a third of all slots they
-/// fill every slot and every slot passes the full check.
+/// row, so each face is in its three corners' rings alike. Otherwise only the edges `v` owns
+/// (to `w = ring(v)[j] > v`) are checked: `ring(w)` holds `ring(v)[j + 1], v, ring(v)[j - 1]`
+/// in a row. Each checked edge vouches for two slots (`w` in `ring(v)`, `v` in `ring(w)`),
+/// distinct since no ring repeats a neighbour, so when they are half of all slots every slot
+/// is vouched for, and a slot `a` in `ring(v)` vouched for means `ring(a)` holds
+/// `ring(v)[j + 1], v` in a row: the full check.
 fn check_ring<'a>(
     vertices: usize,
     v: u32,
@@ -290,27 +292,36 @@ fn check_ring<'a>(
     }) {
         return Err(j);
     }
-    // Whether `ring(x)` holds `y, z` in a row.
-    let in_row = |x: u32, y: u32, z: u32| {
+    // Whether `ring(x)` holds `y, z` in a row, or with `after`, `y, z, after`.
+    let in_row = |x: u32, y: u32, z: u32, after: Option<u32>| {
         let rx = ring(x);
         let n = rx.len();
-        (3..=Mesh::MAX_RING).contains(&n) && (0..n).any(|k| rx[k] == y && rx[next(k, n)] == z)
+        if !(3..=Mesh::MAX_RING).contains(&n) {
+            return false;
+        }
+        match after {
+            // The fast check may take the first `y` only: a miss sends it to the full check.
+            Some(c) => rx.iter().position(|&w| w == y).is_some_and(|k| {
+                let k1 = next(k, n);
+                rx[k1] == z && rx[next(k1, n)] == c
+            }),
+            None => (0..n).any(|k| rx[k] == y && rx[next(k, n)] == z),
+        }
     };
     for (j, &a) in r.iter().enumerate() {
         let b = r[next(j, d)];
-        let owned_face = a > v && b > v;
-        // The face (v, a, b) is (a, b, v) in the ring of a and (b, v, a) in that of b.
         let bad = if full {
-            !in_row(a, b, v)
+            // The face (v, a, b) is (a, b, v) in the ring of a.
+            !in_row(a, b, v, None)
         } else {
-            owned_face && !(in_row(a, b, v) && in_row(b, v, a))
+            a > v && !in_row(a, b, v, Some(r[prev(j, d)]))
         };
         if bad {
             return Err(j);
         }
         if a > v {
             own.quads += 1;
-            own.faces += u64::from(owned_face);
+            own.faces += u64::from(b > v);
         }
     }
     Ok(own)

@@ -35,9 +35,10 @@ impl Mesh {
     /// [`Mesh::from_triangles`]), and two consecutive neighbours `a`, `b` (cyclically) mean
     /// that the face `(v, a, b)` exists. The rings may start anywhere.
     ///
-    /// Much faster than [`Mesh::from_half_edges`]: every array is written by its
-    /// destination from the rings alone. With the `rayon` feature it runs on all cores, to
-    /// the same bits whatever the thread count. `ring` is called several times per vertex,
+    /// Faster than [`Mesh::from_half_edges`] (by a quarter on one core for a 1M-vertex
+    /// Fibonacci sphere, by half on two): every array is written by its destination from
+    /// the rings alone. With the `rayon` feature it runs on all cores, to the same bits
+    /// whatever the thread count. `ring` is called several times per vertex,
     /// so it should be cheap, and it must answer the same for the same vertex every time.
     ///
     /// The numbering is fixed by the rings:
@@ -73,8 +74,9 @@ impl Mesh {
     /// // Quad-edge 1 joins vertex 0 to ring(0)[1] = 3; face 3 is (1, 2, 3).
     /// assert_eq!(m.dest(Edge::primal(2)), Vertex::new(3));
     /// assert_eq!(m.face_edge(Face::new(3)), Edge::primal(6));
-    /// let same = quadedge::shapes::tetrahedron();
-    /// assert_eq!(Mesh::from_triangles(same.0, &same.1).unwrap().face_count(), 4);
+    /// // Each vertex's edge leads to the first neighbour of its ring.
+    /// let around_2: Vec<u32> = m.neighbors(Vertex::new(2)).map(Vertex::raw).collect();
+    /// assert_eq!(around_2, [0, 3, 1]);
     /// ```
     pub fn from_rings<'a, F>(vertices: usize, ring: F) -> Result<Mesh, MeshError>
     where

@@ -10,6 +10,7 @@
 use super::try_filled;
 use crate::mesh::DEAD_VERTEX;
 use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use fill::{Piece, Starts, fill};
 
 /// Vertices per task.
@@ -108,11 +109,18 @@ where
     // are checked against the other ring; together with the counts (each edge takes two
     // ring slots) that proves every slot (see `check_ring`). On any failure the full check
     // of every slot runs to name the lowest bad vertex, whatever the thread count.
+    // Chunks above one known to fail stop early: only the lowest failing chunk's error is
+    // reported, and it always runs to its end.
     let count = |full: bool| -> Result<Vec<Owned>, MeshError> {
+        let first_bad = AtomicUsize::new(usize::MAX);
         run(ranges.clone(), |(v0, v1)| {
             let mut sum = Owned::default();
             for v in v0..v1 {
+                if first_bad.load(Relaxed) < v0 {
+                    return Err(MeshError::TooManyElements);
+                }
                 let own = check_ring(vertices, v as u32, ring, full).map_err(|position| {
+                    first_bad.fetch_min(v0, Relaxed);
                     MeshError::BadRing {
                         vertex: Vertex(v as u32),
                         position,

@@ -117,7 +117,7 @@ fn same_topology_as_from_triangles() {
         let reference = Mesh::from_triangles(n, &tris).unwrap();
         let m = build(n, &rings_of(&reference)).unwrap();
         assert_same_topology(&m, &reference);
-        // The numbering is that of `from_triangles` too: both number by vertex.
+        // Each vertex edge leads to the first neighbour given.
         assert_eq!(rings_of(&m), rings_of(&reference));
     }
 }

@@ -43,9 +43,17 @@ impl Starts<'_> {
         (found[0].0 < q_end && found[1].0 < q_end).then_some(found)
     }
 
-    /// [`Starts::find`] of one vertex.
-    fn find1<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], lo: u32, x: u32) -> Option<(u32, u32)> {
-        Some(self.find(ring, lo, [x, x])?[0])
+    /// The quad-edge joining `lo` to `x > lo`, found in the ring of `lo`.
+    fn quad<'a>(&self, ring: &impl Fn(u32) -> &'a [u32], lo: u32, x: u32) -> Option<u32> {
+        let lo_at = lo as usize;
+        let (mut q, q_end) = (*self.quad.get(lo_at)?, *self.quad.get(lo_at + 1)?);
+        for &w in ring(lo) {
+            if w == x {
+                return (q < q_end).then_some(q);
+            }
+            q += u32::from(w > lo);
+        }
+        None
     }
 
     /// The face id `f` when `lo` owns it.
@@ -86,33 +94,40 @@ impl Around {
     ) -> Option<()> {
         let d = r.len();
         let (mut q, mut f) = (at.quad[u as usize], at.face[u as usize]);
-        // Only what the quad-edges `u` owns need: the ids next to them, and `out[0]`.
+        // Only what the quad-edges `u` owns need: the ids next to them, and `out[0]`. The
+        // edge to a lower neighbour next to a higher one comes with a face's lookup.
+        let mut has_out0 = false;
         for (j, &a) in r.iter().enumerate() {
-            let b = r[next(j, d)];
+            let j1 = next(j, d);
+            let b = r[j1];
             if a > u {
                 self.out[j] = 2 * q;
                 q += 1;
-            } else if j == 0 || b > u || r[prev(j, d)] > u {
-                self.out[j] = 2 * at.find1(ring, a, u)?.0 + 1;
+                has_out0 |= j == 0;
             }
             if a > u && b > u {
                 self.face[j] = at.owned_face(u, f)?;
                 f += 1;
                 let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                self.opposite[j] = 2 * at.find1(ring, lo, hi)?.0 + u32::from(a > b);
-            } else if a > u || b > u {
-                if a < b {
-                    // The face is (a, b, u) in the ring of a.
-                    let (q, f) = at.find1(ring, a, b)?;
-                    self.face[j] = at.owned_face(a, f)?;
-                    self.opposite[j] = 2 * q;
-                } else {
-                    // The face is (b, u, a) in the ring of b.
-                    let [(_, f), (q, _)] = at.find(ring, b, [u, a])?;
-                    self.face[j] = at.owned_face(b, f)?;
-                    self.opposite[j] = 2 * q + 1;
-                }
+                self.opposite[j] = 2 * at.quad(ring, lo, hi)? + u32::from(a > b);
+            } else if b > u {
+                // The face is (a, b, u) in the ring of a, which holds u too.
+                let [(qu, _), (qb, fb)] = at.find(ring, a, [u, b])?;
+                self.out[j] = 2 * qu + 1;
+                has_out0 |= j == 0;
+                self.face[j] = at.owned_face(a, fb)?;
+                self.opposite[j] = 2 * qb;
+            } else if a > u {
+                // The face is (b, u, a) in the ring of b.
+                let [(qu, fu), (qa, _)] = at.find(ring, b, [u, a])?;
+                self.out[j1] = 2 * qu + 1;
+                has_out0 |= j1 == 0;
+                self.face[j] = at.owned_face(b, fu)?;
+                self.opposite[j] = 2 * qa + 1;
             }
+        }
+        if !has_out0 {
+            self.out[0] = 2 * at.quad(ring, r[0], u)? + 1;
         }
         Some(())
     }

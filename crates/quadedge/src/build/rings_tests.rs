@@ -117,7 +117,7 @@ fn same_topology_as_from_triangles() {
         let reference = Mesh::from_triangles(n, &tris).unwrap();
         let m = build(n, &rings_of(&reference)).unwrap();
         assert_same_topology(&m, &reference);
-        // The numbering is that of `from_triangles` too: both number by vertex.
+        // Each vertex edge leads to the first neighbour given.
         assert_eq!(rings_of(&m), rings_of(&reference));
     }
 }
@@ -296,8 +296,8 @@ fn too_many_vertices_refused_before_any_allocation() {
 
 #[test]
 fn ring_no_lower_vertex_sees_is_caught_by_the_count() {
-    // Vertex 4 owns no face, and its faces (4, 0, 1), ... are in no lower ring: only the
-    // count of faces against ring slots sees them, then the full check names vertex 4.
+    // Vertex 4 owns no edge, and its edges to 0, 1, 2 are in no lower ring: only the
+    // count of edges against ring slots sees them, then the full check names vertex 4.
     let rings = vec![
         vec![1, 3, 2],
         vec![0, 2, 3],

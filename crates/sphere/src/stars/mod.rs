@@ -38,13 +38,14 @@ use ring::{Context, Scratch};
 /// the incremental path.
 pub(crate) const STRIDE: usize = 8;
 
-/// Vertices within this many indices of a pole take every index of a window as candidates.
+/// Vertices within this many indices of a pole take the nearest points of a window of indices
+/// as candidates.
 const POLE: usize = 64;
 /// The window of a polar vertex: indices this far on either side.
 const POLE_WINDOW: usize = 80;
 /// Vertices below this index from a pole search two more Fibonacci offsets: the lattice is
 /// still curved there.
-const NEAR_POLE: usize = 4096;
+const NEAR_POLE: usize = 256;
 /// Most candidates of one vertex.
 const MAX_CANDIDATES: usize = 2 * POLE_WINDOW;
 /// Fewest points for this path.

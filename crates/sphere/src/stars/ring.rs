@@ -21,6 +21,30 @@ struct Candidates {
     order: [u8; MAX_CANDIDATES],
 }
 
+/// A polar vertex keeps this many of its nearest candidates: its ring has at most 8.
+const POLAR_NEAREST: usize = 24;
+
+impl Candidates {
+    /// Keeps the `keep` nearest of the first `m` candidates (more on ties), packed to the
+    /// front in their order; returns how many are kept.
+    fn keep_nearest(&mut self, m: usize, keep: usize) -> usize {
+        let mut len2 = [0.0f64; MAX_CANDIDATES];
+        len2[..m].copy_from_slice(&self.len2[..m]);
+        let (_, &mut limit, _) = len2[..m].select_nth_unstable_by(keep - 1, f64::total_cmp);
+        let mut kept = 0;
+        for k in 0..m {
+            if self.len2[k] <= limit {
+                self.idx[kept] = self.idx[k];
+                self.rel[kept] = self.rel[k];
+                self.len2[kept] = self.len2[k];
+                self.key[kept] = self.key[k];
+                kept += 1;
+            }
+        }
+        kept
+    }
+}
+
 impl Default for Scratch {
     fn default() -> Self {
         Self {
@@ -240,19 +264,24 @@ impl Context<'_> {
                 return None;
             }
             reach = reach.max(extent);
-            let key = pseudo_angle(d.dot(e1), d.dot(e2));
             s.idx[kept] = id;
             s.rel[kept] = d.to_array();
             s.len2[kept] = d.length_squared();
-            s.key[kept] = key;
-            // Insertion sort of the positions by angle: a dozen away from the poles.
-            let mut b = kept;
+            s.key[kept] = pseudo_angle(d.dot(e1), d.dot(e2));
+            kept += 1;
+        }
+        if kept > POLAR_NEAREST {
+            kept = s.keep_nearest(kept, POLAR_NEAREST);
+        }
+        // Insertion sort of the positions by angle: a dozen away from the poles.
+        for k in 0..kept {
+            let key = s.key[k];
+            let mut b = k;
             while b > 0 && s.key[s.order[b - 1] as usize] > key {
                 s.order[b] = s.order[b - 1];
                 b -= 1;
             }
-            s.order[b] = kept as u8;
-            kept += 1;
+            s.order[b] = k as u8;
         }
         let local = Local {
             points: self.points,

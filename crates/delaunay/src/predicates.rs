@@ -82,6 +82,62 @@ pub fn static_orient3d_bound(max_abs: f64) -> f64 {
     }
 }
 
+/// `ε = 2⁻⁵³`, the unit roundoff.
+const EPS: f64 = 1.110_223_024_625_156_5e-16;
+/// Shewchuk's `ccwerrboundA = (3 + 16ε)ε`.
+const O2D_ERR: f64 = (3.0 + 16.0 * EPS) * EPS;
+/// Shewchuk's `iccerrboundA = (10 + 96ε)ε`.
+const ICC_ERR: f64 = (10.0 + 96.0 * EPS) * EPS;
+
+#[inline(always)]
+fn c2(p: [f64; 2]) -> Coord<f64> {
+    Coord { x: p[0], y: p[1] }
+}
+
+/// Exact `orient2d` sign with an inlined error filter: positive when `a, b, c` turn
+/// counter-clockwise (`c` left of `a → b`), negative clockwise, zero when collinear.
+#[inline(always)]
+pub fn orient2d_exact(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    let left = (a[0] - c[0]) * (b[1] - c[1]);
+    let right = (a[1] - c[1]) * (b[0] - c[0]);
+    let det = left - right;
+    let bound = O2D_ERR * (left.abs() + right.abs());
+    if det > bound || -det > bound {
+        det
+    } else {
+        orient2d(c2(a), c2(b), c2(c))
+    }
+}
+
+/// Exact in-circle sign with an inlined error filter: positive when `d` lies strictly inside
+/// the circumcircle of the counter-clockwise triangle `a, b, c`, negative outside, zero when
+/// the four points are co-circular.
+#[inline(always)]
+pub fn incircle_exact(a: [f64; 2], b: [f64; 2], c: [f64; 2], d: [f64; 2]) -> f64 {
+    let (adx, ady) = (a[0] - d[0], a[1] - d[1]);
+    let (bdx, bdy) = (b[0] - d[0], b[1] - d[1]);
+    let (cdx, cdy) = (c[0] - d[0], c[1] - d[1]);
+    let bdxcdy = bdx * cdy;
+    let cdxbdy = cdx * bdy;
+    let alift = adx * adx + ady * ady;
+    let cdxady = cdx * ady;
+    let adxcdy = adx * cdy;
+    let blift = bdx * bdx + bdy * bdy;
+    let adxbdy = adx * bdy;
+    let bdxady = bdx * ady;
+    let clift = cdx * cdx + cdy * cdy;
+    let det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
+    let permanent = (bdxcdy.abs() + cdxbdy.abs()) * alift
+        + (cdxady.abs() + adxcdy.abs()) * blift
+        + (adxbdy.abs() + bdxady.abs()) * clift;
+    let bound = ICC_ERR * permanent;
+    if det > bound || -det > bound {
+        det
+    } else {
+        incircle(c2(a), c2(b), c2(c), c2(d))
+    }
+}
+
 /// A surface whose Delaunay triangulations this crate maintains: two exact predicates are all
 /// the algorithms ask of it.
 ///
@@ -142,20 +198,15 @@ impl Surface for Sphere {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Plane;
 
-#[inline(always)]
-fn c2(p: DVec3) -> Coord<f64> {
-    Coord { x: p.x, y: p.y }
-}
-
 impl Surface for Plane {
     #[inline]
     fn orient(&self, a: DVec3, b: DVec3, c: DVec3) -> f64 {
-        orient2d(c2(a), c2(b), c2(c))
+        orient2d_exact([a.x, a.y], [b.x, b.y], [c.x, c.y])
     }
 
     #[inline]
     fn in_circle(&self, a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> f64 {
-        incircle(c2(a), c2(b), c2(c), c2(d))
+        incircle_exact([a.x, a.y], [b.x, b.y], [c.x, c.y], [d.x, d.y])
     }
 
     fn is_closed(&self) -> bool {
@@ -211,5 +262,46 @@ mod tests {
         assert!(p.in_circle(a, b, c, DVec3::new(0.5, 0.5, 9.0)) > 0.0);
         assert_eq!(p.in_circle(a, b, c, DVec3::new(1.0, 1.0, 0.0)), 0.0);
         assert!(!p.is_closed() && Sphere.is_closed());
+    }
+
+    /// The filtered planar signs equal the exact ones, also where the plain determinant
+    /// rounds wrong.
+    #[test]
+    fn filtered_planar_signs_are_exact() {
+        let mut rng = testkit::Rng::new(5);
+        let mut pt = |scale: f64| [rng.unit_f64() * scale, rng.unit_f64() * scale];
+        for _ in 0..20_000 {
+            let (a, b, p, d) = (pt(1.0), pt(1.0), pt(1.0), pt(1.0));
+            assert_eq!(
+                orient2d_exact(a, b, p).signum(),
+                orient2d(c2(a), c2(b), c2(p)).signum()
+            );
+            assert_eq!(
+                incircle_exact(a, b, p, d).signum(),
+                incircle(c2(a), c2(b), c2(p), c2(d)).signum()
+            );
+        }
+        // Nearly collinear along a long diagonal, nearly co-circular on the unit circle.
+        for k in 1..200 {
+            let t = k as f64 * 0.37;
+            let (a, b) = ([0.5, 0.5], [12.0, 12.0]);
+            let p = [t, t + f64::EPSILON * t];
+            assert_eq!(
+                orient2d_exact(a, b, p).signum(),
+                orient2d(c2(a), c2(b), c2(p)).signum()
+            );
+            let on = |x: f64| [x.cos(), x.sin()];
+            let d = on(t).map(|v| v * (1.0 + f64::EPSILON));
+            let (a, b, p) = (on(0.1), on(2.0), on(4.0));
+            assert_eq!(
+                incircle_exact(a, b, p, d).signum(),
+                incircle(c2(a), c2(b), c2(p), c2(d)).signum()
+            );
+        }
+        assert_eq!(orient2d_exact([0.0; 2], [1.0, 0.0], [3.0, 0.0]), 0.0);
+        assert_eq!(
+            incircle_exact([1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]),
+            0.0
+        );
     }
 }

@@ -69,15 +69,45 @@ impl HintGrid {
                 grid.cells[i] = f;
             }
         }
-        let mut last = mesh.faces().next().unwrap_or(Face::INVALID);
-        for f in &mut grid.cells {
-            if f.is_valid() {
-                last = *f;
-            } else {
-                *f = last;
+        grid.fill_empty_cells(mesh.faces().next().unwrap_or(Face::INVALID));
+        grid
+    }
+
+    /// Gives every cell that no face centre fell in the face of a neighbouring cell on the
+    /// same side of the cube, growing from the filled cells one ring per pass, so that its
+    /// hint stays a few cells from it; a side with no filled cell at all (a tiny mesh) takes
+    /// `fallback`.
+    fn fill_empty_cells(&mut self, fallback: Face) {
+        let n = self.side;
+        for side in self.cells.chunks_mut(n * n) {
+            if side.iter().all(|f| !f.is_valid()) {
+                side.fill(fallback);
+                continue;
+            }
+            while side.iter().any(|f| !f.is_valid()) {
+                let before = side.to_vec();
+                for i in 0..n {
+                    for j in 0..n {
+                        if before[i * n + j].is_valid() {
+                            continue;
+                        }
+                        let near = [
+                            (i.wrapping_sub(1), j),
+                            (i + 1, j),
+                            (i, j.wrapping_sub(1)),
+                            (i, j + 1),
+                        ]
+                        .into_iter()
+                        .filter(|&(a, b)| a < n && b < n)
+                        .map(|(a, b)| before[a * n + b])
+                        .find(|f| f.is_valid());
+                        if let Some(f) = near {
+                            side[i * n + j] = f;
+                        }
+                    }
+                }
             }
         }
-        grid
     }
 
     /// The number of cells (`6 · side²`).

@@ -28,8 +28,8 @@ fn spacing(n: usize) -> f64 {
 /// A smooth random field varying 4× across the sphere: `base · 2^(d · p)`, with `d` a random
 /// direction (plus a gentler second term so that the extremes are not antipodal).
 fn field(rng: &mut Rng, base: f64) -> impl Fn(DVec3) -> f64 + Copy {
-    let d1 = rng.unit();
-    let d2 = rng.unit();
+    let d1 = rng.unit_dvec3();
+    let d2 = rng.unit_dvec3();
     move |p: DVec3| base * 2f64.powf(0.8 * d1.dot(p) + 0.2 * d2.dot(p))
 }
 
@@ -45,7 +45,7 @@ fn expected_vertices(s: impl Fn(DVec3) -> f64) -> f64 {
 }
 
 fn run_sphere(n: usize, seed: u64) -> (Mesh, Vec<DVec3>, AdaptStats, f64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let s = field(&mut rng, 1.1 * spacing(n));
     let (mut mesh, mut pos) = sphere::fibonacci_sphere(n, 1.0, 0.3, seed).unwrap();
     let opts = AdaptOptions {
@@ -89,7 +89,7 @@ fn adapt_is_deterministic_and_idempotent() {
     assert_eq!(m1, m2);
     assert_eq!(p1, p2);
     // A second run on a converged mesh changes nothing.
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     let s = field(&mut rng, 1.1 * spacing(1500));
     let (mut m3, mut p3) = (m1.clone(), p1.clone());
     let opts = AdaptOptions {
@@ -201,15 +201,15 @@ fn a_world_on_the_sphere_follows() {
 fn a_linear_field_is_reproduced_exactly_in_the_plane() {
     // A jittered grid in the unit square, triangulated and made Delaunay.
     let k = 30u32;
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     let mut pts = Vec::new();
     for j in 0..k {
         for i in 0..k {
             let interior = i > 0 && j > 0 && i < k - 1 && j < k - 1;
             let jit = if interior { 0.3 } else { 0.0 };
             pts.push(DVec3::new(
-                (i as f64 + jit * (rng.f64() - 0.5)) / (k - 1) as f64,
-                (j as f64 + jit * (rng.f64() - 0.5)) / (k - 1) as f64,
+                (i as f64 + jit * (rng.unit_f64() - 0.5)) / (k - 1) as f64,
+                (j as f64 + jit * (rng.unit_f64() - 0.5)) / (k - 1) as f64,
                 0.0,
             ));
         }
@@ -339,14 +339,14 @@ fn a_moving_field_over_many_rounds_keeps_every_invariant() {
     let n = 1500;
     let h = 1.1 * spacing(n);
     let (mut mesh, mut pos) = sphere::fibonacci_sphere(n, 1.0, 0.3, 8).unwrap();
-    let mut rng = Rng(21);
+    let mut rng = Rng::new(21);
     let opts = AdaptOptions {
         sample_new_vertices: true,
         max_passes: 4,
         ..AdaptOptions::default()
     };
     for round in 0..6 {
-        let spot = rng.unit();
+        let spot = rng.unit_dvec3();
         let s = |p: DVec3| h * (0.5 + 0.75 * (1.0 - spot.dot(p)));
         let stats = adapt(&Sphere, &mut mesh, &mut pos, |_, p| s(p), &opts).unwrap();
         mesh.check().unwrap();

@@ -43,7 +43,7 @@ fn octahedron() -> Vec<DVec3> {
 /// leaving everything as it was.
 /// Returns the successes and the refusals that only the flip plan catches.
 fn near_degenerate_insertions(points: Vec<DVec3>, seed: u64, tries: usize) -> (usize, usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut mesh = hull(&points);
     let mut pos = points;
     let (mut ok, mut refused) = (0, 0);
@@ -57,8 +57,8 @@ fn near_degenerate_insertions(points: Vec<DVec3>, seed: u64, tries: usize) -> (u
             _ => (q * 2.0 + r).normalize_or(q),
         };
         // A tangential nudge of a few ulps to a few 1e-9, and a radial one of a few ulps.
-        let tangent = rng.unit().cross(base).normalize_or(DVec3::X);
-        let nudge = [1e-15, 1e-12, 1e-9][rng.below(3)] * rng.f64();
+        let tangent = rng.unit_dvec3().cross(base).normalize_or(DVec3::X);
+        let nudge = [1e-15, 1e-12, 1e-9][rng.below(3)] * rng.unit_f64();
         let radial = 1.0 + (rng.below(9) as f64 - 4.0) * f64::EPSILON;
         let p = (base + tangent * nudge) * radial;
         let before = (mesh.clone(), pos.clone());
@@ -152,13 +152,13 @@ fn a_failed_restore_rolls_back() {
 /// everything as it was.
 #[test]
 fn removals_from_folded_meshes_are_atomic() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut failed = 0;
     for case in 0..8 {
         let (mut mesh, mut pos) = sphere::fibonacci_sphere(300, 1.0, 0.3, case).unwrap();
         for _ in 0..30 {
             let v = rng.below(300);
-            pos[v] = rng.unit();
+            pos[v] = rng.unit_dvec3();
         }
         for _ in 0..40 {
             let v = Vertex::new(rng.below(300) as u32);
@@ -301,7 +301,7 @@ fn hostile_input_changes_nothing() {
 #[test]
 #[ignore = "long adversarial run: cargo xtask stress"]
 fn stress_random_sequences_are_atomic() {
-    let mut rng = Rng(77);
+    let mut rng = Rng::new(77);
     let (mut failed, mut done) = (0usize, 0usize);
     for case in 0..40 {
         let (mut mesh, mut pos) = sphere::fibonacci_sphere(400, 1.0, 0.0, case).unwrap();
@@ -311,8 +311,11 @@ fn stress_random_sequences_are_atomic() {
             let v = live[rng.below(live.len())];
             let result = match rng.below(3) {
                 0 => {
-                    let tangent = rng.unit().cross(pos[v.index()]).normalize_or(DVec3::X);
-                    let p = (pos[v.index()] + tangent * 1e-12 * rng.f64())
+                    let tangent = rng
+                        .unit_dvec3()
+                        .cross(pos[v.index()])
+                        .normalize_or(DVec3::X);
+                    let p = (pos[v.index()] + tangent * 1e-12 * rng.unit_f64())
                         * (1.0 + (rng.below(5) as f64 - 2.0) * f64::EPSILON);
                     insert(&Sphere, &mut mesh, &mut pos, p, None).map(|_| ())
                 }

@@ -34,8 +34,8 @@ fn mapped_triangles(mesh: &Mesh, map: &[u32]) -> Vec<[u32; 3]> {
 fn insert_many_equals_one_by_one() {
     for (n, k, seed) in [(200, 50, 1), (1000, 3000, 2), (5000, 1000, 3)] {
         let (mesh, pos) = planet(n, seed);
-        let mut rng = Rng(seed);
-        let points: Vec<DVec3> = (0..k).map(|_| rng.unit()).collect();
+        let mut rng = Rng::new(seed);
+        let points: Vec<DVec3> = (0..k).map(|_| rng.unit_dvec3()).collect();
         let (mut a, mut pa) = (mesh.clone(), pos.clone());
         let new_a = insert_many(&Sphere, &mut a, &mut pa, &points).unwrap();
         let (mut b, mut pb) = (mesh.clone(), pos.clone());
@@ -61,7 +61,7 @@ fn insert_many_equals_one_by_one() {
 fn remove_many_equals_one_by_one() {
     for (n, seed) in [(300, 4), (3000, 5)] {
         let (mesh, pos) = planet(n, seed);
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut victims: Vec<Vertex> = Vec::new();
         let mut taken = vec![false; n];
         while victims.len() < n / 3 {
@@ -85,11 +85,11 @@ fn remove_many_equals_one_by_one() {
 #[test]
 fn random_batches_keep_the_mesh_delaunay() {
     let (mut mesh, mut pos) = planet(500, 6);
-    let mut rng = Rng(6);
+    let mut rng = Rng::new(6);
     for round in 0..12 {
         if round % 2 == 0 {
             let k = 1 + rng.below(300);
-            let points: Vec<DVec3> = (0..k).map(|_| rng.unit()).collect();
+            let points: Vec<DVec3> = (0..k).map(|_| rng.unit_dvec3()).collect();
             insert_many(&Sphere, &mut mesh, &mut pos, &points).unwrap();
         } else {
             let live: Vec<Vertex> = mesh.vertices().collect();
@@ -105,8 +105,8 @@ fn random_batches_keep_the_mesh_delaunay() {
 #[test]
 fn insert_many_refuses_bad_batches_before_editing() {
     let (mesh, pos) = planet(400, 7);
-    let mut rng = Rng(7);
-    let good: Vec<DVec3> = (0..50).map(|_| rng.unit()).collect();
+    let mut rng = Rng::new(7);
+    let good: Vec<DVec3> = (0..50).map(|_| rng.unit_dvec3()).collect();
     let run = |points: &[DVec3]| {
         let (mut m, mut p) = (mesh.clone(), pos.clone());
         let r = insert_many(&Sphere, &mut m, &mut p, points);
@@ -148,8 +148,8 @@ fn insert_many_refuses_bad_batches_before_editing() {
 #[test]
 fn insert_many_stops_at_a_point_already_present() {
     let (mesh, pos) = planet(400, 8);
-    let mut rng = Rng(8);
-    let mut points: Vec<DVec3> = (0..60).map(|_| rng.unit()).collect();
+    let mut rng = Rng::new(8);
+    let mut points: Vec<DVec3> = (0..60).map(|_| rng.unit_dvec3()).collect();
     points[17] = pos[123];
     let (mut m, mut p) = (mesh.clone(), pos.clone());
     let e = insert_many(&Sphere, &mut m, &mut p, &points).unwrap_err();
@@ -233,9 +233,15 @@ fn plane_batches() {
         DVec3::new(1.0, 1.0, 0.0),
         DVec3::new(0.0, 1.0, 0.0),
     ];
-    let mut rng = Rng(10);
+    let mut rng = Rng::new(10);
     let mut points: Vec<DVec3> = (0..300)
-        .map(|_| DVec3::new(0.01 + 0.98 * rng.f64(), 0.01 + 0.98 * rng.f64(), 0.0))
+        .map(|_| {
+            DVec3::new(
+                0.01 + 0.98 * rng.unit_f64(),
+                0.01 + 0.98 * rng.unit_f64(),
+                0.0,
+            )
+        })
         .collect();
     let (mut m, mut p) = (mesh.clone(), pos.clone());
     let new = insert_many(&Plane, &mut m, &mut p, &points).unwrap();
@@ -265,8 +271,8 @@ fn plane_batches() {
 #[test]
 fn insert_many_then_remove_many_gives_back_the_mesh() {
     let (mesh, pos) = planet(2000, 11);
-    let mut rng = Rng(11);
-    let points: Vec<DVec3> = (0..1500).map(|_| rng.unit()).collect();
+    let mut rng = Rng::new(11);
+    let points: Vec<DVec3> = (0..1500).map(|_| rng.unit_dvec3()).collect();
     let (mut m, mut p) = (mesh.clone(), pos.clone());
     let new = insert_many(&Sphere, &mut m, &mut p, &points).unwrap();
     remove_many(&Sphere, &mut m, &p, &new).unwrap();
@@ -280,9 +286,9 @@ fn insert_many_then_remove_many_gives_back_the_mesh() {
 fn stress_random_batches() {
     for seed in 0..20 {
         let (mut mesh, mut pos) = planet(1000 + 500 * seed as usize, 100 + seed);
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         for _ in 0..20 {
-            let points: Vec<DVec3> = (0..rng.below(2000)).map(|_| rng.unit()).collect();
+            let points: Vec<DVec3> = (0..rng.below(2000)).map(|_| rng.unit_dvec3()).collect();
             insert_many(&Sphere, &mut mesh, &mut pos, &points).unwrap();
             let live: Vec<Vertex> = mesh.vertices().collect();
             let mut victims: Vec<Vertex> =
@@ -297,8 +303,8 @@ fn stress_random_batches() {
 #[test]
 fn insert_many_under_atomically_is_all_or_nothing() {
     let (mesh, pos) = planet(600, 12);
-    let mut rng = Rng(12);
-    let mut points: Vec<DVec3> = (0..100).map(|_| rng.unit()).collect();
+    let mut rng = Rng::new(12);
+    let mut points: Vec<DVec3> = (0..100).map(|_| rng.unit_dvec3()).collect();
     points[60] = pos[5];
     let (mut m, mut p) = (mesh.clone(), pos.clone());
     let len = p.len();

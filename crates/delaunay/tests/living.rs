@@ -30,7 +30,7 @@ fn restore_after_plate_motions_equals_scratch() {
     for (n, seed) in [(300, 1), (2000, 2), (6000, 3)] {
         let (mut mesh, mut pos) = planet(n, seed);
         let ids: Vec<Vertex> = mesh.vertices().collect();
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut folded = 0;
         for step in 0..4 {
             // Half an edge length, then larger turns that fold plate boundaries.
@@ -59,7 +59,7 @@ fn restore_after_plate_motions_equals_scratch() {
 #[test]
 fn restore_without_a_moved_list_scans_everything() {
     let (mut mesh, mut pos) = planet(1500, 7);
-    let mut rng = Rng(70);
+    let mut rng = Rng::new(70);
     plate_motion(&mesh, &mut pos, 5, 3.0 * mean_edge(1500), &mut rng);
     assert!(matches!(is_delaunay(&Sphere, &mesh, &pos), Err(Ok(_))));
     restore(&Sphere, &mut mesh, &mut pos, None, &Default::default()).unwrap();
@@ -163,10 +163,10 @@ fn restore_refuses_bad_input_unchanged() {
 fn insert_then_remove_gives_back_the_same_triangulation() {
     let (mut mesh, mut pos) = planet(3000, 8);
     let before = triangle_set(&mesh);
-    let mut rng = Rng(80);
+    let mut rng = Rng::new(80);
     let mut hint = None;
     for _ in 0..200 {
-        let p = rng.unit();
+        let p = rng.unit_dvec3();
         let ins = insert(&Sphere, &mut mesh, &mut pos, p, hint).unwrap();
         assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
         remove(&Sphere, &mut mesh, &pos, ins.vertex).unwrap();
@@ -179,9 +179,9 @@ fn insert_then_remove_gives_back_the_same_triangulation() {
 #[test]
 fn insertions_and_removals_equal_scratch() {
     let (mut mesh, mut pos) = planet(500, 9);
-    let mut rng = Rng(90);
+    let mut rng = Rng::new(90);
     for _ in 0..500 {
-        insert(&Sphere, &mut mesh, &mut pos, rng.unit(), None).unwrap();
+        insert(&Sphere, &mut mesh, &mut pos, rng.unit_dvec3(), None).unwrap();
     }
     assert_same_as_scratch(&mesh, &pos);
     for _ in 0..700 {
@@ -252,10 +252,10 @@ fn insert_on_an_edge_and_on_a_vertex() {
 #[test]
 fn locate_agrees_with_brute_force() {
     let (mesh, pos) = planet(2000, 11);
-    let mut rng = Rng(110);
+    let mut rng = Rng::new(110);
     let mut hint = None;
     for _ in 0..500 {
-        let p = rng.unit();
+        let p = rng.unit_dvec3();
         let loc = locate(&Sphere, &mesh, &pos, p, hint).unwrap();
         let Location::InFace(f) = loc else {
             panic!("{loc:?}")
@@ -292,11 +292,11 @@ fn locate_agrees_with_brute_force() {
 fn random_sequences_of_insert_remove_move() {
     for seed in 0..8u64 {
         let (mut mesh, mut pos) = planet(400, 20 + seed);
-        let mut rng = Rng(200 + seed);
+        let mut rng = Rng::new(200 + seed);
         for op in 0..120 {
             match rng.below(4) {
                 0 => {
-                    insert(&Sphere, &mut mesh, &mut pos, rng.unit(), None).unwrap();
+                    insert(&Sphere, &mut mesh, &mut pos, rng.unit_dvec3(), None).unwrap();
                 }
                 1 if mesh.vertex_count() > 50 => {
                     let live: Vec<Vertex> = mesh.vertices().collect();
@@ -307,7 +307,7 @@ fn random_sequences_of_insert_remove_move() {
                     let k = 1 + rng.below(8);
                     let moved: Vec<Vertex> = (0..k).map(|_| live[rng.below(live.len())]).collect();
                     for &v in &moved {
-                        let d = rng.unit() * mean_edge(400) * 2.0 * rng.f64();
+                        let d = rng.unit_dvec3() * mean_edge(400) * 2.0 * rng.unit_f64();
                         pos[v.index()] = (pos[v.index()] + d).normalize();
                     }
                     restore(
@@ -338,7 +338,7 @@ fn stress_restore_and_random_sequences() {
     for seed in 0..6u64 {
         let n = 20_000;
         let (mut mesh, mut pos) = planet(n, 100 + seed);
-        let mut rng = Rng(1000 + seed);
+        let mut rng = Rng::new(1000 + seed);
         for step in 0..8 {
             let angle = mean_edge(n) * [0.5, 1.0, 3.0, 8.0][step % 4];
             let moved = plate_motion(&mesh, &mut pos, 12, angle, &mut rng);
@@ -355,17 +355,17 @@ fn stress_restore_and_random_sequences() {
     }
     for seed in 0..200u64 {
         let (mut mesh, mut pos) = planet(300, seed);
-        let mut rng = Rng(5000 + seed);
+        let mut rng = Rng::new(5000 + seed);
         for op in 0..200 {
             if rng.below(3) == 0 {
-                insert(&Sphere, &mut mesh, &mut pos, rng.unit(), None).unwrap();
+                insert(&Sphere, &mut mesh, &mut pos, rng.unit_dvec3(), None).unwrap();
             } else {
                 let live: Vec<Vertex> = mesh.vertices().collect();
                 let moved: Vec<Vertex> = (0..1 + rng.below(20))
                     .map(|_| live[rng.below(live.len())])
                     .collect();
                 for &v in &moved {
-                    let d = rng.unit() * mean_edge(300) * 4.0 * rng.f64();
+                    let d = rng.unit_dvec3() * mean_edge(300) * 4.0 * rng.unit_f64();
                     pos[v.index()] = (pos[v.index()] + d).normalize();
                 }
                 restore(
@@ -391,12 +391,12 @@ fn stress_restore_and_random_sequences() {
 #[ignore = "stress: run with --release -- --ignored stress_"]
 fn stress_locate_walk_lengths() {
     let (mesh, pos) = sphere::fibonacci_sphere(200_000, 1.0, 0.0, 0).unwrap();
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     let f0 = mesh.faces().nth(1000).unwrap();
     let mut pairs = Vec::new();
     for _ in 0..2000 {
-        let p = rng.unit();
-        let q = (p + rng.unit() * 0.05).normalize();
+        let p = rng.unit_dvec3();
+        let q = (p + rng.unit_dvec3() * 0.05).normalize();
         let Some(f) = locate(&Sphere, &mesh, &pos, q, Some(f0))
             .unwrap()
             .face(&mesh)
@@ -416,7 +416,7 @@ fn stress_locate_walk_lengths() {
 #[ignore = "stress: run with --release -- --ignored stress_"]
 fn stress_remove_timing_probe() {
     let (mut mesh, pos) = sphere::fibonacci_sphere(1_000_000, 1.0, 0.0, 0).unwrap();
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     let mut victims: Vec<u32> = (0..1_000_000).collect();
     for i in 0..20_000 {
         let j = i + rng.below(1_000_000 - i);
@@ -440,8 +440,8 @@ fn stress_remove_timing_probe() {
 #[ignore = "stress: run with --release -- --ignored stress_"]
 fn stress_insert_timing_probe() {
     let (mut mesh, mut pos) = sphere::fibonacci_sphere(200_000, 1.0, 0.0, 0).unwrap();
-    let mut rng = Rng(4);
-    let mut pts: Vec<DVec3> = (0..200_000).map(|_| rng.unit()).collect();
+    let mut rng = Rng::new(4);
+    let mut pts: Vec<DVec3> = (0..200_000).map(|_| rng.unit_dvec3()).collect();
     let key = |p: &DVec3| {
         let q = ((*p + DVec3::ONE) * 511.5).as_uvec3();
         (0..10).fold(0u64, |k, b| {

@@ -21,10 +21,14 @@ fn square() -> (Mesh, Vec<DVec3>) {
 #[test]
 fn planar_insertions_and_removals_stay_delaunay() {
     let (mut mesh, mut pos) = square();
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut added = Vec::new();
     for _ in 0..400 {
-        let p = DVec3::new(0.01 + 0.98 * rng.f64(), 0.01 + 0.98 * rng.f64(), 0.0);
+        let p = DVec3::new(
+            0.01 + 0.98 * rng.unit_f64(),
+            0.01 + 0.98 * rng.unit_f64(),
+            0.0,
+        );
         let ins = insert(&Plane, &mut mesh, &mut pos, p, None).unwrap();
         added.push(ins.vertex);
     }

@@ -36,7 +36,7 @@ fn world(n: usize) -> World {
 fn restore_on_a_world_keeps_every_value() {
     let mut world = world(3000);
     let heights: Vec<f64> = world.layer(&HEIGHT).unwrap().to_vec();
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let stats = {
         let mut g = world.lock_mesh_and_positions(&POSITION).unwrap();
         let (mesh, pos) = g.parts();

@@ -1,40 +1,12 @@
-//! Helpers shared by the integration tests: a seeded generator, plate motions, canonical
-//! triangle sets.
+//! Helpers shared by the integration tests: plate motions, canonical triangle sets (the
+//! seeded generator is testkit's).
 
 #![allow(dead_code)]
 
 use glam::{DQuat, DVec3};
 use quadedge::{Mesh, Vertex};
 
-/// A small seeded generator (SplitMix64), so tests are deterministic.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `[0, 1)`.
-    pub fn f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    /// A uniform direction.
-    pub fn unit(&mut self) -> DVec3 {
-        loop {
-            let v = DVec3::new(self.f64(), self.f64(), self.f64()) * 2.0 - DVec3::ONE;
-            let l = v.length_squared();
-            if l > 1e-6 && l <= 1.0 {
-                return v / l.sqrt();
-            }
-        }
-    }
-}
+pub use testkit::Rng;
 
 /// The triangles of a mesh as sorted vertex triples, each rotated to start at its smallest id.
 pub fn triangle_set(mesh: &Mesh) -> Vec<[u32; 3]> {
@@ -70,9 +42,9 @@ pub fn plate_motion(
     max_angle: f64,
     rng: &mut Rng,
 ) -> Vec<Vertex> {
-    let centres: Vec<DVec3> = (0..plates).map(|_| rng.unit()).collect();
+    let centres: Vec<DVec3> = (0..plates).map(|_| rng.unit_dvec3()).collect();
     let turns: Vec<DQuat> = (0..plates)
-        .map(|_| DQuat::from_axis_angle(rng.unit(), max_angle * (rng.f64() * 2.0 - 1.0)))
+        .map(|_| DQuat::from_axis_angle(rng.unit_dvec3(), max_angle * (rng.unit_f64() * 2.0 - 1.0)))
         .collect();
     let mut moved = Vec::new();
     for v in mesh.vertices() {

@@ -4,44 +4,18 @@
 
 use benches::alloc::{Counting, record, retained};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use glam::DVec3;
-use layers::{EdgeKind, FaceKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::{Mesh, Vertex};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use world::sample::{HEIGHT, eight_layer_world};
 use world::{History, World};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-const POSITION: LayerInfo<DVec3, VertexKind> =
-    LayerInfo::new("position").interpolation(Interpolation::Slerp);
-const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height");
-const TEMPERATURE: LayerInfo<f32, VertexKind> = LayerInfo::new("temperature");
-const MOISTURE: LayerInfo<f32, VertexKind> = LayerInfo::new("moisture");
-const PLATE: LayerInfo<u32, VertexKind> = LayerInfo::new("plate");
-const DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance").initial(-1.0);
-const FLOW: LayerInfo<f32, EdgeKind> = LayerInfo::new("flow");
-const CENTER: LayerInfo<DVec3, FaceKind> = LayerInfo::new("circumcenter");
-
 fn big_world() -> World {
     let (n, t) = benches::closed_mesh(316);
-    let mut w = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
-    w.lock_layer(&POSITION)
-        .unwrap()
-        .entries_mut()
-        .for_each(|(v, p)| *p = DVec3::splat(v.raw() as f64));
-    w.lock_layer(&HEIGHT)
-        .unwrap()
-        .entries_mut()
-        .for_each(|(v, h)| *h = v.raw() as f32);
-    w.lock_layer(&TEMPERATURE).unwrap().fill(15.0);
-    w.lock_layer(&MOISTURE).unwrap().fill(0.5);
-    w.lock_layer(&PLATE).unwrap().fill(3);
-    w.lock_layer(&DISTANCE).unwrap().fill(1.0);
-    w.lock_layer(&FLOW).unwrap().fill(0.0);
-    w.lock_layer(&CENTER).unwrap().fill(DVec3::ONE);
-    w
+    eight_layer_world(Mesh::from_triangles(n, &t).unwrap()).unwrap()
 }
 
 fn world_benches(c: &mut Criterion) {

@@ -3,21 +3,12 @@
 //!
 //! `RAYON_NUM_THREADS=2 cargo run -p quadworld-world --example save_load --release`
 
-use glam::DVec3;
-use layers::{EdgeKind, FaceKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::{Mesh, shapes};
 use std::time::Instant;
 use world::World;
-
-const POSITION: LayerInfo<DVec3, VertexKind> =
-    LayerInfo::new("position").interpolation(Interpolation::Slerp);
-const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height");
-const TEMPERATURE: LayerInfo<f32, VertexKind> = LayerInfo::new("temperature");
-const MOISTURE: LayerInfo<f32, VertexKind> = LayerInfo::new("moisture");
-const PLATE: LayerInfo<u32, VertexKind> = LayerInfo::new("plate");
-const DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance").initial(-1.0);
-const FLOW: LayerInfo<f32, EdgeKind> = LayerInfo::new("flow");
-const CENTER: LayerInfo<DVec3, FaceKind> = LayerInfo::new("circumcenter");
+use world::sample::{
+    CENTER, DISTANCE, FLOW, HEIGHT, MOISTURE, PLATE, POSITION, TEMPERATURE, eight_layer_world,
+};
 
 /// Best of `runs` timings of `f`, in seconds.
 fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
@@ -32,24 +23,7 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (n, triangles) = shapes::icosahedron_grid(316);
-    let mut w = World::new(Mesh::from_triangles(n, &triangles)?, 1);
-    for (i, p) in w
-        .lock_layer(&POSITION)?
-        .as_mut_slice()
-        .iter_mut()
-        .enumerate()
-    {
-        *p = DVec3::splat(i as f64);
-    }
-    for (i, h) in w.lock_layer(&HEIGHT)?.as_mut_slice().iter_mut().enumerate() {
-        *h = i as f32;
-    }
-    w.lock_layer(&TEMPERATURE)?.fill(15.0);
-    w.lock_layer(&MOISTURE)?.fill(0.5);
-    w.lock_layer(&PLATE)?.fill(3);
-    w.lock_layer(&DISTANCE)?.fill(1.0);
-    w.lock_layer(&FLOW)?.fill(0.0);
-    w.lock_layer(&CENTER)?.fill(DVec3::ONE);
+    let w = eight_layer_world(Mesh::from_triangles(n, &triangles)?)?;
     let bytes = w.save_to_vec()?;
     let mb = bytes.len() as f64 / 1e6;
     // `save` or `load` as the first argument: only that, ten times (for a profiler).

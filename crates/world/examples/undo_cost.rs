@@ -4,14 +4,9 @@
 //! `cargo run -p quadworld-world --example undo_cost --release`
 
 use glam::DVec3;
-use layers::{EdgeKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::{Mesh, Vertex, shapes};
+use world::sample::{DISTANCE, HEIGHT, POSITION};
 use world::{History, World};
-
-const POSITION: LayerInfo<DVec3, VertexKind> =
-    LayerInfo::new("position").interpolation(Interpolation::Slerp);
-const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height");
-const DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance").initial(-1.0);
 
 /// Bytes of the newest undo step.
 fn last_step(history: &History) -> usize {

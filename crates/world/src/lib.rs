@@ -66,6 +66,7 @@ mod mesh_log;
 mod pending;
 mod positions;
 pub mod resample;
+pub mod sample;
 mod slot;
 mod stored;
 mod transaction;

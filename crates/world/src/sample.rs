@@ -6,7 +6,8 @@
 //! use world::sample::{HEIGHT, eight_layer_world};
 //! let (n, tris) = quadedge::shapes::icosahedron_grid(4);
 //! let world = eight_layer_world(quadedge::Mesh::from_triangles(n, &tris).unwrap()).unwrap();
-//! assert_eq!(world.try_layer(&HEIGHT).unwrap()[quadedge::Vertex::new(3)], 3.0);
+//! let height = world.try_layer(&HEIGHT).unwrap().unwrap();
+//! assert_eq!(height[quadedge::Vertex::new(3)], 3.0);
 //! ```
 
 use crate::{LayerInfo, World, WorldError};

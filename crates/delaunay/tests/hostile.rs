@@ -108,13 +108,8 @@ fn folds_are_refused_by_flips_and_repaired_by_restore() {
 /// an error, never `Ok` with a mesh that is not Delaunay.
 #[test]
 fn make_delaunay_is_never_ok_when_not_delaunay() {
-    let mut s = 99u64;
-    let mut next = move |n: usize| {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 33) as usize % n
-    };
+    let mut rng = testkit::Rng::new(99);
+    let mut next = move |n: usize| rng.below(n);
     let (mut ok, mut refused) = (0, 0);
     for case in 0..60 {
         let (mut mesh, pos) = sphere::fibonacci_sphere(200, 1.0, 0.4, case).unwrap();

@@ -65,12 +65,9 @@ fn restores_delaunay_after_moving_points() {
     let (mut mesh, mut pos) = fibonacci_sphere(5000, 1.0, 0.0, 0).unwrap();
     // Jitter every point by a fifth of the spacing: connectivity no longer matches.
     let spacing = (4.0 * PI / 5000.0).sqrt();
-    let mut s = 12345u64;
+    let mut rng = testkit::Rng::new(12345);
     for p in &mut pos {
-        let mut r = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
-            (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut r = || rng.unit_f64() - 0.5;
         let d = DVec3::new(r(), r(), r()) * 0.4 * spacing;
         *p = (*p + d).normalize();
     }

@@ -144,13 +144,7 @@ fn stress_two_rings_scale_like_shuffled_points() {
             })
             .collect();
         let mut shuffled = p.clone();
-        let mut s = 7u64;
-        for i in (1..n).rev() {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            shuffled.swap(i, (s >> 33) as usize % (i + 1));
-        }
+        testkit::Rng::new(7).shuffle(&mut shuffled);
         let t = std::time::Instant::now();
         assert_eq!(triangulate(&p).unwrap().len(), 2 * n - 4);
         let rings = t.elapsed();

@@ -131,25 +131,10 @@ fn matches_chull_random() {
     }
 }
 
-/// Uniform random points on the sphere from a small LCG (no rand dependency needed).
+/// Uniform random points on the sphere of `radius`, from testkit's seeded generator.
 fn random_points(n: usize, seed: u64, radius: f64) -> Vec<DVec3> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut u = move || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
-    (0..n)
-        .map(|_| {
-            let z = 2.0 * u() - 1.0;
-            let t = 2.0 * std::f64::consts::PI * u();
-            let r = (1.0 - z * z).sqrt();
-            DVec3::new(r * t.cos(), r * t.sin(), z) * radius
-        })
-        .collect()
+    let mut rng = testkit::Rng::new(seed);
+    (0..n).map(|_| rng.unit_dvec3() * radius).collect()
 }
 
 #[test]
@@ -378,13 +363,8 @@ proptest! {
 /// decide these, so the exact fallbacks must. Both paths must give a valid Delaunay mesh.
 #[test]
 fn near_degenerate_rings() {
-    let mut s = 77u64;
-    let mut jitter = move || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((s >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 4e-16
-    };
+    let mut rng = testkit::Rng::new(77);
+    let mut jitter = move || (rng.unit_f64() - 0.5) * 4e-16;
     for scale in [1e-3, 1.0, 1e5] {
         let mut p = vec![DVec3::Y * scale, DVec3::NEG_Y * scale];
         for ring in 1..20 {

@@ -258,20 +258,13 @@ mod tests {
     use crate::locate::FaceWalk;
     use crate::test_meshes as common;
 
-    fn lcg(state: &mut u64) -> f32 {
-        *state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((*state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-    }
-
     #[test]
     fn greedy_walk_finds_the_nearest_site() {
         let (mesh, pos) = common::icosphere(3);
         let sites = Sites::new(&mesh, FaceWalk::unit_dirs(&pos), &|_, _| false);
-        let mut rng = 7u64;
+        let mut rng = testkit::Rng::new(7);
         for k in 0..2000 {
-            let p = Vec3A::new(lcg(&mut rng), lcg(&mut rng), lcg(&mut rng)).normalize_or(Vec3A::X);
+            let p = Vec3A::from(rng.unit_vector().map(|c| c as f32)).normalize_or(Vec3A::X);
             let from = (k * 37 % pos.len()) as u32;
             let v = sites.walk(from, p);
             let best = sites.dirs.iter().map(|d| d.dot(p)).fold(f32::MIN, f32::max);

@@ -62,15 +62,9 @@ pub fn assert_matches_spade(points: &[DVec2]) -> usize {
 }
 
 pub fn uniform_points(n: usize, seed: u64) -> Vec<DVec2> {
-    let mut s = seed;
-    let mut next = || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = testkit::Rng::new(seed);
     (0..n)
-        .map(|_| DVec2::new(next() * 10.0, next() * 7.0))
+        .map(|_| DVec2::new(rng.unit_f64() * 10.0, rng.unit_f64() * 7.0))
         .collect()
 }
 

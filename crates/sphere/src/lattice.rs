@@ -67,26 +67,17 @@ pub(crate) fn lattice_mesh(points: &[DVec3]) -> Result<Mesh, SphereError> {
             _ => {}
         }
     }
-    let (tris, twins) = match lattice_hull(points, false)? {
+    let (tris, twins) = match lattice_hull(points)? {
         Some(parts) => parts,
         None => triangulate_with_twins(points)?,
     };
     build_mesh(n, &tris, twins)
 }
 
-/// The lattice path on `points`, consecutive points of a Fibonacci lattice in index order
-/// (the whole lattice or one latitude band of it), indices local to the slice: walks start
-/// at the lattice neighbour `i − F_k` nearest to point `i` (see
-/// [`triangulate_fibonacci`](crate::triangulate_fibonacci)). `None` when the walks ran over
-/// budget: the input only looked like a lattice.
-///
-/// `spread_first` inserts 256 points spread over the range before the sweep: needed for a
-/// band that does not start at the pole, and left out at the pole so that meshes below the
-/// banded size keep the numbering they always had.
-pub(crate) fn lattice_hull(
-    points: &[DVec3],
-    spread_first: bool,
-) -> Result<Option<Parts>, SphereError> {
+/// The one-core lattice path: points of a Fibonacci lattice inserted in index order, each walk
+/// started at the lattice neighbour `i − F_k` nearest to point `i`. `None` when the walks ran
+/// over budget: the input only looked like a lattice.
+pub(crate) fn lattice_hull(points: &[DVec3]) -> Result<Option<Parts>, SphereError> {
     let n = points.len();
     let mut fib = vec![1u32, 2];
     while let Some(&f) = fib.last() {
@@ -96,11 +87,7 @@ pub(crate) fn lattice_hull(
         }
         fib.push(g as u32);
     }
-    let hint = Hint::Lattice {
-        fib,
-        k: 0,
-        spread: spread_first,
-    };
+    let hint = Hint::Lattice { fib, k: 0 };
     let mut t = Triangulator::new(points, None, hint)?;
     // A lattice walk is a few steps per point; far more means the input only looked like a
     // lattice at the sampled points: the caller starts again on the general path.
@@ -120,14 +107,14 @@ mod tests {
         for n in [12, 16, 17, 100, 288, 1000, 4097, 20_011] {
             let points = crate::fibonacci_points(n, 3.0, 0.0, 0).unwrap();
             let tris = triangulate_fibonacci(&points).unwrap();
-            let (one, _) = lattice_hull(&points, false).unwrap().unwrap();
+            let (one, _) = lattice_hull(&points).unwrap().unwrap();
             let general = crate::triangulate(&points).unwrap();
             assert_eq!(canonical(tris.clone()), canonical(one), "{n}");
             assert_eq!(canonical(tris), canonical(general), "{n}");
         }
         // Below the rings' minimum the one-core path answers alone.
         let points = crate::fibonacci_points(9, 1.0, 0.0, 0).unwrap();
-        let (one, _) = lattice_hull(&points, false).unwrap().unwrap();
+        let (one, _) = lattice_hull(&points).unwrap().unwrap();
         assert_eq!(
             canonical(triangulate_fibonacci(&points).unwrap()),
             canonical(one)

@@ -111,12 +111,7 @@ pub(crate) enum Hint {
     Previous,
     /// At a triangle of the lattice neighbour `i − fib[j]` closest to point `i`, trying `j`
     /// around the last best `k` (Fibonacci-lattice input in index order).
-    /// `spread`: insert 256 points spread over the range first (see [`crate::lattice::lattice_hull`]).
-    Lattice {
-        fib: Vec<u32>,
-        k: usize,
-        spread: bool,
-    },
+    Lattice { fib: Vec<u32>, k: usize },
 }
 
 /// Incremental hull state: triangle `t` has corners `tv[t]` (counter-clockwise from outside)
@@ -233,23 +228,15 @@ impl<'a> Triangulator<'a> {
     pub(crate) fn run(&mut self) -> Result<(), SphereError> {
         let mut hint = 0;
         let n = self.pts.len() as u32;
-        // A band away from the pole: 256 points spread over its whole index range first, so
-        // that the hull is fat before the sweep starts (the band's first latitude ring alone
-        // would be a thin, nearly flat ring, whose predicates the fast filter cannot decide).
         let lattice = matches!(self.hint, Hint::Lattice { .. });
-        let spread = match self.hint {
-            Hint::Lattice { spread: true, .. } => (n / 256).max(1),
-            _ => n,
-        };
-        let early = (0..n).step_by(spread as usize).skip(1);
         let sequence = self.sequence;
         let at = |k: u32| sequence.map_or(k, |s| s[k as usize]);
-        for (pass, k) in early.map(|i| (0, i)).chain((0..n).map(|i| (1, i))) {
+        for k in 0..n {
             let i = at(k);
-            if self.seed.contains(&i) || (lattice && pass == 1 && self.vt[i as usize] != NONE) {
+            if self.seed.contains(&i) {
                 continue;
             }
-            if lattice && pass == 1 {
+            if lattice {
                 hint = self.lattice_start(i).unwrap_or(hint);
             }
             let t = self.locate(hint, i);
@@ -282,7 +269,7 @@ impl<'a> Triangulator<'a> {
     /// A triangle at the already inserted lattice neighbour `i − F_j` nearest to point `i`.
     #[inline]
     fn lattice_start(&mut self, i: u32) -> Option<u32> {
-        let Hint::Lattice { fib, k, .. } = &mut self.hint else {
+        let Hint::Lattice { fib, k } = &mut self.hint else {
             return None;
         };
         let p = self.pts[i as usize];

@@ -172,11 +172,47 @@ fn nesting_is_bounded_both_ways_and_drop_does_not_recurse() {
         "]}".repeat(100_000)
     );
     assert!(serde_json::from_str::<Value>(&text).is_err());
-    // A million levels in memory: depth and equality are iterative, drop too.
+    // A million levels in memory: depth, equality, clone and drop are iterative, and Debug
+    // stops at MAX_DEPTH levels.
     let abyss = nested(1_000_000);
     assert_eq!(abyss.depth(), 1_000_000);
     assert!(serde_json::to_string(&abyss).is_err());
+    let copy = abyss.clone();
+    assert_eq!(copy.depth(), 1_000_000);
+    assert!(copy == abyss);
+    let mut wide = Dict::new();
+    wide.set("abyss", copy);
+    let printed = format!("{wide:?}");
+    assert_eq!(printed.matches("List(").count(), MAX_DEPTH);
+    assert!(printed.contains('…'));
     drop(abyss);
+    drop(wide);
+}
+
+#[test]
+fn value_clone_and_debug_keep_their_shape() {
+    let mut inner = Dict::new();
+    inner.set(
+        "b",
+        Value::List(vec![Value::Int(1), Value::Null, 2.5.into()]),
+    );
+    inner.set("a", Vertex::new(4));
+    let v = Value::List(vec![
+        Value::Dict(inner),
+        Value::String("x".into()),
+        Value::List(vec![]),
+        Value::Bool(true),
+        Face::new(2).into(),
+    ]);
+    let copy = v.clone();
+    assert!(copy == v);
+    assert_eq!(
+        format!("{copy:?}"),
+        "List([Dict(Dict { entries: {\"a\": Vertex(v4), \"b\": List([Int(1), Null, \
+         Float(2.5)])} }), String(\"x\"), List([]), Bool(true), Face(f2)])"
+    );
+    // The alternate form is the derived one too.
+    assert!(format!("{v:#?}").starts_with("List(\n    [\n        Dict(\n"));
 }
 
 #[test]

@@ -11,8 +11,9 @@ pub const MAX_DEPTH: usize = 128;
 /// A value in a [`Dict`].
 ///
 /// Equality compares floats bit for bit, so a `NaN` equals its clone and `0.0` differs from
-/// `-0.0`. Dropping never recurses, whatever the depth.
-#[derive(Clone, Debug, Default)]
+/// `-0.0`. Cloning, comparing and dropping never recurse, whatever the depth; `Debug` prints
+/// [`MAX_DEPTH`] levels and `…` below.
+#[derive(Default)]
 pub enum Value {
     /// Nothing (an explicit "unset"; also what a stored id becomes when its element dies).
     #[default]
@@ -200,5 +201,111 @@ impl From<&str> for Value {
 impl From<()> for Value {
     fn from(_: ()) -> Self {
         Value::Null
+    }
+}
+
+/// A copy built without recursion: the source's nodes in pre-order, then rebuilt from the
+/// last to the first, each list or dictionary taking its children's copies off a stack.
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        let mut order = Vec::new();
+        let mut todo = vec![self];
+        while let Some(v) = todo.pop() {
+            order.push(v);
+            match v {
+                Value::List(l) => todo.extend(l.iter().rev()),
+                Value::Dict(d) => todo.extend(d.entries.values().rev()),
+                _ => {}
+            }
+        }
+        let mut built: Vec<Value> = Vec::new();
+        for v in order.into_iter().rev() {
+            let copy = match v {
+                Value::Null => Value::Null,
+                Value::Bool(x) => Value::Bool(*x),
+                Value::Int(x) => Value::Int(*x),
+                Value::Float(x) => Value::Float(*x),
+                Value::String(x) => Value::String(x.clone()),
+                Value::Vertex(x) => Value::Vertex(*x),
+                Value::Face(x) => Value::Face(*x),
+                Value::Edge(x) => Value::Edge(*x),
+                // The first child's copy is on top.
+                Value::List(l) => {
+                    let children = built.split_off(built.len() - l.len());
+                    Value::List(children.into_iter().rev().collect())
+                }
+                Value::Dict(d) => {
+                    let children = built.split_off(built.len() - d.entries.len());
+                    let entries = d.entries.keys().cloned().zip(children.into_iter().rev());
+                    Value::Dict(Dict {
+                        entries: entries.collect(),
+                    })
+                }
+            };
+            built.push(copy);
+        }
+        built.pop().unwrap_or_default()
+    }
+}
+
+/// The derived format, down to [`MAX_DEPTH`] levels of lists and dictionaries.
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Limited(self, MAX_DEPTH).fmt(f)
+    }
+}
+
+/// A value printed with `levels` more levels of nesting allowed.
+struct Limited<'a>(&'a Value, usize);
+
+impl fmt::Debug for Limited<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Limited(v, levels) = *self;
+        match v {
+            Value::Null => f.write_str("Null"),
+            Value::Bool(x) => f.debug_tuple("Bool").field(x).finish(),
+            Value::Int(x) => f.debug_tuple("Int").field(x).finish(),
+            Value::Float(x) => f.debug_tuple("Float").field(x).finish(),
+            Value::String(x) => f.debug_tuple("String").field(x).finish(),
+            Value::Vertex(x) => f.debug_tuple("Vertex").field(x).finish(),
+            Value::Face(x) => f.debug_tuple("Face").field(x).finish(),
+            Value::Edge(x) => f.debug_tuple("Edge").field(x).finish(),
+            Value::List(_) | Value::Dict(_) if levels == 0 => f.write_str("…"),
+            Value::List(l) => f.debug_tuple("List").field(&Items(l, levels - 1)).finish(),
+            Value::Dict(d) => f
+                .debug_tuple("Dict")
+                .field(&Entries(d, levels - 1))
+                .finish(),
+        }
+    }
+}
+
+/// A list's items, each with `levels` more levels allowed.
+struct Items<'a>(&'a [Value], usize);
+
+impl fmt::Debug for Items<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|v| Limited(v, self.1)))
+            .finish()
+    }
+}
+
+/// A dictionary as its derived `Debug` prints it, values with `levels` more levels allowed.
+struct Entries<'a>(&'a Dict, usize);
+
+impl fmt::Debug for Entries<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct Map<'a>(&'a Dict, usize);
+        impl fmt::Debug for Map<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_map()
+                    .entries(self.0.entries.iter().map(|(k, v)| (k, Limited(v, self.1))))
+                    .finish()
+            }
+        }
+        f.debug_struct("Dict")
+            .field("entries", &Map(self.0, self.1))
+            .finish()
     }
 }

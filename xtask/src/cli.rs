@@ -137,6 +137,8 @@ pub enum FuzzTarget {
     LoadWorld,
     /// Arbitrary sequences of mesh edits, `check()` after each.
     EditSequence,
+    /// Changed or raw neighbour rings into `Mesh::from_rings`.
+    FromRings,
 }
 
 impl FuzzTarget {
@@ -144,6 +146,7 @@ impl FuzzTarget {
         match self {
             FuzzTarget::LoadWorld => "load_world",
             FuzzTarget::EditSequence => "edit_sequence",
+            FuzzTarget::FromRings => "from_rings",
         }
     }
 }

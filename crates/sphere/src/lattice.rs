@@ -17,14 +17,15 @@ use quadedge::{Mesh, MeshError};
 /// them without perturbation: the same exact result, faster. (A perturbed index turns its
 /// point by up to 2.4 rad around the axis, which breaks the lattice: use [`triangulate`](crate::triangulate).)
 ///
-/// Instead of sorting, points are inserted in index order, which sweeps the sphere from pole
-/// to pole, so the working set is one latitude ring. Each walk starts at the lattice neighbour
-/// `i − F_k` (a Fibonacci number: the golden spiral puts index-distance-`F_k` points next to
-/// each other) that lies closest to point `i`. The hint only speeds up point location; every
-/// decision is still an exact predicate, so any point set gives its correct triangulation
-/// here too, only slower if it is not in lattice order. Exact duplicates are caught by the
-/// hull predicates and reported as [`SphereError::NotInConvexPosition`] rather than
-/// [`SphereError::Duplicate`].
+/// Each vertex's ring of neighbours is found on its own, on all cores, among the few
+/// lattice points `i ± F_j` (Fibonacci numbers: the golden spiral puts index-distance-`F_j`
+/// points next to each other) and checked with exact predicates (see the crate README);
+/// triangles are listed by lowest corner. Input that only looks like the lattice, or rings
+/// that do not check out, take the one-core incremental path: points inserted in index order,
+/// each walk started at the nearest lattice neighbour. Every decision is an exact predicate,
+/// so any point set gives its correct triangulation, only slower if it is not the lattice.
+/// Exact duplicates in a lattice-looking input are reported as
+/// [`SphereError::NotInConvexPosition`] rather than [`SphereError::Duplicate`].
 ///
 /// ```
 /// let p = sphere::fibonacci_points(1000, 1.0, 0.0, 3).unwrap();

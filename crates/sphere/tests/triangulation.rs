@@ -152,12 +152,13 @@ fn valid_for_many_sizes() {
 }
 
 #[test]
-#[ignore = "heavy: run with --release -- --ignored"]
-fn valid_for_many_sizes_heavy() {
+#[ignore = "heavy: cargo xtask stress"]
+fn stress_valid_for_many_sizes() {
     for n in (4..3000).chain([1_000_000]) {
         for (p, seed) in [(0.0, 0), (0.5, n as u64)] {
             let (mesh, pos) = fibonacci_sphere(n, 1.0, p, seed).unwrap();
-            assert_valid(&mesh, &pos, true);
+            // A handful of perturbed points need not surround the centre (n = 4 does not).
+            assert_valid(&mesh, &pos, n >= 8 || encloses_centre(&mesh, &pos));
         }
     }
     let pos = random_points(1_000_000, 9, 1.0);
@@ -390,8 +391,8 @@ fn near_degenerate_rings() {
 
 /// Many hostile inputs (see `hostile_inputs_never_panic`), deterministic, with outcome counts.
 #[test]
-#[ignore = "heavy: run with --release -- --ignored"]
-fn hostile_inputs_stress() {
+#[ignore = "heavy: cargo xtask stress"]
+fn stress_hostile_inputs() {
     let (mut ok, mut rejected) = (0, 0);
     for seed in 0..4000u64 {
         let n = 4 + (seed as usize * 7919) % 300;

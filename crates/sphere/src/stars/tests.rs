@@ -94,32 +94,3 @@ fn points_off_the_lattice_get_the_hull_or_a_refusal() {
     assert_eq!(found[..2], [(true, false), (false, false)]);
     assert!(!found[2].1);
 }
-
-#[test]
-#[ignore]
-fn time_stars() {
-    let n: usize = std::env::var("N").map_or(1_000_000, |s| s.parse().unwrap());
-    let points = crate::fibonacci_points(n, 1.0, 0.0, 0).unwrap();
-    for _ in 0..5 {
-        let t = std::time::Instant::now();
-        let s = lattice_stars(&points).expect("stars");
-        println!(
-            "n={n} stars {:?} threads {}",
-            t.elapsed(),
-            rayon::current_num_threads()
-        );
-        let t = std::time::Instant::now();
-        let m = quadedge::Mesh::from_rings(n, |v| s.ring(v)).unwrap();
-        println!("n={n} from_rings {:?}", t.elapsed());
-        drop(m);
-    }
-}
-
-#[test]
-#[ignore]
-fn count_stars() {
-    let n: usize = std::env::var("N").map_or(1_000_000, |s| s.parse().unwrap());
-    let points = crate::fibonacci_points(n, 1.0, 0.0, 0).unwrap();
-    let s = lattice_stars(&points).expect("stars");
-    assert!(s.ring(7).len() >= 3);
-}

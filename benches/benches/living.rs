@@ -110,53 +110,9 @@ fn living(c: &mut Criterion) {
         })
     });
     let random: Vec<DVec3> = (0..N).map(|_| rng.unit_dvec3()).collect();
-    let grid = HintGrid::new(&mesh, &pos);
-    g.throughput(Throughput::Elements((N / 10) as u64));
-    g.bench_function("locate_random", |b| {
-        b.iter(|| {
-            let mut found = 0usize;
-            for &q in &random[..N / 10] {
-                let loc = grid.locate(&Sphere, &mesh, &pos, q).unwrap();
-                found += matches!(loc, Location::InFace(_)) as usize;
-            }
-            black_box(found)
-        })
-    });
-
-    // Insertion of 1M random points, Morton-sorted, into the 1M planet.
-    g.throughput(Throughput::Elements(N as u64));
     let mut inserts = random.clone();
     inserts.sort_unstable_by_key(|&q| morton(q));
-    g.bench_function("insert", |b| {
-        b.iter_batched(
-            || (mesh.clone(), pos.clone()),
-            |(mut m, mut p)| {
-                // The arrays grow once, not by doubling copies of a 1M mesh.
-                m.reserve(inserts.len()).unwrap();
-                p.reserve(inserts.len());
-                let mut hint = None;
-                for &q in &inserts {
-                    let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();
-                    hint = m.vertex_faces(ins.vertex).next();
-                }
-                (m, p)
-            },
-            BatchSize::LargeInput,
-        )
-    });
-
-    g.bench_function("insert_many", |b| {
-        b.iter_batched(
-            || (mesh.clone(), pos.clone()),
-            |(mut m, mut p)| {
-                insert_many(&Sphere, &mut m, &mut p, &inserts).unwrap();
-                (m, p)
-            },
-            BatchSize::LargeInput,
-        )
-    });
-
-    // Removal of 100k random vertices.
+    // 100k distinct random vertices to remove.
     let mut victims: Vec<Vertex> = Vec::with_capacity(N / 10);
     let mut taken = vec![false; N];
     while victims.len() < N / 10 {
@@ -166,99 +122,19 @@ fn living(c: &mut Criterion) {
             victims.push(Vertex::new(v as u32));
         }
     }
-    g.throughput(Throughput::Elements(victims.len() as u64));
-    g.bench_function("remove", |b| {
-        b.iter_batched(
-            || mesh.clone(),
-            |mut m| {
-                for &v in &victims {
-                    remove(&Sphere, &mut m, &pos, v).unwrap();
-                }
-                m
-            },
-            BatchSize::LargeInput,
-        )
-    });
-
-    g.bench_function("remove_many", |b| {
-        b.iter_batched(
-            || mesh.clone(),
-            |mut m| {
-                remove_many(&Sphere, &mut m, &pos, &victims).unwrap();
-                m
-            },
-            BatchSize::LargeInput,
-        )
-    });
+    let work = Work {
+        random: &random[..N / 10],
+        inserts: &inserts,
+    };
+    edits(&mut g, "", &mesh, &pos, &work, &victims);
 
     // The same planet renumbered along a Hilbert curve (`sphere::hilbert_sort_mesh`): the same
     // points and triangles, ids in spatial order as spade's bulk-loaded triangulation keeps
     // them. The same queries, insertions and removals (victims mapped through the remap).
     let (mut hmesh, mut hpos) = (mesh.clone(), pos.clone());
     let remap = sphere::hilbert_sort_mesh(&mut hmesh, &mut hpos).unwrap();
-    let hgrid = HintGrid::new(&hmesh, &hpos);
-    g.throughput(Throughput::Elements((N / 10) as u64));
-    g.bench_function("locate_random_hilbert", |b| {
-        b.iter(|| {
-            let mut found = 0usize;
-            for &q in &random[..N / 10] {
-                let loc = hgrid.locate(&Sphere, &hmesh, &hpos, q).unwrap();
-                found += matches!(loc, Location::InFace(_)) as usize;
-            }
-            black_box(found)
-        })
-    });
-    g.throughput(Throughput::Elements(N as u64));
-    g.bench_function("insert_hilbert", |b| {
-        b.iter_batched(
-            || (hmesh.clone(), hpos.clone()),
-            |(mut m, mut p)| {
-                m.reserve(inserts.len()).unwrap();
-                p.reserve(inserts.len());
-                let mut hint = None;
-                for &q in &inserts {
-                    let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();
-                    hint = m.vertex_faces(ins.vertex).next();
-                }
-                (m, p)
-            },
-            BatchSize::LargeInput,
-        )
-    });
-    g.bench_function("insert_many_hilbert", |b| {
-        b.iter_batched(
-            || (hmesh.clone(), hpos.clone()),
-            |(mut m, mut p)| {
-                insert_many(&Sphere, &mut m, &mut p, &inserts).unwrap();
-                (m, p)
-            },
-            BatchSize::LargeInput,
-        )
-    });
     let hvictims: Vec<Vertex> = victims.iter().map(|&v| remap.vertex(v).unwrap()).collect();
-    g.throughput(Throughput::Elements(hvictims.len() as u64));
-    g.bench_function("remove_hilbert", |b| {
-        b.iter_batched(
-            || hmesh.clone(),
-            |mut m| {
-                for &v in &hvictims {
-                    remove(&Sphere, &mut m, &hpos, v).unwrap();
-                }
-                m
-            },
-            BatchSize::LargeInput,
-        )
-    });
-    g.bench_function("remove_many_hilbert", |b| {
-        b.iter_batched(
-            || hmesh.clone(),
-            |mut m| {
-                remove_many(&Sphere, &mut m, &hpos, &hvictims).unwrap();
-                m
-            },
-            BatchSize::LargeInput,
-        )
-    });
+    edits(&mut g, "_hilbert", &hmesh, &hpos, &work, &hvictims);
     g.finish();
 
     // spade, planar, same sizes.
@@ -305,6 +181,90 @@ fn living(c: &mut Criterion) {
         )
     });
     g.finish();
+}
+
+/// The queries and edits run on each vertex order of the planet.
+struct Work<'a> {
+    /// Random positions to locate.
+    random: &'a [DVec3],
+    /// Points to insert, Morton-sorted.
+    inserts: &'a [DVec3],
+}
+
+/// `locate_random`, `insert`, `insert_many`, `remove` and `remove_many` (each name followed by
+/// `suffix`) on `mesh` and `pos`.
+fn edits(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    suffix: &str,
+    mesh: &quadedge::Mesh,
+    pos: &[DVec3],
+    work: &Work<'_>,
+    victims: &[Vertex],
+) {
+    let grid = HintGrid::new(mesh, pos);
+    g.throughput(Throughput::Elements(work.random.len() as u64));
+    g.bench_function(format!("locate_random{suffix}"), |b| {
+        b.iter(|| {
+            let mut found = 0usize;
+            for &q in work.random {
+                let loc = grid.locate(&Sphere, mesh, pos, q).unwrap();
+                found += matches!(loc, Location::InFace(_)) as usize;
+            }
+            black_box(found)
+        })
+    });
+    let inserts = work.inserts;
+    g.throughput(Throughput::Elements(inserts.len() as u64));
+    g.bench_function(format!("insert{suffix}"), |b| {
+        b.iter_batched(
+            || (mesh.clone(), pos.to_vec()),
+            |(mut m, mut p)| {
+                // The arrays grow once, not by doubling copies of a 1M mesh.
+                m.reserve(inserts.len()).unwrap();
+                p.reserve(inserts.len());
+                let mut hint = None;
+                for &q in inserts {
+                    let ins = insert(&Sphere, &mut m, &mut p, q, hint).unwrap();
+                    hint = m.vertex_faces(ins.vertex).next();
+                }
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function(format!("insert_many{suffix}"), |b| {
+        b.iter_batched(
+            || (mesh.clone(), pos.to_vec()),
+            |(mut m, mut p)| {
+                insert_many(&Sphere, &mut m, &mut p, inserts).unwrap();
+                (m, p)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.throughput(Throughput::Elements(victims.len() as u64));
+    g.bench_function(format!("remove{suffix}"), |b| {
+        b.iter_batched(
+            || mesh.clone(),
+            |mut m| {
+                for &v in victims {
+                    remove(&Sphere, &mut m, pos, v).unwrap();
+                }
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function(format!("remove_many{suffix}"), |b| {
+        b.iter_batched(
+            || mesh.clone(),
+            |mut m| {
+                remove_many(&Sphere, &mut m, pos, victims).unwrap();
+                m
+            },
+            BatchSize::LargeInput,
+        )
+    });
 }
 
 criterion_group!(benches, living);

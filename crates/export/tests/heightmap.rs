@@ -40,16 +40,7 @@ fn affine_field_is_reproduced_everywhere_including_poles_and_antimeridian() {
     let map = equirectangular(&mesh, &pos, &values, w, h).unwrap();
     assert_eq!(map.values.len(), (w * h) as usize);
     let tol = GRADIENT_NORM * max_sagitta(&mesh, &pos) + 1e-5;
-    for y in 0..h {
-        for x in 0..w {
-            let want = affine(pixel_direction(x, y, w, h));
-            let got = map.values[(y * w + x) as usize];
-            assert!(
-                (got - want).abs() <= tol,
-                "pixel ({x}, {y}): {got} vs {want} (tol {tol})"
-            );
-        }
-    }
+    assert_affine(&map.values, w, h, tol, "");
     // The frame: north (+Y) on top, longitude 0 (+Z) in the middle, east (+X) to the right.
     let at = |x: u32, y: u32| map.values[(y * w + x) as usize];
     assert!(at(0, 0) > at(0, h - 1) + 0.9, "north row has the high y");
@@ -136,16 +127,7 @@ fn check_random_mesh(seed: u64, points: usize, flips: usize, h: u32) {
     let w = 2 * h;
     let map = equirectangular(&mesh, &pos, &values, w, h).unwrap();
     let tol = GRADIENT_NORM * max_sagitta(&mesh, &pos) + 1e-4;
-    for y in 0..h {
-        for x in 0..w {
-            let want = affine(pixel_direction(x, y, w, h));
-            let got = map.values[(y * w + x) as usize];
-            assert!(
-                (got - want).abs() <= tol,
-                "seed {seed} ({x}, {y}): {got} vs {want}"
-            );
-        }
-    }
+    assert_affine(&map.values, w, h, tol, &format!("seed {seed}: "));
 }
 
 #[test]
@@ -456,4 +438,19 @@ fn hostile_apng_inputs_are_typed_errors() {
     let path = dir.path().join("none.png");
     assert!(apng::save_apng(&path, &[], 10).is_err());
     assert!(!path.exists(), "no file for a failed export");
+}
+
+/// Every pixel of a `w × h` equirectangular map holds the affine field at its direction,
+/// within `tol`.
+fn assert_affine(values: &[f32], w: u32, h: u32, tol: f32, context: &str) {
+    for y in 0..h {
+        for x in 0..w {
+            let want = affine(pixel_direction(x, y, w, h));
+            let got = values[(y * w + x) as usize];
+            assert!(
+                (got - want).abs() <= tol,
+                "{context}pixel ({x}, {y}): {got} vs {want} (tol {tol})"
+            );
+        }
+    }
 }

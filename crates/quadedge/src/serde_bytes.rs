@@ -13,6 +13,9 @@ use std::marker::PhantomData;
 /// # Safety
 /// Implementors must be `u32` or `#[repr(transparent)]` over `u32`, so that a slice of them
 /// can be viewed as bytes without a copy (why: see the measurement in [`serialize`]).
+// SAFETY: an unsafe trait because `serialize` views `&[T]` as bytes; the contract above is
+// what makes that sound, and every impl below states why it holds. Measured reason: copying
+// into a byte buffer first made saving a 1M-vertex world 30% slower.
 pub(crate) unsafe trait Raw: Copy + Send + Sync {
     #[cfg_attr(target_endian = "little", allow(dead_code))]
     fn to_u32(self) -> u32;

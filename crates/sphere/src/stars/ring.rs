@@ -259,8 +259,10 @@ impl Context<'_> {
             }
             let d = q - p;
             let extent = d.abs().max_element();
-            // Far from subnormal, so that the angle below is accurate.
-            if extent.partial_cmp(&(1e-200 * size)) != Some(core::cmp::Ordering::Greater) {
+            // Not vanishingly close: the angle below is then accurate, and the filters' bounds
+            // (at least `1e-90` of `size³`, `size` being at least `1e-60` for the inputs this
+            // path takes) stay far above anything underflow can lose.
+            if extent.partial_cmp(&(1e-30 * size)) != Some(core::cmp::Ordering::Greater) {
                 return None;
             }
             reach = reach.max(extent);

@@ -81,7 +81,7 @@ pub struct MeshPositionsGuard<'w> {
 }
 
 /// The caller's values that the journal replay would overwrite, kept across it.
-enum Kept {
+pub(crate) enum Kept {
     /// `(vertex index, value)` for vertices the journal adds or merges below the length on
     /// entry, and every value past it.
     Slots(Vec<(usize, DVec3)>),
@@ -164,7 +164,7 @@ impl MeshPositionsGuard<'_> {
 impl World {
     /// Before the replay: brings the lent positions back to their length on entry (what the
     /// journal starts from) and keeps the caller's values the replay would overwrite.
-    fn keep_lent(&mut self, name: &str, len: usize, changes: &[Change]) -> Option<Kept> {
+    pub(crate) fn keep_lent(&mut self, name: &str, len: usize, changes: &[Change]) -> Option<Kept> {
         let i = self.slot_index(name)?;
         let layer = self.layers[i].get_mut::<DVec3, VertexKind>().ok()?;
         let initial = *layer.info().initial_value();
@@ -205,7 +205,7 @@ impl World {
     }
 
     /// After the replay: the caller's values win for live vertices.
-    fn put_back_lent(&mut self, name: &str, kept: Kept) {
+    pub(crate) fn put_back_lent(&mut self, name: &str, kept: Kept) {
         let Some(i) = self.slot_index(name) else {
             return; // a policy removed the layer
         };

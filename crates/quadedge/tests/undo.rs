@@ -269,7 +269,11 @@ fn a_failed_atomic_batch_under_the_callers_log_leaves_no_trace() {
                 if batch % 6 == 0 {
                     m.compact();
                 }
-                if fail { Err(MeshError::UndoLogOff) } else { Ok(()) }
+                if fail {
+                    Err(MeshError::UndoLogOff)
+                } else {
+                    Ok(())
+                }
             });
             assert_eq!(r.is_err(), fail);
             m.check().unwrap();

@@ -38,7 +38,9 @@ impl World {
         edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
     ) -> Result<(R, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
-        let i = self.slot_index(POSITION_NAME).ok_or(EditError::NoGeometry)?;
+        let i = self
+            .slot_index(POSITION_NAME)
+            .ok_or(EditError::NoGeometry)?;
         self.layers[i]
             .get_mut::<DVec3, VertexKind>()
             .map_err(EditError::World)?;
@@ -198,7 +200,10 @@ impl World {
     /// The world unchanged, no vertex inserted: [`EditError::OffSurface`],
     /// [`EditError::Item`] naming the first point refused (not finite, a duplicate of a vertex
     /// or of another point, outside a planar map).
-    pub fn insert_points(&mut self, points: &[DVec3]) -> Result<(Vec<Vertex>, EditReport), EditError> {
+    pub fn insert_points(
+        &mut self,
+        points: &[DVec3],
+    ) -> Result<(Vec<Vertex>, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         if let Some(index) = points.iter().position(|&p| !geometry.contains(p)) {
             return Err(EditError::OffSurface { index });
@@ -275,7 +280,9 @@ impl World {
                 Geometry::Sphere { .. } => {
                     delaunay::adapt(&delaunay::Sphere, mesh, positions, &size, options)
                 }
-                Geometry::Plane => delaunay::adapt(&delaunay::Plane, mesh, positions, &size, options),
+                Geometry::Plane => {
+                    delaunay::adapt(&delaunay::Plane, mesh, positions, &size, options)
+                }
             };
             r.map_err(EditError::Adapt)
         })
@@ -305,7 +312,11 @@ fn restore_on(
 
 /// Every move names a live vertex once and a finite point on the surface (cost: a sort of
 /// the moves, not a pass over the mesh).
-fn check_moves(mesh: &Mesh, moves: &[(Vertex, DVec3)], geometry: Geometry) -> Result<(), EditError> {
+fn check_moves(
+    mesh: &Mesh,
+    moves: &[(Vertex, DVec3)],
+    geometry: Geometry,
+) -> Result<(), EditError> {
     for (index, &(v, p)) in moves.iter().enumerate() {
         let item = |error| EditError::Item { index, error };
         if !mesh.is_vertex_alive(v) {
@@ -320,7 +331,12 @@ fn check_moves(mesh: &Mesh, moves: &[(Vertex, DVec3)], geometry: Geometry) -> Re
     }
     let mut order: Vec<(Vertex, usize)> = moves.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
     order.sort_unstable();
-    match order.windows(2).filter(|w| w[0].0 == w[1].0).map(|w| w[1].1).min() {
+    match order
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| w[1].1)
+        .min()
+    {
         Some(index) => Err(EditError::Item {
             index,
             error: DelaunayError::DeadVertex(moves[index].0),

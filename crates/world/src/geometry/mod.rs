@@ -165,7 +165,9 @@ impl World {
             Err(Ok(v)) => return Err(EditError::Delaunay(violation_error(v))),
             Err(Err(e)) => return Err(EditError::Delaunay(e)),
         }
-        Ok(World::with_trusted_positions(mesh, positions, geometry, seed))
+        Ok(World::with_trusted_positions(
+            mesh, positions, geometry, seed,
+        ))
     }
 
     /// [`World::with_positions`] for a mesh this crate made itself (Delaunay by construction).

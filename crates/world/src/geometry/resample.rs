@@ -73,7 +73,9 @@ impl World {
         positions: Vec<DVec3>,
     ) -> Result<EditReport, EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
-        let i = self.slot_index(POSITION_NAME).ok_or(EditError::NoGeometry)?;
+        let i = self
+            .slot_index(POSITION_NAME)
+            .ok_or(EditError::NoGeometry)?;
         self.layers[i]
             .get::<DVec3, VertexKind>()
             .map_err(EditError::World)?;
@@ -86,7 +88,9 @@ impl World {
             Geometry::Sphere { .. } => {
                 stencils(&delaunay::Sphere, &self.mesh, old, &mesh, &positions, kinds)
             }
-            Geometry::Plane => stencils(&delaunay::Plane, &self.mesh, old, &mesh, &positions, kinds),
+            Geometry::Plane => {
+                stencils(&delaunay::Plane, &self.mesh, old, &mesh, &positions, kinds)
+            }
         }?;
         let plan = ResamplePlan {
             vertex_corners: &s.corners,

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const ALLOWED_DEPS: &[(&str, &[&str])] = &[
     ("quadedge", &[]),
     ("layers", &["quadedge"]),
-    ("world", &["quadedge", "layers"]),
+    ("world", &["quadedge", "layers", "delaunay", "sphere"]),
     ("delaunay", &["quadedge"]),
     ("sphere", &["quadedge", "delaunay"]),
     ("export", &["quadedge"]),
@@ -31,19 +31,25 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
             "quadedge", "layers", "world", "delaunay", "sphere", "export",
         ],
     ),
+    (
+        "quadworld",
+        &[
+            "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
+        ],
+    ),
     ("testkit", &["quadedge"]),
     (
         "xtask",
         &[
             "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
-            "testkit",
+            "quadworld", "testkit",
         ],
     ),
     (
         "benches",
         &[
             "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
-            "testkit",
+            "quadworld", "testkit",
         ],
     ),
 ];

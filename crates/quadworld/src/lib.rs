@@ -69,3 +69,8 @@ pub mod export {
 pub mod planet {
     pub use planet::*;
 }
+
+/// The repository README's example, compiled and run as a doc test.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct RepositoryReadmeDoctests;

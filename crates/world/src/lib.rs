@@ -67,6 +67,7 @@ mod mesh_log;
 mod pending;
 mod positions;
 pub mod resample;
+#[doc(hidden)]
 pub mod sample;
 mod slot;
 mod stored;

@@ -107,6 +107,18 @@ impl World {
         Ok(())
     }
 
+    /// A copy of this world moved onto `mesh` by `plan` ([`World::resample`] on a clone);
+    /// `self` is untouched. A [`History`](crate::History) does not follow the copy: to keep
+    /// undo across the resample, resample the world itself in place.
+    ///
+    /// # Errors
+    /// As [`World::resample`].
+    pub fn resampled(&self, mesh: Mesh, plan: &ResamplePlan<'_>) -> Result<World, ResampleError> {
+        let mut copy = self.clone();
+        copy.resample(mesh, plan)?;
+        Ok(copy)
+    }
+
     /// Every layer of this world carried onto `mesh` by `plan`; the world is not touched.
     pub(crate) fn resampled_layers(
         &self,

@@ -10,4 +10,3 @@
 
 pub mod demo;
 pub mod plates;
-

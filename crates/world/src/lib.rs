@@ -76,7 +76,10 @@ mod transaction;
 pub use edit::MeshReplacement;
 pub use error::WorldError;
 pub use file::{FORMAT_VERSION, MAX_NAME_BYTES};
-pub use geometry::{EditError, EditReport, Geometry, MoveOptions, POSITION_NAME, Sample};
+pub use geometry::{
+    EditError, EditReport, Geometry, MoveOptions, PLANE_POSITION, POSITION_NAME, SPHERE_POSITION,
+    Sample,
+};
 pub use guards::{DictGuard, GuardPair, LayerGuard, MeshGuard, RandomGuard};
 pub use history::History;
 pub use layers::{Dict, Layer, LayerInfo};

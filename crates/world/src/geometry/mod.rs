@@ -27,12 +27,14 @@ use quadedge::{Mesh, Vertex};
 pub const POSITION_NAME: &str = "position";
 
 /// Positions on a sphere: blended along great circles, so a vertex made on an edge or in a
-/// face stays on the sphere.
-pub(crate) static SPHERE_POSITION: LayerInfo<DVec3, VertexKind> =
+/// face stays on the sphere. The one declaration of a sphere world's position layer (read it
+/// with [`World::positions`]; name it only to hand it to low-level code).
+pub static SPHERE_POSITION: LayerInfo<DVec3, VertexKind> =
     LayerInfo::new(POSITION_NAME).interpolation(Interpolation::Slerp);
 
-/// Positions in the plane (`z = 0`): blended linearly.
-pub(crate) static PLANE_POSITION: LayerInfo<DVec3, VertexKind> =
+/// Positions in the plane (`z = 0`): blended linearly. The one declaration of a map world's
+/// position layer.
+pub static PLANE_POSITION: LayerInfo<DVec3, VertexKind> =
     LayerInfo::new(POSITION_NAME).interpolation(Interpolation::Lerp);
 
 /// The surface a world's vertices live on.

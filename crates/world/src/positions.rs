@@ -51,9 +51,7 @@ impl World {
         &mut self,
         info: &LayerInfo<DVec3, VertexKind>,
     ) -> Result<MeshPositionsGuard<'_>, WorldError> {
-        if let Some(i) = self.slot_index(info.name()) {
-            self.layers[i].get_mut::<DVec3, VertexKind>()?;
-        }
+        self.check_layer(info)?;
         let i = self.ensure_layer(info);
         let writes_before = self.layers[i].write_count();
         let len_on_entry = self.layers[i].get::<DVec3, VertexKind>()?.len();

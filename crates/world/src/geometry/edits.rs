@@ -130,6 +130,16 @@ impl World {
     ) -> Result<EditReport, EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         check_moves(&self.mesh, moves, geometry)?;
+        check_distinct(moves)?;
+        self.move_checked(moves, options)
+    }
+
+    /// [`World::move_vertices`] for moves already checked (live, distinct, on the surface).
+    fn move_checked(
+        &mut self,
+        moves: &[(Vertex, DVec3)],
+        options: &MoveOptions,
+    ) -> Result<EditReport, EditError> {
         let vertices: Vec<Vertex> = moves.iter().map(|m| m.0).collect();
         let (_, mut report) = self.geometric_edit(true, |g, mesh, positions| {
             let old: Vec<DVec3> = vertices.iter().map(|v| positions[v.index()]).collect();
@@ -181,7 +191,19 @@ impl World {
                 (p != positions[i]).then_some((v, p))
             })
             .collect();
-        self.move_vertices(&moves, options)
+        // One move per live vertex, in vertex order: distinct by construction.
+        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
+        check_moves(&self.mesh, &moves, geometry).map_err(|e| match e {
+            EditError::Item { index, error } => EditError::Item {
+                index: moves[index].0.index(),
+                error,
+            },
+            EditError::OffSurface { index } => EditError::OffSurface {
+                index: moves[index].0.index(),
+            },
+            e => e,
+        })?;
+        self.move_checked(&moves, options)
     }
 
     /// Inserts `points` (Delaunay insertion in spatial order), each stored exactly as given;
@@ -310,8 +332,7 @@ fn restore_on(
     r.map_err(EditError::Delaunay)
 }
 
-/// Every move names a live vertex once and a finite point on the surface (cost: a sort of
-/// the moves, not a pass over the mesh).
+/// Every move names a live vertex and a finite point on the surface.
 fn check_moves(
     mesh: &Mesh,
     moves: &[(Vertex, DVec3)],
@@ -329,6 +350,12 @@ fn check_moves(
             return Err(EditError::OffSurface { index });
         }
     }
+    Ok(())
+}
+
+/// No vertex is named twice (a sort of the moves, not a pass over the mesh); the error names
+/// the later mention.
+fn check_distinct(moves: &[(Vertex, DVec3)]) -> Result<(), EditError> {
     let mut order: Vec<(Vertex, usize)> = moves.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
     order.sort_unstable();
     match order

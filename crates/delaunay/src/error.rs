@@ -62,6 +62,20 @@ pub enum DelaunayError {
     FoldUnresolved(Vertex),
     /// The vertex cannot be removed: it is on the boundary (plane).
     BoundaryVertex(Vertex),
+    /// The mesh (or the result the operation would have) covers the surface `times` times
+    /// instead of once, though every face is counter-clockwise: vertices moved past one
+    /// another so far (a permutation of places, an antipodal map) that the faces wrap the
+    /// sphere more than once, which flips and local relocation cannot undo. Nothing was
+    /// changed; the positions are valid, so a triangulation from scratch
+    /// (`sphere::sphere_mesh`) gives their Delaunay triangulation with the same vertex ids.
+    Covering {
+        /// How many times the faces cover the surface.
+        times: usize,
+    },
+    /// Removing the vertex would leave the remaining points in one closed hemisphere (they no
+    /// longer surround the sphere's centre), where no triangulation of the sphere exists; or,
+    /// in the plane, all on one line. Nothing was changed.
+    NotSpanning(Vertex),
     /// A mesh edit failed.
     Mesh(MeshError),
 }
@@ -91,6 +105,11 @@ impl fmt::Display for DelaunayError {
             TooFewVertices(n) => write!(f, "{n} vertices are too few"),
             FoldUnresolved(v) => write!(f, "the fold at {v:?} could not be repaired locally"),
             BoundaryVertex(v) => write!(f, "{v:?} is on the boundary"),
+            Covering { times } => write!(f, "the faces cover the surface {times} times"),
+            NotSpanning(v) => write!(
+                f,
+                "removing {v:?} would leave points that do not surround the centre"
+            ),
             Mesh(e) => write!(f, "mesh edit failed: {e}"),
         }
     }

@@ -4,7 +4,8 @@
 //! exact `orient` and `in_circle` predicates: the unit sphere ([`Sphere`], points on any
 //! sphere around the origin) and the plane ([`Plane`]).
 //!
-//! * [`is_delaunay`] / [`delaunay_report`]: inverted faces and non-Delaunay edges, typed.
+//! * [`is_delaunay`] / [`delaunay_report`]: inverted or flat faces, non-Delaunay edges and the
+//!   global covering (the faces cover the surface exactly once, [`covering`]), typed.
 //! * [`make_delaunay`], [`make_delaunay_around`], [`make_delaunay_from_edges`]: Lawson flips,
 //!   globally or from what changed; never `Ok` with a non-Delaunay result.
 //! * [`locate`] / [`nearest_vertex`]: visibility walk from a hint.
@@ -43,6 +44,7 @@
 mod adapt;
 mod batch;
 mod check;
+pub mod covering;
 mod error;
 mod flips;
 pub mod hint;

@@ -43,11 +43,12 @@ pub enum DelaunayError {
     FlipLimit(usize),
     /// The point coincides with an existing vertex (the predicates cannot separate them).
     Duplicate(Vertex),
-    /// The point lies outside the triangulated region (plane) or inside the hull of the
-    /// sphere's points (not in convex position): it cannot become a vertex.
+    /// The point lies outside the triangulated region (plane), inside the hull of the sphere's
+    /// points (not in convex position), or at the centre (on no sphere): it cannot become a
+    /// vertex.
     Outside,
-    /// A moved vertex landed on another one (closer than the predicates can separate, or than
-    /// the caller's tolerance). The repair was rolled back; see
+    /// A moved vertex landed on another one (closer than the predicates can separate: the same
+    /// point, or on the sphere the same direction; or closer than the caller's tolerance). The repair was rolled back; see
     /// [`crate::RestoreOptions::merge_collisions`].
     Collision {
         /// The moved vertex.
@@ -57,8 +58,11 @@ pub enum DelaunayError {
     },
     /// Too few vertices for the operation (a sphere keeps at least a tetrahedron).
     TooFewVertices(usize),
-    /// A fold could not be repaired locally within the work budget; the repair was rolled
-    /// back.
+    /// A fold could not be repaired locally; the repair was rolled back. From
+    /// [`crate::restore`]: the motion tangled the mesh beyond local repair (vertices moved past
+    /// one another, onto each other's antipodes or old places, everything moved at once, or
+    /// into one hemisphere), or the mesh was not Delaunay before the move. The positions may
+    /// still be valid: a triangulation from scratch (`sphere::sphere_mesh`) keeps the ids.
     FoldUnresolved(Vertex),
     /// The vertex cannot be removed: it is on the boundary (plane).
     BoundaryVertex(Vertex),

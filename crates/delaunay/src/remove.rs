@@ -73,6 +73,7 @@ pub fn remove<S: Surface>(
     }
     // A star the plan cannot settle (a mesh that was not Delaunay, a huge degree, a refused
     // flip): flips, then Lawson, all or nothing since they can get stuck half-way.
+    let star_ok = star_is_positive(surface, mesh, positions, v);
     mesh.atomically(|mesh| {
         // The hole's edges: its polygon and the diagonals the ear flips create. Every other
         // edge keeps both its faces, hence its circle test.
@@ -87,6 +88,26 @@ pub fn remove<S: Surface>(
         // on a Delaunay mesh only when the points left cannot surround the centre.
         refuse_hole_folds(surface, mesh, positions, v, &link)?;
         Ok(Removed { ear_flips, flips })
+    })
+    .map_err(|e| match e {
+        // Around a star that was a valid fan, flips get stuck only when no positive
+        // triangulation of the hole exists: the points left lie in one closed hemisphere.
+        DelaunayError::NotDelaunay(_)
+        | DelaunayError::FoldUnresolved(_)
+        | DelaunayError::FlipLimit(_)
+            if star_ok && surface.is_closed() =>
+        {
+            DelaunayError::NotSpanning(v)
+        }
+        e => e,
+    })
+}
+
+/// Does every face around `v` turn counter-clockwise?
+fn star_is_positive<S: Surface>(surface: &S, mesh: &Mesh, positions: &[DVec3], v: Vertex) -> bool {
+    mesh.vertex_faces(v).all(|f| {
+        let [a, b, c] = mesh.face_vertices(f).map(|x| positions[x.index()]);
+        surface.orient(a, b, c) > 0.0
     })
 }
 

@@ -110,7 +110,10 @@ fn restore_edits<S: Surface>(
         if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
             return Err(DelaunayError::DeadVertex(v));
         }
-        pos(positions, v)?;
+        // The centre is on no sphere around it: off the surface.
+        if pos(positions, v)? == DVec3::ZERO && surface.is_closed() {
+            return Err(DelaunayError::Outside);
+        }
     }
     let mut stats = RestoreStats::default();
     // When many vertices moved, a mask lets each face and edge be checked once instead of

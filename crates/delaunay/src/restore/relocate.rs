@@ -131,6 +131,12 @@ pub(super) fn collide<S: Surface>(
     options: &RestoreOptions,
     stats: &mut RestoreStats,
 ) -> Result<Relocation, DelaunayError> {
+    let (pv, po) = (positions[v.index()], positions[other.index()]);
+    if !same_place(surface, pv, po) && pv.distance(po) >= options.tolerance {
+        // The walk met a corner it cannot pass (an antipode, a vertex of a tangled region),
+        // not a vertex at v's place: the motion is beyond local repair.
+        return Err(DelaunayError::FoldUnresolved(v));
+    }
     if !options.merge_collisions {
         return Err(DelaunayError::Collision { moved: v, other });
     }
@@ -170,4 +176,13 @@ pub(super) fn collide_within<S: Surface>(
         stats.flips += lawson(surface, mesh, positions, &mut stack, limit)?;
     }
     Ok(())
+}
+
+/// Can the predicates not separate `p` and `q`: equal, or (sphere) the same direction?
+pub(super) fn same_place<S: Surface>(surface: &S, p: DVec3, q: DVec3) -> bool {
+    p == q
+        || ([DVec3::X, DVec3::Y, DVec3::Z]
+            .iter()
+            .all(|&d| surface.orient(p, q, d) == 0.0)
+            && (!surface.is_closed() || p.dot(q) > 0.0))
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Rng, from_scratch, triangle_set};
+use common::{Rng, from_scratch, in_closed_hemisphere, triangle_set};
 use delaunay::{
     DelaunayError, RestoreOptions, Sphere, Violation, adapt, insert, is_delaunay, remove,
     remove_many, restore,

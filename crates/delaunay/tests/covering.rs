@@ -285,3 +285,41 @@ fn stress_random_operations_keep_one_covering() {
     }
     println!("{oks} Ok operations of 1,000,000");
 }
+
+/// A move to within the caller's tolerance of another vertex merges when asked, whether the
+/// two are neighbours or not, at 1 ulp and at half the tolerance.
+#[test]
+fn merge_is_honoured_within_the_tolerance() {
+    for (gap, far) in [
+        (0.0, false),
+        (1e-15, false),
+        (5e-10, false),
+        (0.0, true),
+        (1e-15, true),
+    ] {
+        let (mut mesh, mut pos) = sphere::fibonacci_sphere(300, 1.0, 0.3, 6).unwrap();
+        let v = Vertex::new(10);
+        let u = if far {
+            Vertex::new(200)
+        } else {
+            mesh.neighbors(v).next().unwrap()
+        };
+        let target = pos[u.index()];
+        pos[v.index()] = if gap == 0.0 {
+            DVec3::new(target.x, target.y, target.z.next_up())
+        } else {
+            (target + DVec3::new(gap, -gap, gap) * 0.5).normalize()
+        };
+        let options = RestoreOptions {
+            tolerance: 1e-9,
+            merge_collisions: true,
+        };
+        let r = restore(&Sphere, &mut mesh, &mut pos, Some(&[v]), &options);
+        assert!(
+            matches!(r, Ok(s) if s.merged == 1),
+            "gap {gap}, far {far}: {r:?}"
+        );
+        assert!(!mesh.is_vertex_alive(v) || !mesh.is_vertex_alive(u));
+        assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
+    }
+}

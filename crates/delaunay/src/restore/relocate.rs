@@ -78,7 +78,17 @@ pub(super) fn relocate<S: Surface>(
             }
             return Err(DelaunayError::Outside);
         }
-        // Inside the triangle, on one of its edges, or on a corner.
+        // Inside the triangle, on one of its edges, or on a corner. A corner within the
+        // caller's tolerance is a collision before any flip: near-coincident points would
+        // only get Lawson stuck.
+        if options.tolerance > 0.0
+            && let Some(corner) = outer
+                .iter()
+                .map(|&e| mesh.origin(e))
+                .find(|c| positions[c.index()].distance(p) < options.tolerance)
+        {
+            return collide(surface, mesh, positions, v, corner, options, stats);
+        }
         let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
         match zeros.len() {
             0 => {}

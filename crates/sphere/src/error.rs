@@ -55,6 +55,11 @@ pub enum SphereError {
     /// floating-point point lies strictly inside it) with more points to insert; the points
     /// are coplanar for every practical purpose.
     TooFlat,
+    /// All points lie in one closed hemisphere (a cap, one great circle, a symmetric handful
+    /// such as the four-point Fibonacci lattice): their hull does not hold the sphere's centre
+    /// strictly inside, so it is no triangulation of the sphere (its rim faces turn away from
+    /// the centre or pass through it). [`crate::triangulate`] still returns that hull.
+    NotEnclosingCentre,
     /// The mesh is not Delaunay: an inverted face or a non-Delaunay edge.
     NotDelaunay(delaunay::Violation),
     /// A Delaunay operation refused its input or could not finish.
@@ -85,6 +90,10 @@ impl fmt::Display for SphereError {
                 "point {index} cannot be scaled exactly into the range of the exact predicates"
             ),
             TooFlat => write!(f, "the points' hull is flatter than their rounding"),
+            NotEnclosingCentre => write!(
+                f,
+                "the points lie in one closed hemisphere: their hull does not surround the centre"
+            ),
             NotDelaunay(v) => write!(f, "not Delaunay: {v:?}"),
             Delaunay(e) => write!(f, "{e}"),
             Mesh(e) => write!(f, "mesh construction failed: {e}"),

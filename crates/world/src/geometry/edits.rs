@@ -233,9 +233,11 @@ impl World {
         self.geometric_edit(true, |g, mesh, positions| {
             let r = match g {
                 Geometry::Sphere { .. } => {
-                    delaunay::insert_many(&delaunay::Sphere, mesh, positions, points)
+                    delaunay::insert_many_atomic(&delaunay::Sphere, mesh, positions, points)
                 }
-                Geometry::Plane => delaunay::insert_many(&delaunay::Plane, mesh, positions, points),
+                Geometry::Plane => {
+                    delaunay::insert_many_atomic(&delaunay::Plane, mesh, positions, points)
+                }
             };
             r.map_err(|e| EditError::Item {
                 index: e.index,

@@ -295,8 +295,8 @@ fn violation_error(v: delaunay::Violation) -> DelaunayError {
         delaunay::Violation::Inverted(f) => DelaunayError::Inverted(f),
         delaunay::Violation::NotDelaunay(e) => DelaunayError::NotDelaunay(e),
         delaunay::Violation::NotTriangulated(f) => DelaunayError::NotTriangulated(f),
-        #[allow(unreachable_patterns)]
-        _ => DelaunayError::Outside,
+        delaunay::Violation::Covering { times } => DelaunayError::Covering { times },
+        delaunay::Violation::Hull(e) => DelaunayError::NotConvex(e),
     }
 }
 

@@ -2,7 +2,7 @@
 //! bit), per-vertex colours; opens in MeshLab, Blender and CloudCompare.
 
 use crate::ExportError;
-use crate::common::{Compact, check_len, put, write_file};
+use crate::common::{Compact, Finite, check_inputs, put, write_file};
 use glam::{DVec3, Vec3};
 use quadedge::Topology;
 use std::io::Write;
@@ -15,13 +15,12 @@ pub fn ply_header(vertices: usize, faces: usize, with_colors: bool) -> String {
 }
 
 /// A position type PLY can store: `f32` (`float`) or `f64` (`double`) coordinates.
-pub trait PlyPosition: Copy {
+#[allow(private_bounds)]
+pub trait PlyPosition: Copy + Finite {
     /// The PLY scalar type of a coordinate.
     const PLY_TYPE: &'static str;
     /// Appends the three coordinates, little-endian.
     fn put(&self, buf: &mut Vec<u8>);
-    /// Are all coordinates finite?
-    fn finite(&self) -> bool;
 }
 
 impl PlyPosition for Vec3 {
@@ -31,9 +30,6 @@ impl PlyPosition for Vec3 {
             buf.extend_from_slice(&c.to_le_bytes());
         }
     }
-    fn finite(&self) -> bool {
-        self.is_finite()
-    }
 }
 
 impl PlyPosition for DVec3 {
@@ -42,9 +38,6 @@ impl PlyPosition for DVec3 {
         for c in self.to_array() {
             buf.extend_from_slice(&c.to_le_bytes());
         }
-    }
-    fn finite(&self) -> bool {
-        self.is_finite()
     }
 }
 
@@ -87,7 +80,7 @@ pub fn write_ply<P: PlyPosition>(
     positions: &[P],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {
-    check_ply_inputs(mesh, positions, colors)?;
+    check_inputs(mesh, positions, colors)?;
     write_file(path.as_ref(), |w| write_ply_to(w, mesh, positions, colors))
 }
 
@@ -98,7 +91,7 @@ pub fn write_ply_to<W: Write, P: PlyPosition>(
     positions: &[P],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {
-    check_ply_inputs(mesh, positions, colors)?;
+    check_inputs(mesh, positions, colors)?;
     let compact = Compact::new(mesh)?;
     let header = header::<P>(compact.live.len(), mesh.face_count(), colors.is_some());
     put(&mut writer, header.as_bytes())?;
@@ -129,23 +122,4 @@ pub fn write_ply_to<W: Write, P: PlyPosition>(
     }
     put(&mut writer, &buf)?;
     writer.flush().map_err(crate::common::w_err)
-}
-
-/// The input checks of every exporter, for any position type.
-fn check_ply_inputs<P: PlyPosition>(
-    mesh: &impl Topology,
-    positions: &[P],
-    colors: Option<&[[u8; 3]]>,
-) -> Result<(), ExportError> {
-    if mesh.face_count() == 0 {
-        return Err(ExportError::EmptyMesh);
-    }
-    check_len("positions", mesh, positions.len())?;
-    if let Some(c) = colors {
-        check_len("colors", mesh, c.len())?;
-    }
-    match mesh.vertices().find(|v| !positions[v.index()].finite()) {
-        Some(vertex) => Err(ExportError::NonFinitePosition { vertex }),
-        None => Ok(()),
-    }
 }

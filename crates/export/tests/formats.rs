@@ -76,6 +76,15 @@ fn obj_compacts_dead_vertex_slots() {
     assert!(f.iter().flatten().all(|&i| (1..=42).contains(&i)));
 }
 
+/// Where a PLY file's binary body starts.
+fn header_end(bytes: &[u8]) -> usize {
+    bytes
+        .windows(11)
+        .position(|w| w == b"end_header\n")
+        .unwrap()
+        + 11
+}
+
 #[test]
 fn ply_header_and_byte_length() {
     let (mesh, pos) = icosphere_with_hole(1);
@@ -87,11 +96,7 @@ fn ply_header_and_byte_length() {
         let c = with_colors.then_some(&colors[..]);
         ply::write_ply(&path, &mesh, &pos, c).unwrap();
         let bytes = std::fs::read(&path).unwrap();
-        let end = bytes
-            .windows(11)
-            .position(|w| w == b"end_header\n")
-            .unwrap()
-            + 11;
+        let end = header_end(&bytes);
         let header = std::str::from_utf8(&bytes[..end]).unwrap();
         assert!(header.starts_with("ply\nformat binary_little_endian 1.0\n"));
         assert!(header.contains("element vertex 42\n"));

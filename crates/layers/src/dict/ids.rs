@@ -37,6 +37,10 @@ fn killed(c: &Change, out: &mut Vec<Element>) -> bool {
             out.extend(r.removed_faces.iter().filter_map(|x| f(*x)));
             out.extend(r.removed_edges.iter().filter_map(|x| e(*x)));
         }
+        Change::Stitch(r) => {
+            out.extend(r.removed.iter().filter_map(|x| v(*x)));
+            out.extend(e(r.removed_edge));
+        }
         Change::Collapse(r) => {
             out.extend(v(r.removed));
             out.extend(r.removed_faces.iter().filter_map(|x| f(*x)));

@@ -98,13 +98,73 @@ impl Mesh {
     /// ```
     pub fn connect_edges(&mut self, a: Edge, b: Edge) -> Result<Edge, MeshError> {
         if self.undo.rec.is_some() {
-            self.connect_edges_with::<true>(a, b)
+            self.connect_edges_with::<true, true>(a, b)
         } else {
-            self.connect_edges_with::<false>(a, b)
+            self.connect_edges_with::<false, true>(a, b)
         }
     }
 
-    fn connect_edges_with<const LOG: bool>(&mut self, a: Edge, b: Edge) -> Result<Edge, MeshError> {
+    /// Stitches every pair `(a, b)` as [`Mesh::connect_edges`] would, in order, all or
+    /// nothing. The graph need only be simple once all pairs are stitched: closing the last
+    /// hole of a surface stitches two pairs whose edges, with only one of them stitched, would
+    /// form a slit (two edges between the same two vertices), which one call cannot do.
+    ///
+    /// # Errors
+    /// The first error of a pair (as [`Mesh::connect_edges`], except that
+    /// [`MeshError::WouldDuplicateEdge`] is only reported for the graph at the end), with the
+    /// mesh and the journal as they were.
+    ///
+    /// ```
+    /// use quadedge::{Mesh, shapes};
+    /// // An octahedron from eight free triangles, all twelve edges stitched in one call.
+    /// let (_, tris) = shapes::octahedron();
+    /// let mut m = Mesh::new();
+    /// let mut half = std::collections::BTreeMap::new();
+    /// for t in &tris {
+    ///     let f = m.add_free_triangle().unwrap();
+    ///     for (k, e) in m.face_edges(f).into_iter().enumerate() {
+    ///         half.insert((t[k], t[(k + 1) % 3]), e);
+    ///     }
+    /// }
+    /// let pairs: Vec<_> = half.iter().filter(|((u, v), _)| u < v)
+    ///     .map(|(&(u, v), &e)| (e, half[&(v, u)])).collect();
+    /// m.connect_edge_pairs(&pairs).unwrap();
+    /// assert_eq!((m.vertex_count(), m.face_count()), (6, 8));
+    /// assert!(m.is_closed());
+    /// m.check().unwrap();
+    /// ```
+    pub fn connect_edge_pairs(&mut self, pairs: &[(Edge, Edge)]) -> Result<(), MeshError> {
+        self.atomically(|m| {
+            for &(a, b) in pairs {
+                m.connect_edges_with::<true, false>(a, b)?;
+            }
+            for &(a, _) in pairs {
+                m.simple_ring(a)?;
+                m.simple_ring(a.sym())?;
+            }
+            Ok(())
+        })
+    }
+
+    /// No two edges of the origin ring of `e` end at the same vertex.
+    fn simple_ring(&self, e: Edge) -> Result<(), MeshError> {
+        let v = self.origin(e);
+        let mut around: Vec<u32> = self.ring(e).map(|x| self.dest(x).raw()).collect();
+        around.sort_unstable();
+        match around.windows(2).find(|w| w[0] == w[1]) {
+            Some(w) => Err(MeshError::WouldDuplicateEdge {
+                from: v,
+                to: Vertex::new(w[0]),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn connect_edges_with<const LOG: bool, const SIMPLE: bool>(
+        &mut self,
+        a: Edge,
+        b: Edge,
+    ) -> Result<Edge, MeshError> {
         for e in [a, b] {
             self.boundary_half_edge(e)?;
         }
@@ -141,7 +201,7 @@ impl Mesh {
             }
         };
         for end in ends {
-            self.check_stitch_end(end, &rename)?;
+            self.check_stitch_end(end, &rename, SIMPLE)?;
         }
 
         // Writes: nothing below can fail.
@@ -198,11 +258,13 @@ impl Mesh {
         }
     }
 
-    /// Would stitching keep this end's vertex manifold and the graph simple?
+    /// Would stitching keep this end's vertex manifold and the graph simple? With `simple`
+    /// off, only loops are refused (a batch may pass through parallel edges).
     fn check_stitch_end(
         &self,
         end: End,
         rename: &impl Fn(Vertex) -> Vertex,
+        simple: bool,
     ) -> Result<(), MeshError> {
         let v = end.survivor;
         if end.merged == v {
@@ -230,7 +292,7 @@ impl Mesh {
         }
         around.sort_unstable();
         for w in around.windows(2) {
-            if w[0] == w[1] {
+            if simple && w[0] == w[1] {
                 let to = Vertex::new(w[0]);
                 return Err(MeshError::WouldDuplicateEdge { from: v, to });
             }

@@ -55,7 +55,8 @@ impl Dict {
     /// Makes the mesh ids stored in this dictionary ([`Value::Vertex`], [`Value::Face`],
     /// [`Value::Edge`], at any depth) follow a change journal: `Compact` renumbers them, and
     /// an id whose element the journal deletes (a removal, the vertex, faces and edges a
-    /// collapse or a vertex dissolve removes) becomes [`Value::Null`] — even if the id is later reused by a new
+    /// collapse or a vertex dissolve removes, the vertices and edge a stitch merges away)
+    /// becomes [`Value::Null`] — even if the id is later reused by a new
     /// element. Returns whether anything changed.
     ///
     /// Cost: nothing when the journal neither deletes nor compacts; otherwise one walk of the

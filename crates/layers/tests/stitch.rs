@@ -17,7 +17,7 @@ fn layer<K: layers::Kind>(values: Vec<f32>, on: OnChange) -> Layer<f32, K> {
     Layer::from_values(info, values)
 }
 
-/// The seed's square with a recorder: returns the mesh, the kept and removed edges.
+/// PathEngine's square with a recorder: returns the mesh, the kept and removed edges.
 fn square(rec_changes: &mut Vec<Change>) -> (Mesh, Edge, Edge) {
     let mut m = Mesh::new();
     let rec = m.record_changes().unwrap();
@@ -69,7 +69,7 @@ fn a_cut_copies_values_to_the_new_edge_and_the_split_vertices() {
     let cut = m.stop_recording(rec).unwrap();
     let mut v = layer::<VertexKind>(vec![10.0, 11.0, 12.0, 13.0, -1.0, -1.0], OnChange::Keep);
     v.apply_changes(&cut, Sizes::of(&m));
-    // v2 split into v4, v0 into v5 (the seed square's cut): copies of their sources.
+    // v2 split into v4, v0 into v5 (the square's cut): copies of their sources.
     assert_eq!(v.to_vec(), [10.0, 11.0, 12.0, 13.0, 12.0, 10.0]);
     // The new edge runs like e1.sym() and copies its data, direction by direction.
     let mut d = layer::<DirectedEdgeKind>((0..10).map(|x| x as f32).collect(), OnChange::Keep);

@@ -1,6 +1,6 @@
 //! Dual centres on the plane: the point that stands for each real triangle in the dual mesh
 //! (circumcentre, centroid or a blend pulled inside the triangle), and the face layer that
-//! holds them (seed 003's `t_coords`). The choice itself is [`DualCentre`], shared with the
+//! holds them (Red Blob's `t_coords`). The choice itself is [`DualCentre`], shared with the
 //! sphere.
 
 use crate::repair::is_ghost_face;

@@ -1,4 +1,4 @@
-//! The seed's square (PathEngine's dynamic mesh): two free triangles stitched along one edge.
+//! PathEngine's square (its dynamic mesh): two free triangles stitched along one edge.
 //! Six vertices are created, the stitch marks two of them dead, and vertex connectivity is
 //! right at once, with no initialisation pass; cutting the edge again gives six live vertices.
 //!

@@ -98,7 +98,7 @@ pub enum Change {
 ///
 /// The quad-edge of `edge` stays and now has a face on both sides; the other quad-edge is
 /// removed, and so are the vertices that met the survivors (their data follows the on-change
-/// policy; the survivors keep theirs, as the seed's `connectEdges` keeps the first edge's
+/// policy; the survivors keep theirs, as PathEngine's `connectEdges` keeps the first edge's
 /// vertices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -71,7 +71,7 @@ fn remove_face_rejections_and_vertices() {
 #[test]
 fn remove_face_splits_a_bowtie() {
     // Hexagonal disk: remove two opposite faces; the centre's two fans come apart, so the
-    // centre is split in two (the seed's vertex connectivity: one fan per vertex).
+    // centre is split in two (PathEngine's vertex connectivity: one fan per vertex).
     let mut m = build(shapes::disk(6));
     let rec = m.record_changes().unwrap();
     m.remove_face(f(0)).unwrap();

@@ -1,7 +1,7 @@
 //! Stitching (`add_free_triangle`, `connect_edges`, `disconnect_edge`, `remove_face`) against
 //! a shadow model that knows nothing of rings: faces with three corners, a twin map between
 //! their half-edges, and vertices as the classes of corners that twins glue together (the
-//! seed's half-edge mesh). After every operation the mesh must agree with the model, pass
+//! PathEngine half-edge mesh). After every operation the mesh must agree with the model, pass
 //! `check()`, and give every boundary vertex exactly one fan; a rejected operation must leave
 //! the mesh bit-identical.
 
@@ -117,7 +117,7 @@ fn agree(m: &Mesh, model: &Model) {
         assert!(m.fan_count(v) <= 1, "{v:?} has {} fans", m.fan_count(v));
         if m.degree(v) > 0 && m.is_boundary_vertex(v) {
             assert_eq!(m.fan_count(v), 1);
-            // The entry edge is the first of the fan (the seed's "leftmost" edge).
+            // The entry edge is the first of the fan (PathEngine's "leftmost" edge).
             assert!(!m.right(m.vertex_edge(v)).is_valid());
         }
     }
@@ -209,7 +209,7 @@ fn step(m: &mut Mesh, model: &mut Model, rng: &mut Rng) -> bool {
         }
         model.faces.remove(&f);
         let r = m.remove_face(f);
-        // Isolated corners are removed, as the seed's deleteFace does.
+        // Isolated corners are removed, as PathEngine's deleteFace does.
         let lone: Vec<Vertex> = m.vertices().filter(|&v| m.degree(v) == 0).collect();
         for v in lone {
             m.remove_vertex(v).unwrap();

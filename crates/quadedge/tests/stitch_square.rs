@@ -1,4 +1,4 @@
-//! The seed's square, exactly: two free triangles, one stitch, one cut.
+//! PathEngine's square, exactly: two free triangles, one stitch, one cut.
 
 use quadedge::{Change, Mesh, StitchRecord, UnstitchRecord, Vertex, VertexSplitRecord};
 
@@ -18,16 +18,16 @@ fn the_seed_square() {
     );
     let e1 = m.face_edges(f1)[2]; // v2 -> v0
     let e2 = m.face_edges(f2)[1]; // v4 -> v5
-    let e5 = m.face_edges(f2)[2]; // v5 -> v3, the seed's edge 5
+    let e5 = m.face_edges(f2)[2]; // v5 -> v3, PathEngine's edge 5
     m.take_changes(&rec).unwrap();
     assert_eq!(m.connect_edges(e1, e2), Ok(e1));
     m.check().unwrap();
-    // v5 merged into v2, v4 into v0: the seed's dead vertices.
+    // v5 merged into v2, v4 into v0: PathEngine's dead vertices.
     assert_eq!((m.vertex_count(), m.vertex_slots()), (4, 6));
     assert!(!m.is_vertex_alive(v(4)) && !m.is_vertex_alive(v(5)));
     assert_eq!(m.face_vertices(f2), [v(3), v(0), v(2)]);
     assert_eq!((m.left(e1), m.right(e1)), (f1, f2));
-    // The seed's `vertFirstEdge(2) == 5`: vertex 2's fan starts with the former v5 -> v3.
+    // PathEngine's `vertFirstEdge(2) == 5`: vertex 2's fan starts with the former v5 -> v3.
     assert_eq!(m.vertex_edge(v(2)), e5);
     assert_eq!(m.origin(e5), v(2));
     assert!(m.vertices().all(|x| m.fan_count(x) == 1));

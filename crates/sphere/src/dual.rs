@@ -3,7 +3,7 @@
 //! The Voronoi vertex of a face is its circumcentre, which falls outside obtuse triangles, so
 //! thin triangles make ragged, self-crossing cells. Red Blob's map generator uses the centroid
 //! instead (always inside, rounder cells) or a blend of the two. The same mesh serves every
-//! choice: only the point per face changes (seed 003's `t_coords`).
+//! choice: only the point per face changes (Red Blob's `t_coords`).
 //!
 //! [`dual_points`] computes the point of every face on the sphere; the plane's counterpart is
 //! `plane::dual_points`. [`geometry::voronoi_areas_with`](crate::geometry::voronoi_areas_with)
@@ -85,7 +85,7 @@ pub fn dual_point(a: DVec3, b: DVec3, c: DVec3, radius: f64, choice: DualCentre)
 }
 
 /// The dual point of every face, indexed by face id over [`Topology::face_slots`] (removed
-/// faces get `DVec3::NAN`): the data of a face layer (seed 003's `t_coords`). Each lies on the
+/// faces get `DVec3::NAN`): the data of a face layer (Red Blob's `t_coords`). Each lies on the
 /// sphere through the face's corners (radius: their mean length).
 ///
 /// # Errors

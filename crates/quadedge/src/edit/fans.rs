@@ -28,7 +28,7 @@ impl Mesh {
     }
 
     /// The first edge (counter-clockwise) of the fan holding `e`: the edge after the gap
-    /// clockwise of `e`; `e` itself on an interior vertex. The seed's "leftmost" start edge.
+    /// clockwise of `e`; `e` itself on an interior vertex. PathEngine's "leftmost" start edge.
     pub(crate) fn fan_first(&self, e: Edge) -> Edge {
         let mut x = e;
         loop {

@@ -28,7 +28,7 @@ impl Mesh {
     /// # Errors
     /// [`MeshError::TooManyElements`] when the id spaces are full, changing nothing.
     ///
-    /// The seed's square: two free triangles stitched along one edge, 6 vertices created and
+    /// PathEngine's square: two free triangles stitched along one edge, 6 vertices created and
     /// 2 of them merged away, vertex connectivity right at once.
     ///
     /// ```

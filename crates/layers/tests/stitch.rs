@@ -45,7 +45,10 @@ fn a_stitch_deletes_the_merged_vertices_and_the_removed_edge() {
     assert_eq!(v.to_vec(), [0.0, 1.0, 2.0, 3.0, -1.0, -1.0]);
     let mut d =
         layer::<DirectedEdgeKind>((0..12).map(|x| x as f32).collect(), OnChange::ResetAffected);
-    d.apply_changes(&stitch, Sizes::of(&m));
+    assert_eq!(
+        d.apply_changes(&stitch, Sizes::of(&m)),
+        ApplyOutcome::Changed
+    );
     let b = e2.base().index();
     assert_eq!((d.to_vec()[b], d.to_vec()[b + 1]), (-1.0, -1.0));
     assert_eq!(d.to_vec()[e1.index()], e1.index() as f32);
@@ -68,12 +71,12 @@ fn a_cut_copies_values_to_the_new_edge_and_the_split_vertices() {
     let n = m.disconnect_edge(e1).unwrap();
     let cut = m.stop_recording(rec).unwrap();
     let mut v = layer::<VertexKind>(vec![10.0, 11.0, 12.0, 13.0, -1.0, -1.0], OnChange::Keep);
-    v.apply_changes(&cut, Sizes::of(&m));
+    assert_eq!(v.apply_changes(&cut, Sizes::of(&m)), ApplyOutcome::Changed);
     // v2 split into v4, v0 into v5 (the square's cut): copies of their sources.
     assert_eq!(v.to_vec(), [10.0, 11.0, 12.0, 13.0, 12.0, 10.0]);
     // The new edge runs like e1.sym() and copies its data, direction by direction.
     let mut d = layer::<DirectedEdgeKind>((0..10).map(|x| x as f32).collect(), OnChange::Keep);
-    d.apply_changes(&cut, Sizes::of(&m));
+    assert_eq!(d.apply_changes(&cut, Sizes::of(&m)), ApplyOutcome::Changed);
     let got = d.to_vec();
     assert_eq!(got[n.index()], e1.sym().index() as f32);
     assert_eq!(got[n.sym().index()], e1.index() as f32);

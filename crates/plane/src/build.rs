@@ -120,13 +120,7 @@ fn half_edges_in(points: &[DVec2]) -> Result<(HalfEdges, Rect), PlaneError> {
     drop(order);
     // Faces in vertex order: the mesh build (and later traversals) then walk vertices and
     // faces together instead of jumping through memory in insertion order.
-    let (triangles, twins, solid) = sort_by_vertex(n, &t.corners, &t.twins)?;
-    let tris = HalfEdges {
-        triangles,
-        twins,
-        ghost: n as u32,
-        solid,
-    };
+    let tris = sort_by_vertex(n, &t.corners, &t.twins)?;
     Ok((tris, Rect { min: lo, max: hi }))
 }
 
@@ -177,12 +171,8 @@ fn first_triangle(points: &[DVec2], order: &mut [u32]) -> Result<[u32; 3], Plane
 
 /// Triangles renumbered by their lowest corner (a counting sort), the ghost ones after all
 /// solid ones (by their lowest real corner), twins remapped: the mesh build then walks
-/// vertices and faces in the same order, and ghosts are a range. Returns the solid count too.
-fn sort_by_vertex(
-    n: usize,
-    corners: &[[u32; 3]],
-    twins: &[u32],
-) -> Result<(Vec<[u32; 3]>, Vec<u32>, u32), PlaneError> {
+/// vertices and faces in the same order, and ghosts are a range.
+fn sort_by_vertex(n: usize, corners: &[[u32; 3]], twins: &[u32]) -> Result<HalfEdges, PlaneError> {
     // Buckets 0..n: solid triangles by lowest corner; n..2n: ghosts by lowest real corner.
     let key = |c: &[u32; 3]| {
         let low = c[0].min(c[1]).min(c[2]) as usize;
@@ -220,5 +210,10 @@ fn sort_by_vertex(
             new_twins[3 * nt + k] = 3 * new_of[h as usize / 3] + h % 3;
         }
     }
-    Ok((sorted, new_twins, solid))
+    Ok(HalfEdges {
+        triangles: sorted,
+        twins: new_twins,
+        ghost: n as u32,
+        solid,
+    })
 }

@@ -23,8 +23,9 @@ pub(crate) fn circumcentre(a: DVec2, b: DVec2, c: DVec2) -> DVec2 {
     a + DVec2::new(c.y * b2 - b.y * c2, b.x * c2 - c.x * b2) / d
 }
 
-/// The dual point of the counter-clockwise triangle `a, b, c`: see [`DualCentre`]. The choice
-/// must be valid ([`DualCentre::validate`]).
+/// The dual point of the counter-clockwise triangle `a, b, c`: see [`DualCentre`]. A blend
+/// weight outside `0.0..=1.0` is clamped into it (NaN reads as 0); [`dual_points`] refuses
+/// such weights instead.
 ///
 /// ```
 /// use glam::DVec2;
@@ -42,6 +43,7 @@ pub fn dual_point(a: DVec2, b: DVec2, c: DVec2, choice: DualCentre) -> DVec2 {
         DualCentre::Circumcentre => circumcentre(a, b, c),
         DualCentre::Centroid => g,
         DualCentre::Blend(t) => {
+            let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
             let q = circumcentre(a, b, c);
             if !q.is_finite() {
                 return g;

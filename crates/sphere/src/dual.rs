@@ -45,7 +45,8 @@ impl DualCentre {
 }
 
 /// The dual point of the counter-clockwise spherical triangle `a, b, c` on the sphere of the
-/// given radius. The choice must be valid ([`DualCentre::validate`]).
+/// given radius. A blend weight outside `0.0..=1.0` is clamped into it (NaN reads as 0);
+/// [`dual_points`] refuses such weights instead.
 ///
 /// ```
 /// use glam::DVec3;
@@ -65,6 +66,7 @@ pub fn dual_point(a: DVec3, b: DVec3, c: DVec3, radius: f64, choice: DualCentre)
         DualCentre::Circumcentre => circumcenter(a, b, c, radius),
         DualCentre::Centroid => g * radius,
         DualCentre::Blend(t) => {
+            let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
             let q = circumcenter(a, b, c, 1.0);
             if !q.is_finite() {
                 return g * radius;

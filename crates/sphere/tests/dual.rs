@@ -111,4 +111,13 @@ fn bad_blend_weights_are_refused() {
         ));
         assert!(voronoi_areas_with(&mesh, &pos, DualCentre::Blend(t)).is_err());
     }
+    // The one-triangle helper clamps instead.
+    let [a, b, c] = mesh
+        .face_vertices(mesh.faces().next().unwrap())
+        .map(|v| pos[v.index()]);
+    let at = |t| sphere::dual::dual_point(a, b, c, 1.0, DualCentre::Blend(t));
+    assert_eq!(
+        (at(7.0), at(-3.0), at(f64::NAN)),
+        (at(1.0), at(0.0), at(0.0))
+    );
 }

@@ -88,3 +88,38 @@ fn the_example_prints_the_seed_counts() {
         "live vertices: 4, dead vertices: 2\nlive vertices: 6\n"
     );
 }
+
+#[test]
+fn a_failing_batch_of_stitches_changes_nothing() {
+    use quadedge::MeshError;
+    let mut m = Mesh::new();
+    let f1 = m.add_free_triangle().unwrap();
+    let f2 = m.add_free_triangle().unwrap();
+    let rec = m.record_changes().unwrap();
+    let before = m.clone();
+    let (e1, e2) = (m.face_edges(f1)[2], m.face_edges(f2)[1]);
+    let other = m.face_edges(f2)[0];
+    // The first pair stitches, the second names an edge the first one removed.
+    assert_eq!(
+        m.connect_edge_pairs(&[(e1, e2), (other, e2)]),
+        Err(MeshError::DeadEdge(e2))
+    );
+    assert!(m == before);
+    assert!(m.take_changes(&rec).unwrap().is_empty());
+    // Two pairs whose second would fold an edge into a loop: refused as a whole.
+    let [a0, a1, _] = m.face_edges(f1);
+    let [b0, b1, _] = m.face_edges(f2);
+    let r = m.connect_edge_pairs(&[(a0, b0), (a1, b1)]);
+    assert!(
+        matches!(r, Err(MeshError::WouldDuplicateEdge { .. })),
+        "{r:?}"
+    );
+    assert!(m == before);
+    // With an undo log on, the same (the batch runs on a copy).
+    m.start_undo_log().unwrap();
+    assert!(m.connect_edge_pairs(&[(e1, e2), (other, e2)]).is_err());
+    assert!(m == before);
+    m.connect_edge_pairs(&[(e1, e2)]).unwrap();
+    m.check().unwrap();
+    assert_eq!(m.vertex_count(), 4);
+}

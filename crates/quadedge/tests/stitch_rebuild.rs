@@ -47,6 +47,13 @@ fn rebuild(orig: &Mesh, rng: &mut Rng) -> (Mesh, BTreeMap<Vertex, Vertex>, usize
             // Only slits are left: the last pairs of each hole go in one batch.
             let pairs: Vec<(Edge, Edge)> =
                 later.iter().map(|e| (copy[e], copy[&e.sym()])).collect();
+            // One pair alone still leaves the slit: the batch is refused at the end.
+            let before = m.clone();
+            assert!(matches!(
+                m.connect_edge_pairs(&pairs[..1]),
+                Err(MeshError::WouldDuplicateEdge { .. })
+            ));
+            assert!(m == before);
             m.connect_edge_pairs(&pairs).unwrap();
             for (e, (kept, _)) in later.iter().zip(pairs) {
                 copy.insert(e.sym(), kept.sym());

@@ -39,6 +39,8 @@ pub enum SphereError {
     InvalidPerturbation(f64),
     /// The subdivision level would overflow the vertex id space.
     TooManySubdivisions(u32),
+    /// A [`DualCentre::Blend`](crate::dual::DualCentre::Blend) weight outside `0.0..=1.0`.
+    InvalidBlend(f64),
     /// Allocating this many bytes failed: the input is too large for this machine's memory.
     OutOfMemory {
         /// The refused request.
@@ -84,6 +86,7 @@ impl fmt::Display for SphereError {
             InvalidRadius(r) => write!(f, "radius {r} is not within 1e-100..=1e100"),
             InvalidPerturbation(p) => write!(f, "perturbation {p} is not within 0.0..1.0"),
             TooManySubdivisions(s) => write!(f, "{s} subdivisions are too many"),
+            InvalidBlend(t) => write!(f, "dual centre blend {t} is not within 0.0..=1.0"),
             OutOfMemory { bytes } => write!(f, "could not allocate {bytes} bytes"),
             Unscalable { index } => write!(
                 f,

@@ -16,6 +16,8 @@
 //!   (flips; [`delaunay::restore`] repairs folds after moves as well).
 //! * [`geometry`]: great-circle distance, spherical areas, circumcentres, Voronoi areas, mesh
 //!   quality.
+//! * [`dual`]: the dual point of each face as circumcentre, centroid or a blend pulled inside
+//!   the triangle (Red Blob's choice for maps).
 //!
 //! ```
 //! let (mesh, positions) = sphere::fibonacci_sphere(1000, 6371.0, 0.0, 0).unwrap();
@@ -28,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod encloses;
+pub mod dual;
 mod error;
 pub mod geometry;
 mod hilbert;

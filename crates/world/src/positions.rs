@@ -190,6 +190,7 @@ impl World {
                 Change::Split(r) => keep(r.vertex),
                 Change::FaceSplit(r) => keep(r.vertex),
                 Change::Collapse(r) => keep(r.survivor),
+                Change::VertexSplit(r) => keep(r.vertex),
                 _ => {}
             }
         }

@@ -100,6 +100,18 @@ pub struct ViewData<'a> {
     pub layers: &'a [Layer<'a>],
     /// Per-step frames, oldest first (may be empty).
     pub frames: &'a [Frame<'a>],
+    /// The scalar layer the page raises the surface by, if any.
+    pub relief: Option<Relief<'a>>,
+}
+
+/// Which layer is relief, and its scale: position units per layer unit (`0.001` for
+/// positions in km and elevations in m). The page multiplies it by its exaggeration slider.
+#[derive(Clone, Copy, Debug)]
+pub struct Relief<'a> {
+    /// A scalar layer of the mesh (and of the frames, if they carry it).
+    pub layer: &'a str,
+    /// Position units per layer unit; finite and positive.
+    pub scale: f32,
 }
 
 /// A mesh's live vertices and faces as the dense arrays [`ViewData`] takes.
@@ -255,6 +267,15 @@ fn check(data: &ViewData) -> Result<(), ExportError> {
         }
         check_values(&l.values, n)?;
     }
+    if let Some(r) = data.relief {
+        let scalar = data.layers.iter().find(|l| l.name == r.layer);
+        if !scalar.is_some_and(|l| matches!(l.values, Values::Scalar(..))) {
+            return Err(invalid("relief", "the relief layer is not a scalar layer"));
+        }
+        if !(r.scale.is_finite() && r.scale > 0.0) {
+            return Err(invalid("relief", "the scale must be finite and positive"));
+        }
+    }
     for f in data.frames {
         if f.layers.len() != data.frames[0].layers.len() {
             return Err(invalid("frames", "frames carry different layers"));
@@ -404,7 +425,16 @@ fn manifest(data: &ViewData, s: &Sections, frame_size: u64) -> String {
             s.layers[i],
         );
     }
-    j += "\n  ],\n  \"frames\": ";
+    j += "\n  ],\n  \"relief\": ";
+    j += &match data.relief {
+        Some(r) => format!(
+            "{{\"layer\": {}, \"scale\": {}}}",
+            json_str(r.layer),
+            r.scale
+        ),
+        None => "null".into(),
+    };
+    j += ",\n  \"frames\": ";
     if data.frames.is_empty() {
         j += "null\n}\n";
         return j;

@@ -62,6 +62,10 @@ fn files_round_trip_through_the_manifest() {
         ids: &vm.ids,
         layers: &layers,
         frames: &frames,
+        relief: Some(Relief {
+            layer: "elevation",
+            scale: 0.001,
+        }),
     };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("view");
@@ -85,6 +89,8 @@ fn files_round_trip_through_the_manifest() {
         (Some(0.0), Some(2.0))
     );
     assert_eq!(l[0]["scale"]["terrain"], 0.0);
+    assert_eq!(m["relief"]["layer"], "elevation");
+    assert_eq!(m["relief"]["scale"], 0.001);
     // The range covers the frames too.
     let lo = height.iter().fold(f32::MAX, |a, &b| a.min(b)) - 100.0;
     assert_eq!(l[0]["min"].as_f64(), Some(lo as f64));
@@ -139,6 +145,7 @@ fn bad_input_is_refused_and_writes_nothing() {
         ids: &ids,
         layers: &good,
         frames: &[],
+        relief: None,
     };
     let layer = |name, v: &'static [f32]| Layer {
         name,
@@ -168,7 +175,27 @@ fn bad_input_is_refused_and_writes_nothing() {
     let far = [[0, 1, 3]];
     let inf = [Vec3::X, Vec3::INFINITY, Vec3::Z];
     let tmp = tempfile::tempdir().unwrap();
-    let cases: [(ViewData, &str); 9] = [
+    let cases: [(ViewData, &str); 11] = [
+        (
+            ViewData {
+                relief: Some(Relief {
+                    layer: "x",
+                    scale: 1.0,
+                }),
+                ..base
+            },
+            "relief layer",
+        ),
+        (
+            ViewData {
+                relief: Some(Relief {
+                    layer: "h",
+                    scale: 0.0,
+                }),
+                ..base
+            },
+            "positive",
+        ),
         (
             ViewData {
                 triangles: &[],
@@ -282,6 +309,7 @@ fn size_budget_at_100k_vertices_and_20_frames() {
         ids: &ids,
         layers: &layers,
         frames: &frames,
+        relief: None,
     };
     let tmp = tempfile::tempdir().unwrap();
     let files = write_view(tmp.path(), &data).unwrap();

@@ -223,9 +223,13 @@ pub fn run(args: &ViewArgs) -> Result<(), String> {
 pub fn test() -> Result<(), String> {
     let dir = root().join("xtask/view/test");
     let modules = dir.join("node_modules");
-    if installed_version(&modules, "playwright-core").is_none()
-        || installed_version(&modules, "gltf-validator").is_none()
-    {
+    let text = std::fs::read_to_string(dir.join("package.json")).map_err(|e| e.to_string())?;
+    let pins: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let pins = pins["dependencies"].as_object().cloned().unwrap_or_default();
+    let stale = pins
+        .iter()
+        .any(|(name, v)| installed_version(&modules, name).as_deref() != v.as_str());
+    if stale {
         crate::tasks::run(
             "npm",
             &[

@@ -54,7 +54,7 @@ export class Scene {
     this.dirs = dirs;
     this.radius = radius;
     this.n = dirs.length / 3;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: false });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     // The colours are sRGB already (as in the PNGs): draw them without a second conversion.
     this.renderer.outputColorSpace = THREE.LinearSRGBColorSpace;

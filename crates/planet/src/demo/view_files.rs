@@ -235,4 +235,55 @@ mod tests {
         }
         assert!(!recorded(0, 5) && !recorded(6, 5));
     }
+
+    /// A small world with plates and an elevation: three recorded steps (the elevation
+    /// changing in between) come back as frames on the final mesh, the last one equal to the
+    /// final layers, and the spill is gone.
+    #[test]
+    fn steps_come_back_as_frames_on_the_final_mesh() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cfg = DemoConfig {
+            vertices: 500,
+            plates: 4,
+            steps: 3,
+            out: tmp.path().to_path_buf(),
+            ..Default::default()
+        };
+        let mut world = super::super::steps::build_sphere(&cfg).unwrap();
+        super::super::steps::grow_plate_layer(&mut world, cfg.plates).unwrap();
+        for step in 1..=3 {
+            let mut e = world.lock_layer(&ELEVATION).unwrap();
+            for (i, h) in e.as_mut_slice().iter_mut().enumerate() {
+                *h = (i * step) as f32;
+            }
+            drop(e);
+            record_step(&world, &cfg, step).unwrap();
+        }
+        assert_eq!(fs::read_dir(spill_dir(&cfg)).unwrap().count(), 3);
+        write(&world, &cfg).unwrap();
+        assert!(!spill_dir(&cfg).exists());
+        let view = cfg.out.join("view");
+        let manifest = fs::read_to_string(view.join("manifest.json")).unwrap();
+        for needle in [
+            "\"elevation\"",
+            "\"plate\"",
+            "\"boundary distance\"",
+            "\"steps\": [1, 2, 3]",
+            "\"relief\": {\"layer\": \"elevation\"",
+        ] {
+            assert!(manifest.contains(needle), "{needle} in {manifest}");
+        }
+        let frames = fs::read(view.join("frames.bin")).unwrap();
+        let n = world.mesh().vertex_count();
+        assert_eq!(frames.len(), 3 * 8 * n);
+        let word = |i: usize| u32::from_le_bytes(frames[4 * i..4 * i + 4].try_into().unwrap());
+        // Frame k (from 0) holds elevation (k + 1)·i at dense vertex i, then the plates.
+        let plate = world.layer(&PLATE).unwrap();
+        for i in 0..n {
+            for k in 0..3 {
+                assert_eq!(f32::from_bits(word(2 * k * n + i)), (i * (k + 1)) as f32);
+                assert_eq!(word((2 * k + 1) * n + i), plate.as_slice()[i]);
+            }
+        }
+    }
 }

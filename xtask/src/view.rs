@@ -225,7 +225,10 @@ pub fn test() -> Result<(), String> {
     let modules = dir.join("node_modules");
     let text = std::fs::read_to_string(dir.join("package.json")).map_err(|e| e.to_string())?;
     let pins: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-    let pins = pins["dependencies"].as_object().cloned().unwrap_or_default();
+    let pins = pins["dependencies"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     let stale = pins
         .iter()
         .any(|(name, v)| installed_version(&modules, name).as_deref() != v.as_str());
@@ -242,7 +245,7 @@ pub fn test() -> Result<(), String> {
             &[],
         )?;
     }
-    crate::tasks::run("node", &["--test", "xtask/view/test/"], &[])
+    crate::tasks::run("node", &["--test", "xtask/view/test/viewer.test.mjs"], &[])
 }
 
 #[cfg(test)]

@@ -58,6 +58,19 @@ export function colorFn(layer) {
 export function colorize(layer, values, colors) {
   const f = colorFn(layer);
   const rgb = [0, 0, 0];
+  if (layer.kind === 'categorical' && layer.max < 65536) {
+    // One colour per class, looked up: layer switches stay cheap at a million vertices.
+    const lut = new Uint8Array(3 * (layer.max + 2));
+    for (let k = 0; k <= layer.max; k++) f(k, lut, 3 * k);
+    f(0xffffffff, lut, 3 * (layer.max + 1));
+    for (let i = 0; i < values.length; i++) {
+      const k = 3 * (values[i] <= layer.max ? values[i] : layer.max + 1);
+      colors[3 * i] = lut[k];
+      colors[3 * i + 1] = lut[k + 1];
+      colors[3 * i + 2] = lut[k + 2];
+    }
+    return;
+  }
   for (let i = 0; i < values.length; i++) {
     f(values[i], rgb, 0);
     colors[3 * i] = rgb[0];
@@ -86,9 +99,8 @@ export function drawLegend(el, layer, values) {
   const f = colorFn(layer);
   const rgb = [0, 0, 0];
   if (layer.kind === 'categorical') {
-    const seen = new Set();
-    for (let i = 0; i < values.length && seen.size < 400; i++) seen.add(values[i]);
-    const ids = [...seen].sort((a, b) => a - b);
+    const ids = [];
+    for (let k = layer.min; k <= layer.max && ids.length < 400; k++) ids.push(k);
     const grid = document.createElement('div');
     grid.className = 'swatches';
     for (const k of ids.slice(0, 24)) {

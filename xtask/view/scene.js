@@ -22,6 +22,29 @@ function directions(positions) {
   return { dirs, radius: sum / n };
 }
 
+/** A thin blue haze round the limb (a back-face shell, brighter towards its edge). */
+function atmosphere() {
+  const material = new THREE.ShaderMaterial({
+    vertexShader: `varying vec3 vNormal; varying vec3 vView;
+      void main() {
+        vec4 p = modelViewMatrix * vec4(position, 1.0);
+        vNormal = normalize(normalMatrix * normal); vView = normalize(-p.xyz);
+        gl_Position = projectionMatrix * p;
+      }`,
+    fragmentShader: `varying vec3 vNormal; varying vec3 vView;
+      void main() {
+        // 0 at the shell's silhouette, 1 where it meets the planet's limb.
+        float t = clamp(-dot(vNormal, vView) / 0.29, 0.0, 1.0);
+        gl_FragColor = vec4(0.3, 0.55, 1.0, 1.0) * pow(t, 2.0) * 0.85;
+      }`,
+    side: THREE.BackSide,
+    blending: THREE.AdditiveBlending,
+    transparent: true,
+    depthWrite: false,
+  });
+  return new THREE.Mesh(new THREE.SphereGeometry(1.045, 96, 48), material);
+}
+
 /** Circles of latitude and longitude every 30 degrees, at `r`. */
 function graticule(r) {
   const pts = [];
@@ -44,9 +67,31 @@ function graticule(r) {
   }
   const g = new THREE.BufferGeometry();
   g.setAttribute('position', new THREE.Float32BufferAttribute(pts, 3));
-  const m = new THREE.LineBasicMaterial({ color: 0xffffff, transparent: true, opacity: 0.28 });
-  return new THREE.LineSegments(g, m);
+  // Drawn over the relief (no depth test), but only on the hemisphere the camera sees: a
+  // point p of the unit sphere is in view from c when p·c > 1.
+  const m = new THREE.ShaderMaterial({
+    vertexShader: `varying float vSeen;
+      void main() {
+        vec4 w = modelMatrix * vec4(position, 1.0);
+        vSeen = dot(normalize(w.xyz), cameraPosition) - 1.0;
+        gl_Position = projectionMatrix * viewMatrix * w;
+      }`,
+    fragmentShader: `varying float vSeen;
+      void main() {
+        if (vSeen < 0.0) discard;
+        gl_FragColor = vec4(1.0, 1.0, 1.0, 0.32 * clamp(vSeen * 4.0, 0.0, 1.0));
+      }`,
+    transparent: true,
+    depthTest: false,
+    depthWrite: false,
+  });
+  const lines = new THREE.LineSegments(g, m);
+  lines.renderOrder = 2;
+  return lines;
 }
+
+/** Camera distances (planet radii) beyond which the coarse mesh is drawn. */
+const COARSE_DISTANCE = 2.4;
 
 export class Scene {
   constructor(canvas, mesh) {
@@ -78,12 +123,17 @@ export class Scene {
     this.geometry.setAttribute('position', new THREE.BufferAttribute(this.positions, 3));
     this.colors = new Uint8Array(dirs.length);
     this.geometry.setAttribute('color', new THREE.BufferAttribute(this.colors, 3, true));
-    this.geometry.setIndex(new THREE.BufferAttribute(mesh.triangles, 1));
+    this.fineIndex = new THREE.BufferAttribute(mesh.triangles, 1);
+    // Big planets come with a coarser triangulation, drawn while the globe is small on
+    // screen (its cells would be under a pixel; software GL pays per triangle).
+    this.coarseIndex = mesh.coarse && mesh.coarse.length ? new THREE.BufferAttribute(mesh.coarse, 1) : null;
+    this.geometry.setIndex(this.coarseIndex || this.fineIndex);
     const material = new THREE.MeshLambertMaterial({ vertexColors: true });
     this.mesh = new THREE.Mesh(this.geometry, material);
     this.scene.add(this.mesh);
     this.grid = graticule(1.0);
     this.scene.add(this.grid);
+    this.scene.add(atmosphere());
 
     this.marker = new THREE.Mesh(
       new THREE.SphereGeometry(0.008, 12, 8),
@@ -97,6 +147,18 @@ export class Scene {
     this.raycaster = new THREE.Raycaster();
     this.resize();
     window.addEventListener('resize', () => { this.resize(); this.render(); });
+  }
+
+  /** Puts the camera above direction `d` (not necessarily unit), latitude kept within 35°. */
+  lookFrom(d) {
+    const len = Math.hypot(d[0], d[1], d[2]);
+    if (!(len > 0)) return;
+    const lat = Math.max(-0.61, Math.min(0.61, Math.asin(d[1] / len)));
+    const lon = Math.atan2(d[0], d[2]);
+    const r = this.camera.position.length();
+    this.camera.position.set(
+      r * Math.cos(lat) * Math.sin(lon), r * Math.sin(lat), r * Math.cos(lat) * Math.cos(lon));
+    this.controls.update();
   }
 
   resize() {
@@ -121,7 +183,11 @@ export class Scene {
       p[3 * i + 2] = d[3 * i + 2] * r;
     }
     this.geometry.attributes.position.needsUpdate = true;
+    // Normals from the fine triangles, so both meshes are lit right.
+    const shown = this.geometry.index;
+    this.geometry.setIndex(this.fineIndex);
     this.geometry.computeVertexNormals();
+    this.geometry.setIndex(shown);
     this.geometry.computeBoundingSphere();
     // Just above the sea (or the sphere), hidden by the land that rises through it.
     this.grid.scale.setScalar(1.0015);
@@ -133,14 +199,18 @@ export class Scene {
   }
 
   render() {
+    if (this.coarseIndex) {
+      const want = this.camera.position.length() > COARSE_DISTANCE ? this.coarseIndex : this.fineIndex;
+      if (this.geometry.index !== want) this.geometry.setIndex(want);
+    }
     // The sun follows the camera a little above and to the left, so the lit side faces us.
     const c = this.camera.position;
     this.sun.position.set(c.x - 0.8 * c.z, c.y + 1.5, c.z + 0.8 * c.x);
     this.renderer.render(this.scene, this.camera);
   }
 
-  /** The vertex under the canvas point (x, y) in CSS pixels, or -1: the corner nearest to
-   * where the ray meets the surface. */
+  /** The vertex under the canvas point (x, y) in CSS pixels, or -1: the vertex nearest to
+   * where the ray meets the surface drawn. */
   pick(x, y) {
     const rect = this.renderer.domElement.getBoundingClientRect();
     const ndc = new THREE.Vector2(
@@ -148,15 +218,18 @@ export class Scene {
     this.raycaster.setFromCamera(ndc, this.camera);
     const hit = this.raycaster.intersectObject(this.mesh, false)[0];
     if (!hit) return -1;
-    const f = hit.face;
+    // Every vertex, not only the hit triangle's corners: the coarse mesh skips most.
+    const p = this.positions;
+    const { x: hx, y: hy, z: hz } = hit.point;
     let best = -1;
     let bestD = Infinity;
-    for (const v of [f.a, f.b, f.c]) {
-      const p = this.positions;
-      const d = Math.hypot(p[3 * v] - hit.point.x, p[3 * v + 1] - hit.point.y, p[3 * v + 2] - hit.point.z);
+    for (let v = 0; v < this.n; v++) {
+      const dx = p[3 * v] - hx;
+      const dy = p[3 * v + 1] - hy;
+      const dz = p[3 * v + 2] - hz;
+      const d = dx * dx + dy * dy + dz * dz;
       if (d < bestD) { bestD = d; best = v; }
     }
-    const p = this.positions;
     this.marker.position.set(p[3 * best], p[3 * best + 1], p[3 * best + 2]);
     this.marker.visible = true;
     this.render();

@@ -28,6 +28,7 @@ async function load() {
     positions: new Float32Array(buf, 0, 3 * n),
     triangles: new Uint32Array(buf, manifest.mesh.triangles, 3 * manifest.triangles),
     ids: new Uint32Array(buf, manifest.mesh.ids, n),
+    coarse: new Uint32Array(buf, manifest.mesh.coarse || 0, 3 * (manifest.mesh.coarse_triangles || 0)),
   };
   const layers = manifest.layers.map((l) => ({ ...l, values: typed(l, buf, l.offset, n) }));
   return { manifest, mesh, layers };
@@ -61,7 +62,23 @@ class Viewer {
     this.errors = [];
     this.scene = new Scene($('view'), mesh);
     this.reliefLayer = manifest.relief && layers.find((l) => l.name === manifest.relief.layer);
+    this.faceLand();
     this.setupControls();
+  }
+
+  /** Turns the planet to show its land first: the camera above the mean direction of the
+   * vertices above sea level of the terrain layer, if there is one. */
+  faceLand() {
+    const terrain = this.layers.find((l) => l.scale && l.scale.terrain !== undefined);
+    if (!terrain) return;
+    const d = this.scene.dirs;
+    const sum = [0, 0, 0];
+    terrain.values.forEach((v, i) => {
+      if (v > terrain.scale.terrain) {
+        sum[0] += d[3 * i]; sum[1] += d[3 * i + 1]; sum[2] += d[3 * i + 2];
+      }
+    });
+    this.scene.lookFrom(sum);
   }
 
   /** The values of layer `l` in the frame shown. */

@@ -6,7 +6,8 @@
 //!   `categorical` `u32`, where `u32::MAX` means "none"), unit, range and colour scale, and
 //!   the frames.
 //! * `mesh.bin`: positions (`f32 × 3`), triangles (`u32 × 3`, counter-clockwise from
-//!   outside), the caller's vertex ids (`u32`), then every layer.
+//!   outside), the caller's vertex ids (`u32`), the optional coarse triangles (`u32 × 3`,
+//!   drawn while the planet is small on screen), then every layer.
 //! * `frames.bin` (only with frames): per frame, the frame's layers in manifest order. It is
 //!   separate so that the page draws the planet before fetching the history.
 //!
@@ -102,6 +103,10 @@ pub struct ViewData<'a> {
     pub frames: &'a [Frame<'a>],
     /// The scalar layer the page raises the surface by, if any.
     pub relief: Option<Relief<'a>>,
+    /// A coarser triangulation of a subset of the vertices (indices into `positions`) that the
+    /// page draws while the whole planet is in view, where cells are smaller than a pixel;
+    /// empty for none.
+    pub coarse: &'a [[u32; 3]],
 }
 
 /// Which layer is relief, and its scale: position units per layer unit (`0.001` for
@@ -248,6 +253,12 @@ fn check(data: &ViewData) -> Result<(), ExportError> {
     if data.triangles.iter().flatten().any(|&i| i as usize >= n) {
         return Err(invalid("triangles", "a vertex index is out of range"));
     }
+    if data.coarse.iter().flatten().any(|&i| i as usize >= n) {
+        return Err(invalid("coarse", "a vertex index is out of range"));
+    }
+    if data.coarse.len() > data.triangles.len() {
+        return Err(invalid("coarse", "more coarse triangles than triangles"));
+    }
     if data.layers.len() > MAX_LAYERS {
         return Err(invalid("layers", "more than MAX_LAYERS layers"));
     }
@@ -323,12 +334,13 @@ fn check_values(values: &Values, n: usize) -> Result<(), ExportError> {
 struct Sections {
     triangles: usize,
     ids: usize,
+    coarse: usize,
     layers: Vec<usize>,
 }
 
 fn mesh_bytes(data: &ViewData) -> (Vec<u8>, Sections) {
     let n = data.positions.len();
-    let size = n * (16 + 4 * data.layers.len()) + data.triangles.len() * 12;
+    let size = n * (16 + 4 * data.layers.len()) + (data.triangles.len() + data.coarse.len()) * 12;
     let mut out = Vec::with_capacity(size);
     for p in data.positions {
         p.to_array()
@@ -341,6 +353,10 @@ fn mesh_bytes(data: &ViewData) -> (Vec<u8>, Sections) {
     }
     let ids = out.len();
     data.ids.iter().for_each(|i| out.extend(i.to_le_bytes()));
+    let coarse = out.len();
+    for i in data.coarse.iter().flatten() {
+        out.extend(i.to_le_bytes());
+    }
     let mut layers = Vec::with_capacity(data.layers.len());
     for l in data.layers {
         layers.push(out.len());
@@ -349,6 +365,7 @@ fn mesh_bytes(data: &ViewData) -> (Vec<u8>, Sections) {
     let sections = Sections {
         triangles,
         ids,
+        coarse,
         layers,
     };
     (out, sections)
@@ -399,11 +416,14 @@ fn manifest(data: &ViewData, s: &Sections, frame_size: u64) -> String {
         j,
         "{{\n  \"format\": \"quadworld-view\",\n  \"version\": 1,\n  \"vertices\": {},\n  \
          \"triangles\": {},\n  \"mesh\": {{\"file\": \"mesh.bin\", \"positions\": 0, \
-         \"triangles\": {}, \"ids\": {}}},\n  \"layers\": [",
+         \"triangles\": {}, \"ids\": {}, \"coarse\": {}, \"coarse_triangles\": {}}},\n  \
+         \"layers\": [",
         data.positions.len(),
         data.triangles.len(),
         s.triangles,
-        s.ids
+        s.ids,
+        s.coarse,
+        data.coarse.len()
     );
     for (i, l) in data.layers.iter().enumerate() {
         let (lo, hi) = range(data, l.name);

@@ -66,6 +66,7 @@ fn files_round_trip_through_the_manifest() {
             layer: "elevation",
             scale: 0.001,
         }),
+        coarse: &vm.triangles[..4],
     };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("view");
@@ -81,6 +82,10 @@ fn files_round_trip_through_the_manifest() {
     assert_eq!(f32s(&bin[..12])[..], vm.positions[0].to_array()[..]);
     assert_eq!(u32s(&bin[t..t + 12]), vm.triangles[0].to_vec());
     assert_eq!(u32s(&bin[ids..ids + 4 * n]), vm.ids);
+    let coarse = m["mesh"]["coarse"].as_u64().unwrap() as usize;
+    assert_eq!(m["mesh"]["coarse_triangles"], 4);
+    assert_eq!(coarse, ids + 4 * n);
+    assert_eq!(u32s(&bin[coarse..coarse + 48]), vm.triangles[..4].concat());
     let l = &m["layers"];
     assert_eq!(l[1]["name"], "plate \"id\"");
     assert_eq!(l[1]["kind"], "categorical");
@@ -146,6 +151,7 @@ fn bad_input_is_refused_and_writes_nothing() {
         layers: &good,
         frames: &[],
         relief: None,
+        coarse: &[],
     };
     let layer = |name, v: &'static [f32]| Layer {
         name,
@@ -175,7 +181,14 @@ fn bad_input_is_refused_and_writes_nothing() {
     let far = [[0, 1, 3]];
     let inf = [Vec3::X, Vec3::INFINITY, Vec3::Z];
     let tmp = tempfile::tempdir().unwrap();
-    let cases: [(ViewData, &str); 11] = [
+    let cases: [(ViewData, &str); 12] = [
+        (
+            ViewData {
+                coarse: &far,
+                ..base
+            },
+            "option coarse",
+        ),
         (
             ViewData {
                 relief: Some(Relief {
@@ -310,6 +323,7 @@ fn size_budget_at_100k_vertices_and_20_frames() {
         layers: &layers,
         frames: &frames,
         relief: None,
+        coarse: &[],
     };
     let tmp = tempfile::tempdir().unwrap();
     let files = write_view(tmp.path(), &data).unwrap();

@@ -135,9 +135,7 @@ after(async () => {
 });
 
 test('the globe is drawn with ocean and land and a legend', async () => {
-  const shot = path.join(artefacts, 'viewer.png');
-  await page.screenshot({ path: shot });
-  if (process.env.VIEW_SCREENSHOT) fs.copyFileSync(shot, path.resolve(root, process.env.VIEW_SCREENSHOT));
+  await page.screenshot({ path: path.join(artefacts, 'first.png') });
   const s = await pixelStats();
   assert.deepEqual(s.bg, [10, 15, 30]);
   // The globe at its starting distance fills about 41% of a 1280×800 view.
@@ -157,8 +155,8 @@ test('every layer is offered and switching changes the picture', async () => {
   const after = (await pixelStats()).rgb;
   assert.ok(changedShare(before, after) > 0.1, 'the plate colours differ from the elevation colours');
   assert.match(await page.textContent('#legend'), /plate/);
-  const ms = await page.evaluate(() => window.viewer.setLayer('elevation'));
-  console.log(`# layer switch ${ms.toFixed(1)} ms at ${view.m.vertices} vertices`);
+  const ms = await page.evaluate(() => ['boundary distance', 'plate', 'elevation'].map((l) => window.viewer.setLayer(l)));
+  console.log(`# layer switches ${ms.map((t) => t.toFixed(0)).join(', ')} ms at ${view.m.vertices} vertices`);
 });
 
 /** Clicks the vertex nearest to the camera; returns its dense index. */
@@ -191,6 +189,10 @@ test('clicking a cell reports its vertex id, position and every value', async ()
   assert.ok(Math.abs(picked.lon - (Math.atan2(p[3 * k], p[3 * k + 2]) * 180) / Math.PI) < 1e-3);
   const info = await page.textContent('#info');
   assert.ok(info.includes(`vertex ${view.ids[k]}`), info);
+  // The picture for the README: elevation, relief, graticule, a picked cell.
+  const shot = path.join(artefacts, 'viewer.png');
+  await page.screenshot({ path: shot });
+  if (process.env.VIEW_SCREENSHOT) fs.copyFileSync(shot, path.resolve(root, process.env.VIEW_SCREENSHOT));
 });
 
 test('the time slider shows the earlier steps', async () => {

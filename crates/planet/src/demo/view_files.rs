@@ -28,7 +28,7 @@ const MAGIC: &[u8; 4] = b"QWVS";
 /// globe is in view (cells smaller than a pixel; software GL pays per triangle).
 const COARSE_ABOVE: usize = 300_000;
 /// Vertices of the coarse mesh: the final vertices nearest to a Fibonacci sphere of this size.
-const COARSE_VERTICES: usize = 150_000;
+const COARSE_VERTICES: usize = 120_000;
 
 fn spill_dir(cfg: &DemoConfig) -> PathBuf {
     cfg.out.join("view").join(".steps")

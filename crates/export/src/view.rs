@@ -146,6 +146,20 @@ impl ViewMesh {
         })
     }
 
+    /// The input of [`write_view`] for this mesh with `layers` and `frames` (no relief, no
+    /// coarse mesh: set those with struct update syntax).
+    pub fn data<'a>(&'a self, layers: &'a [Layer<'a>], frames: &'a [Frame<'a>]) -> ViewData<'a> {
+        ViewData {
+            positions: &self.positions,
+            triangles: &self.triangles,
+            ids: &self.ids,
+            layers,
+            frames,
+            relief: None,
+            coarse: &[],
+        }
+    }
+
     /// A per-slot array gathered onto the dense vertices (`None` when its length is not one
     /// per slot of the mesh this was built from).
     pub fn gather<T: Copy>(&self, per_slot: &[T]) -> Option<Vec<T>> {

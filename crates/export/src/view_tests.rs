@@ -57,16 +57,12 @@ fn files_round_trip_through_the_manifest() {
         ],
     }];
     let data = ViewData {
-        positions: &vm.positions,
-        triangles: &vm.triangles,
-        ids: &vm.ids,
-        layers: &layers,
-        frames: &frames,
         relief: Some(Relief {
             layer: "elevation",
             scale: 0.001,
         }),
         coarse: &vm.triangles[..4],
+        ..vm.data(&layers, &frames)
     };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("view");

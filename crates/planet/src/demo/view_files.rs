@@ -239,17 +239,13 @@ fn write_files(world: &World, cfg: &DemoConfig) -> Result<(), DemoError> {
         _ => Vec::new(),
     };
     let data = ViewData {
-        positions: &vm.positions,
-        triangles: &vm.triangles,
-        ids: &vm.ids,
-        layers: &layers,
-        frames: &frames,
         // Positions are in km, elevations in m.
         relief: find("elevation").map(|_| Relief {
             layer: "elevation",
             scale: 0.001,
         }),
         coarse: &coarse,
+        ..vm.data(&layers, &frames)
     };
     write_view(cfg.out.join("view"), &data).map_err(|e| err("view")(&e))?;
     Ok(())

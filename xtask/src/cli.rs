@@ -329,7 +329,19 @@ mod tests {
         ] {
             assert!(help.contains(needle), "sphere help lacks {needle}:\n{help}");
         }
-        for cmd in ["bench", "snapshots", "ci", "fuzz", "stress", "tidy"] {
+        let help = parse(&["view", "--help"]).unwrap_err().to_string();
+        for needle in ["--port <P>", "[default: 8000]", "[DIR]", "[default: out]"] {
+            assert!(help.contains(needle), "view help lacks {needle}:\n{help}");
+        }
+        for cmd in [
+            "bench",
+            "snapshots",
+            "ci",
+            "fuzz",
+            "stress",
+            "tidy",
+            "view-test",
+        ] {
             let err = parse(&[cmd, "--help"]).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::DisplayHelp, "{cmd}");
         }

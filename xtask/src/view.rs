@@ -92,18 +92,34 @@ fn respond(s: &mut TcpStream, status: &str, mime: &str, len: u64) -> io::Result<
     )
 }
 
-/// Answers one request on `stream`.
-fn serve(stream: TcpStream, dir: &Path, npm: &Path) -> io::Result<()> {
+/// Whether a `Host` header names this server (127.0.0.1 or localhost at `port`), so that a web
+/// page elsewhere cannot read the files through a rebound DNS name.
+fn host_ok(host: &str, port: u16) -> bool {
+    let host = host.trim();
+    host == format!("127.0.0.1:{port}") || host == format!("localhost:{port}")
+}
+
+/// Answers one request on `stream`; the server listens at `port`.
+fn serve(stream: TcpStream, dir: &Path, npm: &Path, port: u16) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?.take(16 * 1024));
     let mut line = String::new();
     reader.read_line(&mut line)?;
-    // Skip the headers: nothing in them changes the answer.
+    // Of the headers only `Host` matters.
     let mut header = String::new();
+    let mut foreign = false;
     while reader.read_line(&mut header)? > 2 {
+        if let Some((name, value)) = header.split_once(':')
+            && name.eq_ignore_ascii_case("host")
+        {
+            foreign |= !host_ok(value, port);
+        }
         header.clear();
     }
     let mut s = stream;
+    if foreign {
+        return respond(&mut s, "403 Forbidden", "text/plain", 0);
+    }
     let Some((method, path)) = parse_request_line(line.trim_end()) else {
         let msg = "bad request\n";
         respond(&mut s, "400 Bad Request", "text/plain", msg.len() as u64)?;
@@ -211,7 +227,7 @@ pub fn run(args: &ViewArgs) -> Result<(), String> {
         let (dir, npm) = (args.dir.clone(), npm.clone());
         std::thread::spawn(move || {
             // A client that goes away mid-answer is its own business.
-            let _ = serve(stream, &dir, &npm);
+            let _ = serve(stream, &dir, &npm, addr.port());
         });
     }
     Ok(())
@@ -313,9 +329,9 @@ mod tests {
         let addr = listener.local_addr().unwrap();
         let dir = tmp.clone();
         let server = std::thread::spawn(move || {
-            for _ in 0..3 {
+            for _ in 0..4 {
                 let (s, _) = listener.accept().unwrap();
-                serve(s, &dir, Path::new("/nonexistent")).unwrap();
+                serve(s, &dir, Path::new("/nonexistent"), addr.port()).unwrap();
             }
         });
         let get = |req: &str| {
@@ -325,11 +341,16 @@ mod tests {
             c.read_to_string(&mut out).unwrap();
             out
         };
-        let ok = get("GET /data/manifest.json HTTP/1.1\r\nHost: x\r\n\r\n");
+        let ok = get(&format!(
+            "GET /data/manifest.json HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            addr.port()
+        ));
         assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
         assert!(ok.contains("Content-Length: 2\r\n") && ok.ends_with("\r\n\r\n{}"));
         assert!(get("GET /secret HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404"));
         assert!(get("POST / HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405"));
+        let rebound = get("GET / HTTP/1.1\r\nHost: evil.example:80\r\n\r\n");
+        assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
         server.join().unwrap();
         std::fs::remove_dir_all(tmp).unwrap();
     }

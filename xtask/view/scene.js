@@ -90,6 +90,53 @@ function graticule(r) {
   return lines;
 }
 
+/** The triangles in patches by the cube face and cell of their first corner's direction
+ * (`side` × `side` cells a face), each with a bounding sphere that leaves room for relief. */
+function patches(triangles, dirs, side = 6) {
+  const m = triangles.length / 3;
+  const cell = new Uint16Array(m);
+  const count = new Uint32Array(6 * side * side);
+  for (let t = 0; t < m; t++) {
+    const v = triangles[3 * t];
+    const x = dirs[3 * v];
+    const y = dirs[3 * v + 1];
+    const z = dirs[3 * v + 2];
+    const ax = Math.abs(x);
+    const ay = Math.abs(y);
+    const az = Math.abs(z);
+    const [f, a, u, w] = ax >= ay && ax >= az ? [x > 0 ? 0 : 1, ax, y, z]
+      : ay >= az ? [y > 0 ? 2 : 3, ay, z, x] : [z > 0 ? 4 : 5, az, x, y];
+    const i = Math.min(side - 1, Math.floor(((u / a + 1) / 2) * side));
+    const j = Math.min(side - 1, Math.floor(((w / a + 1) / 2) * side));
+    cell[t] = (f * side + j) * side + i;
+    count[cell[t]]++;
+  }
+  const out = [];
+  const index = [...count].map((c) => new Uint32Array(3 * c));
+  const fill = new Uint32Array(count.length);
+  const sum = [...count].map(() => [0, 0, 0]);
+  for (let t = 0; t < m; t++) {
+    const c = cell[t];
+    for (let k = 0; k < 3; k++) index[c][3 * fill[c] + k] = triangles[3 * t + k];
+    fill[c]++;
+    const v = triangles[3 * t];
+    sum[c][0] += dirs[3 * v]; sum[c][1] += dirs[3 * v + 1]; sum[c][2] += dirs[3 * v + 2];
+  }
+  index.forEach((idx, c) => {
+    if (!idx.length) return;
+    const len = Math.hypot(...sum[c]) || 1;
+    const center = sum[c].map((x) => x / len);
+    let r = 0;
+    for (const v of idx) {
+      r = Math.max(r, Math.hypot(dirs[3 * v] - center[0], dirs[3 * v + 1] - center[1], dirs[3 * v + 2] - center[2]));
+    }
+    // Relief reaches at most a few tenths of the radius even at full exaggeration.
+    // `angle`: the patch's angular radius, for culling patches beyond the horizon.
+    out.push({ index: idx, center, radius: r + 0.3, angle: 2 * Math.asin(Math.min(1, r / 2)) });
+  });
+  return out;
+}
+
 /** Camera distances (planet radii) beyond which the coarse mesh is drawn. */
 const COARSE_DISTANCE = 2.4;
 
@@ -118,20 +165,42 @@ export class Scene {
     this.controls.zoomSpeed = 0.8;
     this.controls.addEventListener('change', () => this.render());
 
-    this.geometry = new THREE.BufferGeometry();
+    // One set of vertex buffers shared by every mesh below.
     this.positions = new Float32Array(dirs.length);
-    this.geometry.setAttribute('position', new THREE.BufferAttribute(this.positions, 3));
+    const position = new THREE.BufferAttribute(this.positions, 3);
     // RGBA, not RGB: a 4-byte vertex format is uploaded as is (3 bytes get converted).
     this.colors = new Uint8Array(4 * this.n).fill(255);
-    this.geometry.setAttribute('color', new THREE.BufferAttribute(this.colors, 4, true));
-    this.fineIndex = new THREE.BufferAttribute(mesh.triangles, 1);
+    const color = new THREE.BufferAttribute(this.colors, 4, true);
+    this.normals = new THREE.BufferAttribute(new Float32Array(dirs.length), 3);
+    const shared = (index) => {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', position);
+      g.setAttribute('normal', this.normals);
+      g.setAttribute('color', color);
+      g.setIndex(new THREE.BufferAttribute(index, 1));
+      return g;
+    };
+    // All triangles, for the normals (never drawn itself).
+    this.geometry = shared(mesh.triangles);
+    const material = new THREE.MeshLambertMaterial({ vertexColors: true });
+    // Drawn when zoomed in: the triangles in patches, so those out of view are culled.
+    this.fine = new THREE.Group();
+    for (const { index, center, radius, angle } of patches(mesh.triangles, dirs)) {
+      const g = shared(index);
+      g.boundingSphere = new THREE.Sphere(new THREE.Vector3(...center), radius);
+      const patch = new THREE.Mesh(g, material);
+      patch.userData = { center: new THREE.Vector3(...center), angle };
+      this.fine.add(patch);
+    }
+    this.scene.add(this.fine);
     // Big planets come with a coarser triangulation, drawn while the globe is small on
     // screen (its cells would be under a pixel; software GL pays per triangle).
-    this.coarseIndex = mesh.coarse && mesh.coarse.length ? new THREE.BufferAttribute(mesh.coarse, 1) : null;
-    this.geometry.setIndex(this.coarseIndex || this.fineIndex);
-    const material = new THREE.MeshLambertMaterial({ vertexColors: true });
-    this.mesh = new THREE.Mesh(this.geometry, material);
-    this.scene.add(this.mesh);
+    this.coarse = null;
+    if (mesh.coarse && mesh.coarse.length) {
+      this.coarse = new THREE.Mesh(shared(mesh.coarse), material);
+      this.coarse.geometry.boundingSphere = new THREE.Sphere(new THREE.Vector3(), 2);
+      this.scene.add(this.coarse);
+    }
     this.grid = graticule(1.0);
     this.scene.add(this.grid);
     this.scene.add(atmosphere());
@@ -184,12 +253,8 @@ export class Scene {
       p[3 * i + 2] = d[3 * i + 2] * r;
     }
     this.geometry.attributes.position.needsUpdate = true;
-    // Normals from the fine triangles, so both meshes are lit right.
-    const shown = this.geometry.index;
-    this.geometry.setIndex(this.fineIndex);
+    // Normals from all triangles, so the coarse mesh is lit like the fine one.
     this.geometry.computeVertexNormals();
-    this.geometry.setIndex(shown);
-    this.geometry.computeBoundingSphere();
     // Just above the sea (or the sphere), hidden by the land that rises through it.
     this.grid.scale.setScalar(1.0015);
   }
@@ -199,11 +264,27 @@ export class Scene {
     this.geometry.attributes.color.needsUpdate = true;
   }
 
-  render() {
-    if (this.coarseIndex) {
-      const want = this.camera.position.length() > COARSE_DISTANCE ? this.coarseIndex : this.fineIndex;
-      if (this.geometry.index !== want) this.geometry.setIndex(want);
+  /** The meshes drawn from where the camera is. */
+  shown() {
+    const far = this.coarse && this.camera.position.length() > COARSE_DISTANCE;
+    if (this.coarse) this.coarse.visible = far;
+    this.fine.visible = !far;
+    if (!far) {
+      // Patches wholly beyond the horizon (seen from distance d, the sphere's visible cap has
+      // angular radius acos(1/d)) are skipped; a margin covers the relief.
+      const c = this.camera.position;
+      const d = c.length();
+      const reach = Math.acos(Math.min(1, 1 / d)) + 0.15;
+      for (const p of this.fine.children) {
+        const a = Math.acos(Math.max(-1, Math.min(1, p.userData.center.dot(c) / d)));
+        p.visible = a - p.userData.angle < reach;
+      }
     }
+    return far ? [this.coarse] : this.fine.children;
+  }
+
+  render() {
+    this.shown();
     // The sun follows the camera a little above and to the left, so the lit side faces us.
     const c = this.camera.position;
     this.sun.position.set(c.x - 0.8 * c.z, c.y + 1.5, c.z + 0.8 * c.x);
@@ -217,7 +298,7 @@ export class Scene {
     const ndc = new THREE.Vector2(
       ((x - rect.left) / rect.width) * 2 - 1, -((y - rect.top) / rect.height) * 2 + 1);
     this.raycaster.setFromCamera(ndc, this.camera);
-    const hit = this.raycaster.intersectObject(this.mesh, false)[0];
+    const hit = this.raycaster.intersectObjects(this.shown(), false)[0];
     if (!hit) return -1;
     // Every vertex, not only the hit triangle's corners: the coarse mesh skips most.
     const p = this.positions;

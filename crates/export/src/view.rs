@@ -19,8 +19,8 @@
 use crate::ExportError;
 use crate::common::{Compact, put, write_file};
 use glam::Vec3;
+use manifest::manifest;
 use quadedge::{Topology, Vertex};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// How a scalar layer is coloured by the page.
@@ -190,9 +190,9 @@ pub struct ViewFiles {
 }
 
 /// Writes `manifest.json`, `mesh.bin` and (with frames) `frames.bin` into `dir` (created if
-/// missing); each file is written atomically, the manifest last, so a page never reads a
-/// manifest that describes other binaries. A stale `frames.bin` is removed when there are
-/// no frames.
+/// missing); each file is written atomically, the old manifest removed first and the new one
+/// written last, so a page never reads a manifest that describes other binaries. A stale
+/// `frames.bin` is removed when there are no frames.
 ///
 /// # Errors
 /// [`ExportError::LengthMismatch`] for arrays of the wrong length, [`ExportError::InvalidOption`]
@@ -207,6 +207,14 @@ pub fn write_view(dir: impl AsRef<Path>, data: &ViewData) -> Result<ViewFiles, E
         path: dir.to_path_buf(),
         source,
     })?;
+    // The old manifest goes first: if a binary below fails, no manifest describes the
+    // binaries left behind.
+    let path = dir.join("manifest.json");
+    if let Err(source) = std::fs::remove_file(&path)
+        && source.kind() != std::io::ErrorKind::NotFound
+    {
+        return Err(ExportError::Io { path, source });
+    }
     let (mesh_bin, sections) = mesh_bytes(data);
     let mut files = vec![dir.join("mesh.bin")];
     write_file(&files[0], |w| put(w, &mesh_bin))?;
@@ -229,7 +237,6 @@ pub fn write_view(dir: impl AsRef<Path>, data: &ViewData) -> Result<ViewFiles, E
         bytes.len() as u64 / data.frames.len() as u64
     };
     let json = manifest(data, &sections, frame_size);
-    let path = dir.join("manifest.json");
     write_file(&path, |w| put(w, json.as_bytes()))?;
     files.push(path);
     let bytes = files
@@ -345,11 +352,11 @@ fn check_values(values: &Values, n: usize) -> Result<(), ExportError> {
 }
 
 /// Byte offsets of the sections of `mesh.bin`.
-struct Sections {
-    triangles: usize,
-    ids: usize,
-    coarse: usize,
-    layers: Vec<usize>,
+pub(crate) struct Sections {
+    pub(crate) triangles: usize,
+    pub(crate) ids: usize,
+    pub(crate) coarse: usize,
+    pub(crate) layers: Vec<usize>,
 }
 
 fn mesh_bytes(data: &ViewData) -> (Vec<u8>, Sections) {
@@ -385,109 +392,7 @@ fn mesh_bytes(data: &ViewData) -> (Vec<u8>, Sections) {
     (out, sections)
 }
 
-/// `(min, max)` of a layer over the mesh and every frame, so colours compare across steps
-/// (categorical: over the ids other than `u32::MAX`; `(0, 0)` when there are none).
-fn range(data: &ViewData, name: &str) -> (f64, f64) {
-    let frames = data.frames.iter().flat_map(|f| &f.layers);
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    for l in data.layers.iter().chain(frames).filter(|l| l.name == name) {
-        match l.values {
-            Values::Scalar(v, _) => v.iter().for_each(|&x| {
-                lo = lo.min(x as f64);
-                hi = hi.max(x as f64);
-            }),
-            Values::Categorical(v) => v.iter().filter(|&&x| x != u32::MAX).for_each(|&x| {
-                lo = lo.min(x as f64);
-                hi = hi.max(x as f64);
-            }),
-        }
-    }
-    if lo <= hi { (lo, hi) } else { (0.0, 0.0) }
-}
-
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn manifest(data: &ViewData, s: &Sections, frame_size: u64) -> String {
-    let mut j = String::new();
-    let _ = write!(
-        j,
-        "{{\n  \"format\": \"quadworld-view\",\n  \"version\": 1,\n  \"vertices\": {},\n  \
-         \"triangles\": {},\n  \"mesh\": {{\"file\": \"mesh.bin\", \"positions\": 0, \
-         \"triangles\": {}, \"ids\": {}, \"coarse\": {}, \"coarse_triangles\": {}}},\n  \
-         \"layers\": [",
-        data.positions.len(),
-        data.triangles.len(),
-        s.triangles,
-        s.ids,
-        s.coarse,
-        data.coarse.len()
-    );
-    for (i, l) in data.layers.iter().enumerate() {
-        let (lo, hi) = range(data, l.name);
-        let scale = match l.values {
-            Values::Scalar(_, Scale::Sequential) => "\"sequential\"".to_string(),
-            Values::Scalar(_, Scale::Terrain { sea_level }) => {
-                format!("{{\"terrain\": {sea_level}}}")
-            }
-            Values::Categorical(_) => "\"categorical\"".to_string(),
-        };
-        let _ = write!(
-            j,
-            "{}\n    {{\"name\": {}, \"kind\": \"{}\", \"unit\": {}, \"offset\": {}, \
-             \"min\": {lo}, \"max\": {hi}, \"scale\": {scale}}}",
-            if i == 0 { "" } else { "," },
-            json_str(l.name),
-            l.values.kind(),
-            json_str(l.unit),
-            s.layers[i],
-        );
-    }
-    j += "\n  ],\n  \"relief\": ";
-    j += &match data.relief {
-        Some(r) => format!(
-            "{{\"layer\": {}, \"scale\": {}}}",
-            json_str(r.layer),
-            r.scale
-        ),
-        None => "null".into(),
-    };
-    j += ",\n  \"frames\": ";
-    if data.frames.is_empty() {
-        j += "null\n}\n";
-        return j;
-    }
-    let names: Vec<String> = data.frames[0]
-        .layers
-        .iter()
-        .map(|l| json_str(l.name))
-        .collect();
-    let steps: Vec<String> = data.frames.iter().map(|f| f.step.to_string()).collect();
-    let _ = write!(
-        j,
-        "{{\"file\": \"frames.bin\", \"layers\": [{}], \"steps\": [{}], \"bytes_per_frame\": {}}}\n}}\n",
-        names.join(", "),
-        steps.join(", "),
-        frame_size
-    );
-    j
-}
+mod manifest;
 
 #[cfg(test)]
 #[path = "view_tests.rs"]

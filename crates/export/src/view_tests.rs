@@ -125,6 +125,13 @@ fn files_round_trip_through_the_manifest() {
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
     assert!(m["frames"].is_null());
+
+    // A binary that cannot be written leaves no manifest describing the old files.
+    std::fs::remove_file(dir.join("mesh.bin")).unwrap();
+    std::fs::create_dir(dir.join("mesh.bin")).unwrap();
+    let err = write_view(&dir, &data).unwrap_err();
+    assert!(matches!(err, ExportError::IsADirectory { .. }), "{err}");
+    assert!(!dir.join("manifest.json").exists());
 }
 
 #[test]

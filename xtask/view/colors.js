@@ -83,7 +83,7 @@ export function colorize(layer, values, colors) {
 export function formatValue(layer, v) {
   if (layer.kind === 'categorical') return v === 0xffffffff ? 'none' : String(v);
   const a = Math.abs(v);
-  const s = a >= 100 || v === 0 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
+  const s = a >= 100 || Number.isInteger(v) ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
   return layer.unit ? `${s} ${layer.unit}` : s;
 }
 

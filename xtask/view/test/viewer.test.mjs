@@ -25,6 +25,7 @@ const FLAGS = [
 ];
 
 let dir;
+let profile;
 let server;
 let context;
 let page;
@@ -106,7 +107,7 @@ before(async () => {
       { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   server = await startServer(dir);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'quadworld-chromium-'));
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'quadworld-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
@@ -130,6 +131,7 @@ before(async () => {
 
 after(async () => {
   if (context) await context.close();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
   if (server) process.kill(-server.child.pid);
   if (!process.env.VIEW_DIR && dir) fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -333,29 +333,22 @@ mod tests {
         for needle in ["--port <P>", "[default: 8000]", "[DIR]", "[default: out]"] {
             assert!(help.contains(needle), "view help lacks {needle}:\n{help}");
         }
-        for cmd in [
-            "bench",
-            "snapshots",
-            "ci",
-            "fuzz",
-            "stress",
-            "tidy",
-            "view-test",
-        ] {
-            let err = parse(&[cmd, "--help"]).unwrap_err();
-            assert_eq!(err.kind(), ErrorKind::DisplayHelp, "{cmd}");
-        }
         let help = Cli::command().render_long_help().to_string();
         for cmd in [
             "demo",
             "sphere",
+            "map",
             "bench",
             "snapshots",
             "ci",
             "fuzz",
             "stress",
             "tidy",
+            "view",
+            "view-test",
         ] {
+            let err = parse(&[cmd, "--help"]).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::DisplayHelp, "{cmd}");
             assert!(help.contains(cmd), "top-level help lacks {cmd}");
         }
     }

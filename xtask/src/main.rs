@@ -14,6 +14,7 @@ mod map_cmd;
 mod sphere_cmd;
 mod tasks;
 mod tidy;
+mod view;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -37,6 +38,8 @@ fn main() -> ExitCode {
         Command::Fuzz(a) => fuzz::run(&a),
         Command::Stress => tasks::stress(),
         Command::Tidy => tidy::run(),
+        Command::View(a) => view::run(&a),
+        Command::ViewTest => view::test(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,6 +13,7 @@ mod motion;
 mod relief_files;
 mod steps;
 mod tectonic;
+mod view_files;
 
 pub use motion::MIN_MOVING_VERTICES;
 pub use tectonic::{ELEVATION, boundary_distance, size_factor};
@@ -335,6 +336,7 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
 
     timer.start(8);
     let meshes = steps::export_meshes(&world, &cfg.out)?;
+    view_files::write(&world, cfg)?;
     timer.done("export glb + ply", &mut report);
 
     timer.start(9);
@@ -423,6 +425,7 @@ fn tectonics(
             }
         }
         frames.push(relief_files::frame(world, cfg)?);
+        view_files::record_step(world, cfg, step)?;
         report.motion.push(MotionStep {
             stats,
             seconds: clock.elapsed().as_secs_f64(),

@@ -176,9 +176,9 @@ pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> 
 /// # Errors
 /// Those of [`fibonacci_points`] and [`triangulate`]; [`SphereError::OutOfMemory`] before any
 /// work when the peak memory of the build (about 256 bytes per point) cannot be allocated;
-/// [`SphereError::NotEnclosingCentre`] for the four-point lattice (its two pairs of points
-/// are symmetric about planes through the centre: two faces pass through it) and for a
-/// handful of strongly perturbed points that all fall in one hemisphere.
+/// [`SphereError::NotEnclosingCentre`] for a handful of strongly perturbed points that all
+/// fall in one hemisphere (the unperturbed lattice always surrounds the centre, four points
+/// included: see [`fibonacci_points`]).
 pub fn fibonacci_sphere(
     n: usize,
     radius: f64,

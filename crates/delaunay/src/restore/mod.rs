@@ -11,6 +11,7 @@
 //! vertices moved.
 
 use crate::check::{check_covering, check_len, finite4, pos};
+use crate::covering::winding;
 use crate::flips::{flip_limit, lawson, star_and_link};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
@@ -80,7 +81,8 @@ pub struct RestoreStats {
 /// its new place through a mesh that covers the surface once: small moves (flips), folds of
 /// plates and scattered far moves (relocation). A restore that found a fold, merged, or moved
 /// more than an eighth of the vertices ends with one O(n) count of the covering
-/// ([`crate::covering`]); a restore without folds keeps the covering by construction.
+/// ([`crate::covering`]); a restore without folds is certified before any edit by the
+/// winding of each moved vertex and its neighbours (one predicate per neighbour).
 pub fn restore<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -137,6 +139,9 @@ fn restore_edits<S: Surface>(
                 }
             }
         }
+    }
+    if mask.is_none() && stats.folds == 0 && surface.is_closed() {
+        refuse_branch_points(surface, mesh, positions, &candidates)?;
     }
     queue.sort_unstable();
     queue.dedup();
@@ -269,6 +274,26 @@ fn restore_edits<S: Surface>(
         check_covering(surface, mesh, positions)?;
     }
     Ok(stats)
+}
+
+/// Without folds every face is counter-clockwise and Lawson flips keep each vertex's winding,
+/// so the moved vertices and their neighbours (the only windings a move can change) winding
+/// once each certify that the result covers the sphere once ([`crate::covering::winding`]).
+/// A vertex winding twice (moves that wrapped its star around it) is refused up front.
+fn refuse_branch_points<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    moved: &[Vertex],
+) -> Result<(), DelaunayError> {
+    for &v in moved {
+        for u in std::iter::once(v).chain(mesh.neighbors(v)) {
+            if winding(surface, mesh, positions, u) != 1 {
+                return Err(DelaunayError::FoldUnresolved(u));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The number of faces around `v` that are clockwise or flat.

@@ -7,28 +7,30 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use delaunay::{Sphere, Surface, delaunay_report, is_delaunay};
 use glam::DVec3;
-use quadedge::{Mesh, Topology};
+use quadedge::{Edge, Mesh};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 const N: usize = 1_000_000;
 
-/// The local conditions only, with the loops of `is_delaunay` (orientation of every face, the
-/// circle test of every interior edge once): the baseline the covering count is added to.
-fn local_only(mesh: &Mesh, pos: &[DVec3]) -> bool {
+/// The check as it was before the covering count (issue 21), line for line with the crate's
+/// loops (first face violation, else the least non-Delaunay edge): the same-run baseline.
+fn local_only(mesh: &Mesh, pos: &[DVec3]) -> Result<(), Edge> {
     for f in mesh.faces() {
+        let corners = mesh.face_vertices(f);
         if mesh.face_neighbors(f).iter().any(|g| !g.is_valid()) {
-            return false;
+            return Err(Edge::INVALID);
         }
-        let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
-        if !(a + b + c).is_finite() || Sphere.orient(a, b, c) <= 0.0 {
-            return false;
+        let [a, b, c] = corners.map(|v| pos[v.index()]);
+        if !(a.is_finite() && b.is_finite() && c.is_finite()) || Sphere.orient(a, b, c) < 0.0 {
+            return Err(Edge::INVALID);
         }
     }
+    let mut least: Option<Edge> = None;
     for f in mesh.faces() {
         let corners = mesh.face_vertices(f);
         for (k, g) in mesh.face_neighbors(f).into_iter().enumerate() {
-            if g <= f {
+            if !g.is_valid() || g <= f {
                 continue;
             }
             let (a, b, c) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
@@ -40,12 +42,35 @@ fn local_only(mesh: &Mesh, pos: &[DVec3]) -> bool {
                 continue;
             };
             let [pa, pb, pc, pd] = [a, b, c, d].map(|v| pos[v.index()]);
-            if !(pa + pb + pc + pd).is_finite() || Sphere.in_circle(pa, pb, pc, pd) > 0.0 {
-                return false;
+            if !(pa + pb + pc + pd).is_finite() {
+                return Err(Edge::INVALID);
+            }
+            if Sphere.in_circle(pa, pb, pc, pd) > 0.0 {
+                let e = mesh.find_edge(a, b).map_or(Edge::INVALID, Edge::base);
+                least = Some(least.map_or(e, |l| l.min(e)));
             }
         }
     }
-    true
+    least.map_or(Ok(()), Err)
+}
+
+/// Interleaved best of `rounds` of the baseline and of `is_delaunay`, printed with the ratio.
+fn compare(label: &str, mesh: &Mesh, pos: &[DVec3], rounds: usize) {
+    let (mut best_local, mut best_full) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        black_box(local_only(mesh, pos)).unwrap();
+        best_local = best_local.min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        black_box(is_delaunay(&Sphere, mesh, pos)).unwrap();
+        best_full = best_full.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "validity {label}: local_only {:.2} ms, is_delaunay {:.2} ms (best of {rounds}, interleaved): {:+.1}%",
+        best_local * 1e3,
+        best_full * 1e3,
+        (best_full / best_local - 1.0) * 100.0
+    );
 }
 
 fn validity(c: &mut Criterion) {
@@ -58,23 +83,11 @@ fn validity(c: &mut Criterion) {
     g.bench_function("is_delaunay", |b| {
         b.iter(|| black_box(is_delaunay(&Sphere, &mesh, &pos)))
     });
-    assert!(local_only(&mesh, &pos));
-    // Interleaved, best of seven: on a shared machine the minimum is the figure to compare.
-    let (mut best_local, mut best_full) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..7 {
-        let t = Instant::now();
-        black_box(local_only(&mesh, &pos));
-        best_local = best_local.min(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        black_box(is_delaunay(&Sphere, &mesh, &pos)).unwrap();
-        best_full = best_full.min(t.elapsed().as_secs_f64());
+    for n in [10_000usize, 100_000] {
+        let (m, p) = sphere::fibonacci_sphere(n, 1.0, 0.3, 1).unwrap();
+        compare(&format!("at {n}"), &m, &p, 41);
     }
-    println!(
-        "validity at {N}: local_only {:.1} ms, is_delaunay {:.1} ms (best of 7, interleaved): {:+.1}%",
-        best_local * 1e3,
-        best_full * 1e3,
-        (best_full / best_local - 1.0) * 100.0
-    );
+    compare(&format!("at {N}"), &mesh, &pos, 9);
     g.bench_function("local_only", |b| {
         b.iter(|| black_box(local_only(&mesh, &pos)))
     });

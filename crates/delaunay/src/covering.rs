@@ -51,6 +51,7 @@
 
 use crate::Surface;
 use glam::DVec3;
+use quadedge::{Mesh, Vertex};
 
 /// A point in general position, symbolically (see the module documentation).
 #[derive(Clone, Copy, Debug)]
@@ -115,6 +116,40 @@ impl Probe {
             && self.left_of(surface, p[1], p[2])
             && self.left_of(surface, p[2], p[0])
     }
+}
+
+/// How many times the ring of faces around `v` winds around it, every one of them assumed
+/// counter-clockwise: the faces whose corner at `v` holds the direction towards a point in
+/// general position (`+x` tilted by `ε` towards `+y` and `ε²` towards `+z`). A face's corner
+/// is less than a half-turn, so it holds that direction exactly when the direction is left of
+/// its first side and not of its second: one exact predicate per neighbour.
+///
+/// With every face counter-clockwise, a closed mesh of genus 0 covers the sphere
+/// `1 + Σ (w(v) − 1) / 2` times (Riemann–Hurwitz): once exactly when every vertex winds once.
+/// [`crate::restore`] uses this to certify a repair without folds, in time proportional to
+/// the moved vertices' stars.
+pub(crate) fn winding<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+) -> usize {
+    let pv = positions[v.index()];
+    let left = |a: DVec3| {
+        for d in [DVec3::X, DVec3::Y, DVec3::Z] {
+            let o = surface.orient(pv, a, d);
+            if o != 0.0 {
+                return o > 0.0;
+            }
+        }
+        false
+    };
+    let sides: Vec<bool> = mesh
+        .neighbors(v)
+        .map(|u| left(positions[u.index()]))
+        .collect();
+    let d = sides.len();
+    (0..d).filter(|&i| sides[i] && !sides[(i + 1) % d]).count()
 }
 
 #[cfg(test)]

@@ -30,7 +30,8 @@ pub struct Inserted {
 /// Always before any edit (mesh and positions unchanged): positions too short or not finite,
 /// `p` not finite, a dead hint, [`DelaunayError::Duplicate`] naming the vertex `p` coincides
 /// with, [`DelaunayError::Outside`] when `p` is outside a planar triangulation or, on the
-/// sphere, not in convex position (inside the hull of the points: not on their sphere),
+/// sphere, not in convex position (inside the hull of the points: not on their sphere, the
+/// centre included),
 /// [`DelaunayError::NotConvex`] when `p` is outside the hull but would swallow a vertex (a
 /// few ulps off the sphere next to nearly co-circular points), [`DelaunayError::FlipLimit`].
 ///
@@ -56,6 +57,10 @@ pub fn insert<S: Surface>(
     p: DVec3,
     hint: Option<Face>,
 ) -> Result<Inserted, DelaunayError> {
+    // The centre is on no sphere around it (every direction test through it is zero).
+    if surface.is_closed() && p == DVec3::ZERO {
+        return Err(DelaunayError::Outside);
+    }
     let loc = locate(surface, mesh, positions, p, hint)?;
     with_plan(|plan| insert_at(surface, mesh, positions, p, loc, plan))
 }

@@ -330,3 +330,18 @@ fn merge_is_honoured_within_the_tolerance() {
         assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
     }
 }
+
+/// The centre is on no sphere: inserting it is `Outside`, alone and in a batch, nothing changed.
+#[test]
+fn the_centre_is_outside_everywhere() {
+    let (mut mesh, mut pos) = sphere::fibonacci_sphere(100, 1.0, 0.3, 2).unwrap();
+    let (before, before_pos) = (mesh.clone(), pos.clone());
+    let r = insert(&Sphere, &mut mesh, &mut pos, DVec3::ZERO, None);
+    assert_eq!(r.map(|_| ()), Err(DelaunayError::Outside));
+    let r = delaunay::insert_many_atomic(&Sphere, &mut mesh, &mut pos, &[DVec3::X, DVec3::ZERO]);
+    assert!(
+        matches!(&r, Err(e) if e.error == DelaunayError::Outside),
+        "{r:?}"
+    );
+    assert_eq!((mesh, pos), (before, before_pos));
+}

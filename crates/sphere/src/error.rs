@@ -57,8 +57,8 @@ pub enum SphereError {
     /// floating-point point lies strictly inside it) with more points to insert; the points
     /// are coplanar for every practical purpose.
     TooFlat,
-    /// All points lie in one closed hemisphere (a cap, one great circle, a symmetric handful
-    /// such as the four-point Fibonacci lattice): their hull does not hold the sphere's centre
+    /// All points lie in one closed hemisphere (a cap, one great circle and a point beside it,
+    /// a strongly perturbed handful): their hull does not hold the sphere's centre
     /// strictly inside, so it is no triangulation of the sphere (its rim faces turn away from
     /// the centre or pass through it). [`crate::triangulate`] still returns that hull.
     NotEnclosingCentre,

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 /// ```text
 /// golden_angle = 2π (2 − φ)
 /// ii = min(i + U(0, perturbation), n − 1)   (ii = i when perturbation == 0)
-/// y  = 1 − 2 ii / (n − 1)
+/// y  = 1 − 2 ii / (n − 1)                    (n = 4: y = 3/4 − ii / 2, see below)
 /// r  = sqrt(1 − y²)                          (evaluated as sqrt((1 − y)(1 + y)))
 /// θ  = golden_angle · ii
 /// p  = radius · (cos θ · r, y, sin θ · r)
@@ -25,6 +25,10 @@ use rayon::prelude::*;
 /// look of the lattice and must lie within `0.0..1.0` so that no two indices can
 /// collide. `r` is evaluated as `sqrt((1 − y)(1 + y))`, the same value without the cancellation
 /// of `1 − y²` near the poles.
+///
+/// Four points from pole to pole would hold two antipodal points, which puts the centre on
+/// their hull; for `n = 4` the latitudes are offset by half a step, a tetrahedron around the
+/// centre, so that `fibonacci_sphere(4, ..)` is a valid triangulation of the sphere.
 ///
 /// ```
 /// let p = sphere::fibonacci_points(100, 2.0, 0.0, 0).unwrap();
@@ -52,7 +56,7 @@ pub fn fibonacci_points(
     }
     let golden_angle = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
     let last = (n - 1) as f64;
-    let step = 2.0 / last;
+    let (top, step) = latitudes(n);
     let mut out = crate::order::try_vec(n)?;
     if perturbation == 0.0 {
         // Each point from its index alone: on all cores, the same bits.
@@ -62,7 +66,7 @@ pub fn fibonacci_points(
             .for_each(|(c, chunk)| {
                 for (k, p) in chunk.iter_mut().enumerate() {
                     let ii = ((c << 14) + k) as f64;
-                    let y = 1.0 - step * ii;
+                    let y = top - step * ii;
                     let r = ((1.0 - y) * (1.0 + y)).max(0.0).sqrt();
                     let (s, co) = (golden_angle * ii).sin_cos();
                     *p = DVec3::new(co * r, y, s * r) * radius;
@@ -79,7 +83,7 @@ pub fn fibonacci_points(
         } else {
             i as f64
         };
-        let y = 1.0 - step * ii;
+        let y = top - step * ii;
         let r = ((1.0 - y) * (1.0 + y)).max(0.0).sqrt();
         let theta = golden_angle * ii;
         let (s, c) = theta.sin_cos();
@@ -199,10 +203,23 @@ pub fn fibonacci_points_f32(
 /// while they are computed (the triangulation itself accepts any scale).
 pub const RADII: core::ops::RangeInclusive<f64> = 1e-100..=1e100;
 
+/// The first latitude (`y` of point 0) and the step between latitudes: from pole to pole,
+/// except for four points. Four points with two at antipodal poles have the centre on their
+/// hull (two faces would pass through it): no triangulation of the sphere. Their latitudes
+/// are offset by half a step instead (`y = 1 − (2i + 1)/4`), a tetrahedron around the centre.
+fn latitudes(n: usize) -> (f64, f64) {
+    if n == 4 {
+        (0.75, 0.5)
+    } else {
+        (1.0, 2.0 / (n - 1) as f64)
+    }
+}
+
 /// The unperturbed lattice point `i` of `n` on the unit sphere.
 fn lattice_point(i: usize, n: usize) -> DVec3 {
     let golden_angle = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
-    let y = 1.0 - 2.0 / (n - 1) as f64 * i as f64;
+    let (top, step) = latitudes(n);
+    let y = top - step * i as f64;
     let r = ((1.0 - y) * (1.0 + y)).max(0.0).sqrt();
     let (s, c) = (golden_angle * i as f64).sin_cos();
     DVec3::new(c * r, y, s * r)

@@ -11,6 +11,7 @@
 //! vertices moved.
 
 use crate::check::{check_covering, check_len, finite4, pos};
+use crate::covering::{Probe, winding};
 use crate::flips::{flip_limit, lawson, star_and_link};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
@@ -80,7 +81,8 @@ pub struct RestoreStats {
 /// its new place through a mesh that covers the surface once: small moves (flips), folds of
 /// plates and scattered far moves (relocation). A restore that found a fold, merged, or moved
 /// more than an eighth of the vertices ends with one O(n) count of the covering
-/// ([`crate::covering`]); a restore without folds keeps the covering by construction.
+/// ([`crate::covering`]); a restore without folds is certified before any edit by the
+/// winding of each moved vertex and its neighbours (one predicate per neighbour).
 pub fn restore<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -127,7 +129,7 @@ fn restore_edits<S: Surface>(
     });
     let mut queue: Vec<Vertex> = Vec::new();
     match &mask {
-        Some(m) => stats.folds += scan_folds(surface, mesh, positions, m, &mut queue)?,
+        Some(m) => stats.folds += scan_folds(surface, mesh, positions, m, &mut queue, None)?,
         None => {
             for &v in &candidates {
                 let folded = folded_faces(surface, mesh, positions, v)?;
@@ -137,6 +139,9 @@ fn restore_edits<S: Surface>(
                 }
             }
         }
+    }
+    if mask.is_none() && stats.folds == 0 && surface.is_closed() {
+        refuse_branch_points(surface, mesh, positions, &candidates)?;
     }
     queue.sort_unstable();
     queue.dedup();
@@ -235,9 +240,13 @@ fn restore_edits<S: Surface>(
     // Lawson never makes a clockwise face, so a fold left now is one around a moved or
     // relocated vertex; with the mask, one scan of the faces tests each face once.
     let mut left = Vec::new();
+    // On the sphere, the final scan of a mass motion also counts the covering (one pass).
+    let mut covering = None;
+    let merged_at_scan = stats.merged;
     match &mask {
         Some(m) => {
-            scan_folds(surface, mesh, positions, m, &mut left)?;
+            let count = surface.is_closed().then_some(&mut covering);
+            scan_folds(surface, mesh, positions, m, &mut left, count)?;
         }
         None => {
             for &v in &candidates {
@@ -265,10 +274,35 @@ fn restore_edits<S: Surface>(
     // Folds, merges and mass motion are where vertices can pass one another far enough for
     // the repaired mesh to wrap the surface twice, with every local condition met: one O(n)
     // count settles it (see `crate::covering`). Small moves (no fold) keep the covering.
-    if mask.is_some() || stats.folds > 0 || stats.merged > 0 {
+    if let Some(times) = covering.filter(|&t| t != 1) {
+        return Err(DelaunayError::Covering { times });
+    }
+    // Merges within the tolerance came after the count: count again.
+    let counted = covering.is_some() && stats.merged == merged_at_scan;
+    if !counted && (mask.is_some() || stats.folds > 0 || stats.merged > 0) {
         check_covering(surface, mesh, positions)?;
     }
     Ok(stats)
+}
+
+/// Without folds every face is counter-clockwise and Lawson flips keep each vertex's winding,
+/// so the moved vertices and their neighbours (the only windings a move can change) winding
+/// once each certify that the result covers the sphere once ([`crate::covering::winding`]).
+/// A vertex winding twice (moves that wrapped its star around it) is refused up front.
+fn refuse_branch_points<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    moved: &[Vertex],
+) -> Result<(), DelaunayError> {
+    for &v in moved {
+        for u in std::iter::once(v).chain(mesh.neighbors(v)) {
+            if winding(surface, mesh, positions, u) != 1 {
+                return Err(DelaunayError::FoldUnresolved(u));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The number of faces around `v` that are clockwise or flat.
@@ -295,23 +329,28 @@ fn folded_faces<S: Surface>(
 
 /// One pass over the faces: counts the clockwise or flat faces with a moved corner (each
 /// once) and pushes, for each, its smallest moved corner to `out`. A linear scan of flat
-/// arrays costs less than walking every moved vertex's ring when most vertices moved.
+/// arrays costs less than walking every moved vertex's ring when most vertices moved. With
+/// `covering`, also counts the faces holding the covering probe ([`crate::covering`]; the
+/// faces without a moved corner are as they were, counter-clockwise).
 fn scan_folds<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
     moved: &[bool],
     out: &mut Vec<Vertex>,
+    mut covering: Option<&mut Option<usize>>,
 ) -> Result<usize, DelaunayError> {
+    let probe = Probe::new(surface, [DVec3::ZERO; 3]);
+    let mut holding = 0;
     let mut n = 0;
     for f in mesh.faces() {
         let [a, b, c] = mesh.face_vertices(f);
         let m = [moved[a.index()], moved[b.index()], moved[c.index()]];
-        if m == [false; 3] {
+        if m == [false; 3] && covering.is_none() {
             continue;
         }
         let [pa, pb, pc, _] = finite4(positions, [a, b, c, a])?;
-        if surface.orient(pa, pb, pc) <= 0.0 {
+        if m != [false; 3] && surface.orient(pa, pb, pc) <= 0.0 {
             n += 1;
             let owner = [a, b, c]
                 .into_iter()
@@ -320,7 +359,12 @@ fn scan_folds<S: Surface>(
                 .map(|(v, _)| v)
                 .min();
             out.extend(owner);
+        } else if covering.is_some() {
+            holding += usize::from(probe.in_face(surface, [pa, pb, pc]));
         }
+    }
+    if let Some(c) = covering.as_mut() {
+        **c = Some(holding);
     }
     Ok(n)
 }

@@ -99,8 +99,7 @@ fn validate_and_count(
     twins: &[u32],
 ) -> Option<(Vec<AtomicU32>, Vec<AtomicU32>)> {
     let nh = twins.len();
-    let from = |h: usize| triangles[h / 3][h % 3];
-    let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
+    let (from, to) = (|h| origin(triangles, h), |h| target(triangles, h));
     let count = atomics(vertices + 1)?;
     let last = atomics(vertices)?;
     let valid = (0..nh).into_par_iter().with_min_len(CHUNK).all(|h| {
@@ -131,8 +130,7 @@ fn validate_and_count(
 /// one-core path numbers them.
 fn lower_half_edges(triangles: &[[u32; 3]], twins: &[u32], start: &[u32]) -> Option<Vec<u32>> {
     let vertices = start.len() - 1;
-    let from = |h: usize| triangles[h / 3][h % 3];
-    let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
+    let (from, to) = (|h| origin(triangles, h), |h| target(triangles, h));
     let cursor: Vec<AtomicU32> = start.iter().map(|&s| AtomicU32::new(s)).collect();
     let slots = atomics(start[vertices] as usize)?;
     (0..twins.len())
@@ -168,13 +166,13 @@ impl EdgeIds<'_> {
     /// The vertex half-edge `h` leaves.
     #[inline]
     fn from(&self, h: usize) -> u32 {
-        self.triangles[h / 3][h % 3]
+        origin(self.triangles, h)
     }
 
     /// The vertex half-edge `h` reaches.
     #[inline]
     fn to(&self, h: usize) -> u32 {
-        self.triangles[h / 3][(h % 3 + 1) % 3]
+        target(self.triangles, h)
     }
 
     /// Primal edge id of half-edge `h`: twice its quad-edge's place (its bucket's start plus
@@ -221,6 +219,18 @@ impl EdgeIds<'_> {
         }));
         Some(arrays)
     }
+}
+
+/// The vertex half-edge `h` (`3t + k`) leaves: corner `k` of triangle `t`.
+#[inline]
+fn origin(triangles: &[[u32; 3]], h: usize) -> u32 {
+    triangles[h / 3][h % 3]
+}
+
+/// The vertex half-edge `h` reaches: the corner after its origin.
+#[inline]
+fn target(triangles: &[[u32; 3]], h: usize) -> u32 {
+    triangles[h / 3][(h % 3 + 1) % 3]
 }
 
 /// Edges in the ring of `v` when they join distinct neighbours, else `None`.

@@ -230,58 +230,53 @@ fn throughput(r: &Row) -> String {
     }
 }
 
-/// The sorted, deduplicated non-empty lines of a side file the benches append to, or `None`
-/// when the file is not there.
-fn side_lines(criterion: &Path, file: &str) -> Option<Vec<String>> {
-    let text = std::fs::read_to_string(criterion.join(file)).ok()?;
-    let mut lines: Vec<String> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_string)
-        .collect();
-    lines.sort();
-    lines.dedup();
-    Some(lines)
-}
-
 /// The "Memory per vertex" section from `memory.tsv`; empty without that file.
 fn memory_section(criterion: &Path) -> String {
-    let mut s = String::new();
-    let Some(lines) = side_lines(criterion, "memory.tsv") else {
-        return s;
-    };
-    let _ = writeln!(s, "## Memory per vertex\n");
-    let _ = writeln!(
-        s,
-        "Heap bytes held by each structure after construction, divided by the vertex count (measured by the benchmarks: capacity of every owned buffer).\n"
-    );
-    let _ = writeln!(s, "| structure | n | bytes per vertex |");
-    let _ = writeln!(s, "|---|---|---|");
-    for l in lines {
-        let f: Vec<&str> = l.split('\t').collect();
-        if f.len() == 3 {
-            let _ = writeln!(s, "| {} | {} | {} |", f[0], f[1], f[2]);
-        }
-    }
-    s
+    side_section(
+        criterion,
+        "memory.tsv",
+        "## Memory per vertex\n\nHeap bytes held by each structure after construction, divided \
+         by the vertex count (measured by the benchmarks: capacity of every owned buffer).\n\n\
+         | structure | n | bytes per vertex |\n|---|---|---|\n",
+        |l| match l.split('\t').collect::<Vec<_>>()[..] {
+            [what, n, bytes] => Some(format!("| {what} | {n} | {bytes} |")),
+            _ => None,
+        },
+    )
 }
 
 /// The "Other measurements" section from `facts.tsv`; empty without that file.
 fn facts_section(criterion: &Path) -> String {
-    let mut s = String::new();
-    let Some(lines) = side_lines(criterion, "facts.tsv") else {
-        return s;
+    side_section(
+        criterion,
+        "facts.tsv",
+        "\n## Other measurements\n\nOne-off figures the benchmarks record besides timings \
+         (counting allocator, file sizes).\n\n| what | value |\n|---|---|\n",
+        |l| {
+            let (what, value) = l.split_once('\t').unwrap_or((l, ""));
+            Some(format!("| {what} | {value} |"))
+        },
+    )
+}
+
+/// A section from a side file the benches append to: `head` (title, text, table header),
+/// then one table row per distinct non-empty line, sorted, that `row` accepts. Empty when the
+/// file is not there.
+fn side_section(
+    criterion: &Path,
+    file: &str,
+    head: &str,
+    row: impl Fn(&str) -> Option<String>,
+) -> String {
+    let Ok(text) = std::fs::read_to_string(criterion.join(file)) else {
+        return String::new();
     };
-    let _ = writeln!(s, "\n## Other measurements\n");
-    let _ = writeln!(
-        s,
-        "One-off figures the benchmarks record besides timings (counting allocator, file sizes).\n"
-    );
-    let _ = writeln!(s, "| what | value |");
-    let _ = writeln!(s, "|---|---|");
-    for l in lines {
-        let (what, value) = l.split_once('\t').unwrap_or((l.as_str(), ""));
-        let _ = writeln!(s, "| {what} | {value} |");
+    let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.sort();
+    lines.dedup();
+    let mut s = head.to_string();
+    for r in lines.into_iter().filter_map(row) {
+        let _ = writeln!(s, "{r}");
     }
     s
 }
@@ -388,10 +383,16 @@ mod tests {
         std::fs::write(d.join("estimates.json"), est.to_string()).unwrap();
     }
 
+    /// An empty directory of this process for one test's fake results.
+    fn scratch(name: &str) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        root
+    }
+
     #[test]
     fn scaling_section_pairs_thread_counts_of_one_run() {
-        let root = std::env::temp_dir().join(format!("xtask-scaling-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root = scratch("scaling");
         fake(&root, "a", "scaling", "neighbour_sum/threads_1", "1M", 20e6);
         fake(&root, "b", "scaling", "neighbour_sum/threads_2", "1M", 11e6);
         fake(
@@ -435,8 +436,7 @@ mod tests {
 
     #[test]
     fn side_files_become_sorted_deduplicated_tables() {
-        let root = std::env::temp_dir().join(format!("xtask-side-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root = scratch("side");
         fake(&root, "a", "build", "from_triangles", "1M", 2e8);
         fake(&root, "b", "build", "csr_build", "1M", 1e8);
         std::fs::write(

@@ -160,94 +160,125 @@ pub fn render(criterion: &Path) -> Result<String, String> {
         machine()
     );
     for (group, rows) in &groups {
-        let mut rows: Vec<&Row> = rows.iter().collect();
-        rows.sort_by(|a, b| {
-            size_key(&a.param)
-                .cmp(&size_key(&b.param))
-                .then(a.ns.total_cmp(&b.ns))
-        });
-        let _ = writeln!(s, "## {group}\n");
-        let _ = writeln!(
-            s,
-            "| n | implementation | time | throughput (elem/s or MB/s) | × fastest | against ours |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|");
-        // Rows compete within one size and one operation ("flip/quadedge" vs "flip/tri_mesh").
-        let mut best: BTreeMap<(String, String), f64> = BTreeMap::new();
-        let mut ours: BTreeMap<(String, String), f64> = BTreeMap::new();
-        for &r in &rows {
-            let b = best.entry(cell(r)).or_insert(f64::INFINITY);
-            *b = b.min(r.ns);
-            if !is_peer(&r.function) {
-                let o = ours.entry(cell(r)).or_insert(f64::INFINITY);
-                *o = o.min(r.ns);
-            }
-        }
-        for &r in &rows {
-            let thr = match (r.elements, r.bytes) {
-                (Some(e), _) => format!("{:.3e}", e / (r.ns * 1e-9)),
-                (None, Some(b)) => format!("{:.0} MB/s", b / 1e6 / (r.ns * 1e-9)),
-                (None, None) => "–".into(),
-            };
-            let against = match ours.get(&cell(r)) {
-                Some(&o) if is_peer(&r.function) => {
-                    if r.ns >= o {
-                        format!("ours {:.2}× faster", r.ns / o)
-                    } else {
-                        format!("**peer {:.2}× faster**", o / r.ns)
-                    }
-                }
-                _ => "–".into(),
-            };
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {:.2} | {} |",
-                r.param,
-                r.function,
-                time(r.ns),
-                thr,
-                r.ns / best[&cell(r)],
-                against
-            );
-        }
-        s.push('\n');
+        s.push_str(&group_table(group, rows));
     }
     s.push_str(&scaling_section(&groups));
-    if let Ok(mem) = std::fs::read_to_string(criterion.join("memory.tsv")) {
-        let mut lines: Vec<&str> = mem.lines().filter(|l| !l.trim().is_empty()).collect();
-        lines.sort();
-        lines.dedup();
-        let _ = writeln!(s, "## Memory per vertex\n");
-        let _ = writeln!(
-            s,
-            "Heap bytes held by each structure after construction, divided by the vertex count (measured by the benchmarks: capacity of every owned buffer).\n"
-        );
-        let _ = writeln!(s, "| structure | n | bytes per vertex |");
-        let _ = writeln!(s, "|---|---|---|");
-        for l in lines {
-            let f: Vec<&str> = l.split('\t').collect();
-            if f.len() == 3 {
-                let _ = writeln!(s, "| {} | {} | {} |", f[0], f[1], f[2]);
-            }
-        }
-    }
-    if let Ok(facts) = std::fs::read_to_string(criterion.join("facts.tsv")) {
-        let mut lines: Vec<&str> = facts.lines().filter(|l| !l.trim().is_empty()).collect();
-        lines.sort();
-        lines.dedup();
-        let _ = writeln!(s, "\n## Other measurements\n");
-        let _ = writeln!(
-            s,
-            "One-off figures the benchmarks record besides timings (counting allocator, file sizes).\n"
-        );
-        let _ = writeln!(s, "| what | value |");
-        let _ = writeln!(s, "|---|---|");
-        for l in lines {
-            let (what, value) = l.split_once('\t').unwrap_or((l, ""));
-            let _ = writeln!(s, "| {what} | {value} |");
-        }
-    }
+    s.push_str(&memory_section(criterion));
+    s.push_str(&facts_section(criterion));
     Ok(s)
+}
+
+/// One group's table, rows by size then time: each row's ratio to the fastest in its cell and,
+/// for a peer, to this workspace's fastest there.
+fn group_table(group: &str, rows: &[Row]) -> String {
+    let mut rows: Vec<&Row> = rows.iter().collect();
+    rows.sort_by(|a, b| {
+        size_key(&a.param)
+            .cmp(&size_key(&b.param))
+            .then(a.ns.total_cmp(&b.ns))
+    });
+    let mut s = String::new();
+    let _ = writeln!(s, "## {group}\n");
+    let _ = writeln!(
+        s,
+        "| n | implementation | time | throughput (elem/s or MB/s) | × fastest | against ours |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    // Rows compete within one size and one operation ("flip/quadedge" vs "flip/tri_mesh").
+    let mut best: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let mut ours: BTreeMap<(String, String), f64> = BTreeMap::new();
+    for &r in &rows {
+        let b = best.entry(cell(r)).or_insert(f64::INFINITY);
+        *b = b.min(r.ns);
+        if !is_peer(&r.function) {
+            let o = ours.entry(cell(r)).or_insert(f64::INFINITY);
+            *o = o.min(r.ns);
+        }
+    }
+    for &r in &rows {
+        let against = match ours.get(&cell(r)) {
+            Some(&o) if is_peer(&r.function) => {
+                if r.ns >= o {
+                    format!("ours {:.2}× faster", r.ns / o)
+                } else {
+                    format!("**peer {:.2}× faster**", o / r.ns)
+                }
+            }
+            _ => "–".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {:.2} | {} |",
+            r.param,
+            r.function,
+            time(r.ns),
+            throughput(r),
+            r.ns / best[&cell(r)],
+            against
+        );
+    }
+    s.push('\n');
+    s
+}
+
+/// A row's throughput cell: elements per second, MB/s, or a dash when none was declared.
+fn throughput(r: &Row) -> String {
+    match (r.elements, r.bytes) {
+        (Some(e), _) => format!("{:.3e}", e / (r.ns * 1e-9)),
+        (None, Some(b)) => format!("{:.0} MB/s", b / 1e6 / (r.ns * 1e-9)),
+        (None, None) => "–".into(),
+    }
+}
+
+/// The "Memory per vertex" section from `memory.tsv`; empty without that file.
+fn memory_section(criterion: &Path) -> String {
+    side_section(
+        criterion,
+        "memory.tsv",
+        "## Memory per vertex\n\nHeap bytes held by each structure after construction, divided \
+         by the vertex count (measured by the benchmarks: capacity of every owned buffer).\n\n\
+         | structure | n | bytes per vertex |\n|---|---|---|\n",
+        |l| match l.split('\t').collect::<Vec<_>>()[..] {
+            [what, n, bytes] => Some(format!("| {what} | {n} | {bytes} |")),
+            _ => None,
+        },
+    )
+}
+
+/// The "Other measurements" section from `facts.tsv`; empty without that file.
+fn facts_section(criterion: &Path) -> String {
+    side_section(
+        criterion,
+        "facts.tsv",
+        "\n## Other measurements\n\nOne-off figures the benchmarks record besides timings \
+         (counting allocator, file sizes).\n\n| what | value |\n|---|---|\n",
+        |l| {
+            let (what, value) = l.split_once('\t').unwrap_or((l, ""));
+            Some(format!("| {what} | {value} |"))
+        },
+    )
+}
+
+/// A section from a side file the benches append to: `head` (title, text, table header),
+/// then one table row per distinct non-empty line, sorted, that `row` accepts. Empty when the
+/// file is not there.
+fn side_section(
+    criterion: &Path,
+    file: &str,
+    head: &str,
+    row: impl Fn(&str) -> Option<String>,
+) -> String {
+    let Ok(text) = std::fs::read_to_string(criterion.join(file)) else {
+        return String::new();
+    };
+    let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.sort();
+    lines.dedup();
+    let mut s = head.to_string();
+    for r in lines.into_iter().filter_map(row) {
+        let _ = writeln!(s, "{r}");
+    }
+    s
 }
 
 /// The "Scaling" section: every operation measured as `…/threads_1` and `…/threads_2` in the
@@ -352,10 +383,16 @@ mod tests {
         std::fs::write(d.join("estimates.json"), est.to_string()).unwrap();
     }
 
+    /// An empty directory of this process for one test's fake results.
+    fn scratch(name: &str) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        root
+    }
+
     #[test]
     fn scaling_section_pairs_thread_counts_of_one_run() {
-        let root = std::env::temp_dir().join(format!("xtask-scaling-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root = scratch("scaling");
         fake(&root, "a", "scaling", "neighbour_sum/threads_1", "1M", 20e6);
         fake(&root, "b", "scaling", "neighbour_sum/threads_2", "1M", 11e6);
         fake(
@@ -395,6 +432,47 @@ mod tests {
         // The per-group tables are still there.
         assert!(doc.contains("## sphere"));
         assert!(doc.contains("| 1M | stream/threads_2 |"));
+    }
+
+    #[test]
+    fn side_files_become_sorted_deduplicated_tables() {
+        let root = scratch("side");
+        fake(&root, "a", "build", "from_triangles", "1M", 2e8);
+        fake(&root, "b", "build", "csr_build", "1M", 1e8);
+        std::fs::write(
+            root.join("memory.tsv"),
+            "mesh\t1M\t96.0\n\ncsr\t1M\t28.0\nmesh\t1M\t96.0\nbad line\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("facts.tsv"), "load\t0.5\nalone\n").unwrap();
+        let doc = render(&root).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        let table = |title: &str| -> Vec<String> {
+            let section = &doc[doc.find(title).unwrap()..];
+            let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
+            let rows = section[..end].lines().filter(|l| l.starts_with("| "));
+            rows.map(str::to_string).collect()
+        };
+        assert_eq!(
+            table("## build"),
+            [
+                "| n | implementation | time | throughput (elem/s or MB/s) | × fastest | against ours |",
+                "| 1M | csr_build | 100.00 ms | 1.000e7 | 1.00 | **peer 2.00× faster** |",
+                "| 1M | from_triangles | 200.00 ms | 5.000e6 | 2.00 | – |",
+            ]
+        );
+        assert_eq!(
+            table("## Memory per vertex"),
+            [
+                "| structure | n | bytes per vertex |",
+                "| csr | 1M | 28.0 |",
+                "| mesh | 1M | 96.0 |",
+            ]
+        );
+        assert_eq!(
+            table("## Other measurements"),
+            ["| what | value |", "| alone |  |", "| load | 0.5 |"]
+        );
     }
 
     #[test]

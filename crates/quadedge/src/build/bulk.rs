@@ -259,9 +259,9 @@ impl Mesh {
     }
 
     /// Wires the rings of a mesh whose half-edge `3t + k` has primal edge id `he[3t + k]`
-    /// (twins share a quad-edge; a `NUMBERED` mark is ignored) and checks that every vertex ends up with one ring. With
-    /// `unique_neighbours`, also rejects two edges between the same two vertices (the caller
-    /// has not ruled them out).
+    /// (twins share a quad-edge; a `NUMBERED` mark is ignored) and checks that every vertex
+    /// ends up with one ring. With `unique_neighbours`, also rejects two edges between the
+    /// same two vertices (the caller has not ruled them out).
     fn wire(
         vertices: usize,
         triangles: &[[u32; 3]],
@@ -286,72 +286,88 @@ impl Mesh {
         m.face_edge
             .try_reserve_exact(nf)
             .map_err(|_| MeshError::OutOfMemory)?;
-        // Interior wiring: around corner c at a, onext(a → next) = a → prev = sym(prev → a).
+        m.wire_corners(triangles, he);
+        m.wire_boundary(nf)?;
+        m.check_rings_and_fill_dual(unique_neighbours)?;
+        Ok(m)
+    }
+
+    /// Interior wiring, triangle by triangle: around corner c at a, onext(a → next) = a → prev
+    /// = sym(prev → a). Leaves without onext exactly the edges with a hole on their left.
+    fn wire_corners(&mut self, triangles: &[[u32; 3]], he: &[u32]) {
         for (t, tri) in triangles.iter().enumerate() {
             let f = Face::new(t as u32);
             let e = [he[3 * t], he[3 * t + 1], he[3 * t + 2]].map(|x| x & !NUMBERED);
-            m.face_edge.push(Edge::primal(e[0]));
+            self.face_edge.push(Edge::primal(e[0]));
             for k in 0..3 {
                 let ek = e[k] as usize;
-                m.primal_origin[ek] = Vertex(tri[k]);
-                m.primal_origin[ek ^ 1] = Vertex(tri[(k + 1) % 3]);
-                m.primal_next[ek] = Edge::primal(e[(k + 2) % 3] ^ 1);
-                m.dual_origin[ek ^ 1] = f;
-                m.vertex_edge[tri[k] as usize] = Edge::primal(e[k]);
+                self.primal_origin[ek] = Vertex(tri[k]);
+                self.primal_origin[ek ^ 1] = Vertex(tri[(k + 1) % 3]);
+                self.primal_next[ek] = Edge::primal(e[(k + 2) % 3] ^ 1);
+                self.dual_origin[ek ^ 1] = f;
+                self.vertex_edge[tri[k] as usize] = Edge::primal(e[k]);
             }
         }
-        // Boundary wiring: an edge with a hole on its left has no corner and no onext yet; it
-        // ends a fan, and the next fan around its origin starts with an edge with a hole on
-        // its right (the sym of another boundary edge).
+    }
+
+    /// Boundary wiring: an edge with a hole on its left (no onext yet) ends a fan, and the
+    /// next fan around its origin starts at the sym of another; fans must chain simply.
+    fn wire_boundary(&mut self, nf: usize) -> Result<(), MeshError> {
+        let ne = self.primal_next.len();
         let mut boundary: Vec<(u32, u32)> = (0..ne as u32)
-            .filter(|&i| m.primal_next[i as usize] == Edge::INVALID)
-            .map(|i| (m.primal_origin[i as usize].0, i))
+            .filter(|&i| self.primal_next[i as usize] == Edge::INVALID)
+            .map(|i| (self.primal_origin[i as usize].0, i))
             .collect();
-        if !boundary.is_empty() {
-            boundary.sort_unstable();
-            let mut fan_start: Vec<(u32, u32)> = boundary
-                .iter()
-                .map(|&(_, i)| (m.primal_origin[(i ^ 1) as usize].0, i ^ 1))
-                .collect();
-            fan_start.sort_unstable();
-            let mut ends: SmallVec<[u32; 4]> = SmallVec::new();
-            let mut i = 0;
-            while i < fan_start.len() {
-                let v = fan_start[i].0;
-                let mut j = i;
-                ends.clear();
-                // Walk each fan from its start to its end (the edge still without onext).
-                while j < fan_start.len() && fan_start[j].0 == v {
-                    let mut e = fan_start[j].1;
-                    let mut steps = 0usize;
-                    while m.primal_next[e as usize].is_valid() {
-                        e = m.primal_next[e as usize].0;
-                        steps += 1;
-                        if steps > 3 * nf {
-                            return Err(MeshError::NonManifoldVertex(Vertex(v)));
-                        }
-                    }
-                    ends.push(e);
-                    j += 1;
-                }
-                let starts = &fan_start[i..j];
-                for (n, &end) in ends.iter().enumerate() {
-                    if m.primal_next[end as usize].is_valid() {
-                        // Two starts reached the same end: the fans are not simple.
+        if boundary.is_empty() {
+            return Ok(());
+        }
+        boundary.sort_unstable();
+        let mut fan_start: Vec<(u32, u32)> = boundary
+            .iter()
+            .map(|&(_, i)| (self.primal_origin[(i ^ 1) as usize].0, i ^ 1))
+            .collect();
+        fan_start.sort_unstable();
+        let mut ends: SmallVec<[u32; 4]> = SmallVec::new();
+        let mut i = 0;
+        while i < fan_start.len() {
+            let v = fan_start[i].0;
+            let mut j = i;
+            ends.clear();
+            // Walk each fan from its start to its end (the edge still without onext).
+            while j < fan_start.len() && fan_start[j].0 == v {
+                let mut e = fan_start[j].1;
+                let mut steps = 0usize;
+                while self.primal_next[e as usize].is_valid() {
+                    e = self.primal_next[e as usize].0;
+                    steps += 1;
+                    if steps > 3 * nf {
                         return Err(MeshError::NonManifoldVertex(Vertex(v)));
                     }
-                    m.primal_next[end as usize] = Edge::primal(starts[(n + 1) % starts.len()].1);
                 }
-                m.vertex_edge[v as usize] = Edge::primal(starts[0].1);
-                i = j;
+                ends.push(e);
+                j += 1;
             }
+            let starts = &fan_start[i..j];
+            for (n, &end) in ends.iter().enumerate() {
+                if self.primal_next[end as usize].is_valid() {
+                    // Two starts reached the same end: the fans are not simple.
+                    return Err(MeshError::NonManifoldVertex(Vertex(v)));
+                }
+                self.primal_next[end as usize] = Edge::primal(starts[(n + 1) % starts.len()].1);
+            }
+            self.vertex_edge[v as usize] = Edge::primal(starts[0].1);
+            i = j;
         }
-        // Each vertex must have a single ring holding all its edges; the dual rings follow
-        // from the primal ones. The check only reads the primal rings, so a second thread
-        // fills the dual ones meanwhile (thrown away with the mesh if the check fails).
+        Ok(())
+    }
+
+    /// Each vertex must have a single ring holding all its edges; the dual rings follow from
+    /// the primal ones. The check only reads the primal rings, so a second thread fills the
+    /// dual ones meanwhile (thrown away with the mesh if the check fails).
+    fn check_rings_and_fill_dual(&mut self, unique_neighbours: bool) -> Result<(), MeshError> {
         let (primal_next, primal_origin, vertex_edge) =
-            (&m.primal_next, &m.primal_origin, &m.vertex_edge);
-        let dual_next = &mut m.dual_next;
+            (&self.primal_next, &self.primal_origin, &self.vertex_edge);
+        let dual_next = &mut self.dual_next;
         let check = || check_rings(primal_next, primal_origin, vertex_edge, unique_neighbours);
         let mut fill = move || {
             // Onext(rot x) = inv_rot(oprev x). An edge without onext is caught by the check.
@@ -362,13 +378,12 @@ impl Mesh {
             }
         };
         #[cfg(feature = "rayon")]
-        if ne >= super::par::MIN_HALF_EDGES && rayon::current_num_threads() >= 2 {
-            rayon::join(check, fill).0?;
-            return Ok(m);
+        if primal_next.len() >= super::par::MIN_HALF_EDGES && rayon::current_num_threads() >= 2 {
+            return rayon::join(check, fill).0;
         }
         check()?;
         fill();
-        Ok(m)
+        Ok(())
     }
 }
 

@@ -35,16 +35,71 @@ pub(super) fn from_closed_half_edges(
     triangles: &[[u32; 3]],
     twins: &[u32],
 ) -> Option<Mesh> {
-    let nh = 3 * triangles.len();
-    if twins.len() != nh
+    if twins.len() != 3 * triangles.len()
         || vertices >= crate::mesh::DEAD_VERTEX.raw() as usize
         || triangles.len() > crate::ids::MAX_DIRECTED_EDGES / 6
     {
         return None;
     }
-    let from = |h: usize| triangles[h / 3][h % 3];
-    let to = |h: usize| triangles[h / 3][(h % 3 + 1) % 3];
-    // Validate, count the quad-edges per lower endpoint, and find each vertex's last corner.
+    let (count, last) = validate_and_count(vertices, triangles, twins)?;
+    let mut start: Vec<u32> = count.into_iter().map(AtomicU32::into_inner).collect();
+    for v in 0..vertices {
+        start[v + 1] += start[v];
+    }
+    let quad_half = lower_half_edges(triangles, twins, &start)?;
+    let ids = EdgeIds {
+        triangles,
+        twins,
+        start: &start,
+        quad_half: &quad_half,
+    };
+    let quads = start[vertices] as usize;
+    let mut m = Mesh {
+        vertex_edge: last
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|l| match l.into_inner() {
+                0 => Edge::INVALID,
+                h => Edge::primal(ids.of(h as usize - 1)),
+            })
+            .collect(),
+        face_edge: (0..triangles.len())
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|t| Edge::primal(ids.of(3 * t)))
+            .collect(),
+        live_vertices: vertices as u32,
+        live_faces: triangles.len() as u32,
+        live_quads: quads as u32,
+        ..Mesh::default()
+    };
+    (
+        (m.primal_origin, m.primal_next),
+        (m.dual_origin, m.dual_next),
+    ) = ids.edge_arrays(2 * quads)?;
+    drop(quad_half);
+    drop(start);
+    // Every ring is a cycle of `primal_next` (a permutation here); the mesh is manifold when
+    // each vertex's cycle holds all its edges, i.e. the cycles through the vertices' edges add
+    // up to every edge, and no cycle meets the same neighbour twice.
+    let covered: Option<usize> = (0..vertices)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .map(|v| ring_length(&m, v))
+        .try_reduce(|| 0, |a, b| Some(a + b));
+    (covered? == 2 * quads).then_some(m)
+}
+
+/// Validates every half-edge (indices in range, distinct corners, a mutual reversed twin),
+/// counting the quad-edges per lower endpoint (at `v + 1`) and finding each vertex's last
+/// corner (plus one, 0 for none); `None` when anything is off or the memory is not there.
+fn validate_and_count(
+    vertices: usize,
+    triangles: &[[u32; 3]],
+    twins: &[u32],
+) -> Option<(Vec<AtomicU32>, Vec<AtomicU32>)> {
+    let nh = twins.len();
+    let (from, to) = (|h| origin(triangles, h), |h| target(triangles, h));
     let count = atomics(vertices + 1)?;
     let last = atomics(vertices)?;
     let valid = (0..nh).into_par_iter().with_min_len(CHUNK).all(|h| {
@@ -67,101 +122,115 @@ pub(super) fn from_closed_half_edges(
         }
         ok
     });
-    if !valid {
-        return None;
-    }
-    let mut start: Vec<u32> = count.into_iter().map(AtomicU32::into_inner).collect();
-    for v in 0..vertices {
-        start[v + 1] += start[v];
-    }
-    let quads = start[vertices] as usize;
-    // Each quad-edge's lower half-edge, claimed into its vertex's bucket in any order, then
-    // each bucket sorted: half-edge order within a vertex, as the one-core path numbers them.
+    valid.then_some((count, last))
+}
+
+/// Each quad-edge's lower half-edge, claimed into its vertex's bucket (`start[v]..start[v +
+/// 1]`) in any order, then each bucket sorted: half-edge order within a vertex, as the
+/// one-core path numbers them.
+fn lower_half_edges(triangles: &[[u32; 3]], twins: &[u32], start: &[u32]) -> Option<Vec<u32>> {
+    let vertices = start.len() - 1;
+    let (from, to) = (|h| origin(triangles, h), |h| target(triangles, h));
     let cursor: Vec<AtomicU32> = start.iter().map(|&s| AtomicU32::new(s)).collect();
-    let slots = atomics(quads)?;
-    (0..nh).into_par_iter().with_min_len(CHUNK).for_each(|h| {
-        if h < twins[h] as usize {
-            let s = cursor[from(h).min(to(h)) as usize].fetch_add(1, Relaxed);
-            slots[s as usize].store(h as u32, Relaxed);
-        }
-    });
+    let slots = atomics(start[vertices] as usize)?;
+    (0..twins.len())
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .for_each(|h| {
+            if h < twins[h] as usize {
+                let s = cursor[from(h).min(to(h)) as usize].fetch_add(1, Relaxed);
+                slots[s as usize].store(h as u32, Relaxed);
+            }
+        });
     drop(cursor);
     let mut quad_half: Vec<u32> = slots.into_iter().map(AtomicU32::into_inner).collect();
-    sort_buckets(&mut quad_half, &start);
-    // Primal edge id of a half-edge: twice its quad-edge's place (its bucket's start plus its
-    // rank there), plus one when it leaves the higher vertex. Looked up, not stored: a table
-    // would add 4 bytes per half-edge to the peak memory of the build.
-    let he = |h: usize| -> u32 {
-        let (a, b) = (from(h), to(h));
+    sort_buckets(&mut quad_half, start);
+    Some(quad_half)
+}
+
+/// `((primal_origin, primal_next), (dual_origin, dual_next))`, as one parallel pass fills them.
+type EdgeArrays = ((Vec<Vertex>, Vec<Edge>), (Vec<Face>, Vec<Edge>));
+
+/// The numbering of the one-core path, looked up from the sorted buckets rather than stored:
+/// a table would add 4 bytes per half-edge to the peak memory of the build.
+struct EdgeIds<'a> {
+    triangles: &'a [[u32; 3]],
+    twins: &'a [u32],
+    /// Per vertex, plus one: its first quad-edge (by lower endpoint).
+    start: &'a [u32],
+    /// Per quad-edge: its lower half-edge.
+    quad_half: &'a [u32],
+}
+
+impl EdgeIds<'_> {
+    /// The vertex half-edge `h` leaves.
+    #[inline]
+    fn from(&self, h: usize) -> u32 {
+        origin(self.triangles, h)
+    }
+
+    /// The vertex half-edge `h` reaches.
+    #[inline]
+    fn to(&self, h: usize) -> u32 {
+        target(self.triangles, h)
+    }
+
+    /// Primal edge id of half-edge `h`: twice its quad-edge's place (its bucket's start plus
+    /// its rank there), plus one when it leaves the higher vertex.
+    #[inline]
+    fn of(&self, h: usize) -> u32 {
+        let (a, b) = (self.from(h), self.to(h));
         let lower = a.min(b) as usize;
-        let canonical = h.min(twins[h] as usize) as u32;
-        let (s, end) = (start[lower] as usize, start[lower + 1] as usize);
-        let rank = quad_half[s..end]
+        let canonical = h.min(self.twins[h] as usize) as u32;
+        let (s, end) = (self.start[lower] as usize, self.start[lower + 1] as usize);
+        let rank = self.quad_half[s..end]
             .iter()
             .position(|&x| x == canonical)
             .unwrap_or(0);
         2 * (s + rank) as u32 + u32::from(a > b)
-    };
-    let ne = 2 * quads;
-    let mut m = Mesh {
-        vertex_edge: last
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|l| match l.into_inner() {
-                0 => Edge::INVALID,
-                h => Edge::primal(he(h as usize - 1)),
-            })
-            .collect(),
-        face_edge: (0..triangles.len())
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|t| Edge::primal(he(3 * t)))
-            .collect(),
-        live_vertices: vertices as u32,
-        live_faces: triangles.len() as u32,
-        live_quads: quads as u32,
-        ..Mesh::default()
-    };
-    let next = |h: usize| if h % 3 == 2 { h - 2 } else { h + 1 };
-    let prev = |h: usize| if h.is_multiple_of(3) { h + 2 } else { h - 1 };
-    // The four edge arrays in one pass over the directed edges, written straight into
-    // their reserved memory (never filled first).
-    let mut arrays = (
-        (reserved::<Vertex>(ne)?, reserved::<Edge>(ne)?),
-        (reserved::<Face>(ne)?, reserved::<Edge>(ne)?),
-    );
-    arrays.par_extend((0..ne).into_par_iter().with_min_len(CHUNK).map(|e| {
-        // The half-edge of directed edge e and of its reverse: the quad's lower half-edge
-        // has the odd id when it leaves the higher vertex.
-        let q = quad_half[e / 2] as usize;
-        let odd = from(q) > to(q);
-        let (h, r) = if (e & 1 == 1) == odd {
-            (q, twins[q] as usize)
-        } else {
-            (twins[q] as usize, q)
-        };
-        (
-            // Around the origin: onext(a → b) = a → prev = sym(prev → a).
-            (Vertex(from(h)), Edge::primal(he(prev(h)) ^ 1)),
-            // The edge whose onext is e is the one after e's reverse in its triangle.
-            (Face((r / 3) as u32), Edge::dual(he(next(r)) ^ 1)),
-        )
-    }));
-    (
-        (m.primal_origin, m.primal_next),
-        (m.dual_origin, m.dual_next),
-    ) = arrays;
-    drop(quad_half);
-    drop(start);
-    // Every ring is a cycle of `primal_next` (a permutation here); the mesh is manifold when
-    // each vertex's cycle holds all its edges, i.e. the cycles through the vertices' edges add
-    // up to every edge, and no cycle meets the same neighbour twice.
-    let covered: Option<usize> = (0..vertices)
-        .into_par_iter()
-        .with_min_len(CHUNK)
-        .map(|v| ring_length(&m, v))
-        .try_reduce(|| 0, |a, b| Some(a + b));
-    (covered? == ne).then_some(m)
+    }
+
+    /// The four edge arrays `((primal_origin, primal_next), (dual_origin, dual_next))` of
+    /// `ne` directed edges in one pass, written straight into their reserved memory (never
+    /// filled first); `None` when the memory is not there.
+    fn edge_arrays(&self, ne: usize) -> Option<EdgeArrays> {
+        let next = |h: usize| if h % 3 == 2 { h - 2 } else { h + 1 };
+        let prev = |h: usize| if h.is_multiple_of(3) { h + 2 } else { h - 1 };
+        let mut arrays = (
+            (reserved::<Vertex>(ne)?, reserved::<Edge>(ne)?),
+            (reserved::<Face>(ne)?, reserved::<Edge>(ne)?),
+        );
+        arrays.par_extend((0..ne).into_par_iter().with_min_len(CHUNK).map(|e| {
+            // The half-edge of directed edge e and of its reverse: the quad's lower half-edge
+            // has the odd id when it leaves the higher vertex.
+            let q = self.quad_half[e / 2] as usize;
+            let odd = self.from(q) > self.to(q);
+            let (h, r) = if (e & 1 == 1) == odd {
+                (q, self.twins[q] as usize)
+            } else {
+                (self.twins[q] as usize, q)
+            };
+            (
+                // Around the origin: onext(a → b) = a → prev = sym(prev → a).
+                (Vertex(self.from(h)), Edge::primal(self.of(prev(h)) ^ 1)),
+                // The edge whose onext is e is the one after e's reverse in its triangle.
+                (Face((r / 3) as u32), Edge::dual(self.of(next(r)) ^ 1)),
+            )
+        }));
+        Some(arrays)
+    }
+}
+
+/// The vertex half-edge `h` (`3t + k`) leaves: corner `k` of triangle `t`.
+#[inline]
+fn origin(triangles: &[[u32; 3]], h: usize) -> u32 {
+    triangles[h / 3][h % 3]
+}
+
+/// The vertex half-edge `h` reaches: the corner after its origin.
+#[inline]
+fn target(triangles: &[[u32; 3]], h: usize) -> u32 {
+    triangles[h / 3][(h % 3 + 1) % 3]
 }
 
 /// Edges in the ring of `v` when they join distinct neighbours, else `None`.

@@ -25,6 +25,15 @@ struct Owned {
     slots: u64,
 }
 
+impl Owned {
+    /// Adds what another chunk or vertex owns.
+    fn add(&mut self, o: Owned) {
+        self.quads += o.quads;
+        self.faces += o.faces;
+        self.slots += o.slots;
+    }
+}
+
 impl Mesh {
     /// The longest neighbour ring [`Mesh::from_rings`] accepts. It bounds the cost of finding
     /// an edge in a ring, so that hostile rings cannot make the build quadratic; a vertex of
@@ -105,50 +114,37 @@ where
         .step_by(chunk)
         .map(|v0| (v0, (v0 + chunk).min(vertices)))
         .collect();
-    // Pass 1: check every ring and count what each chunk owns. Only the edges a vertex owns
-    // are checked against the other ring; together with the counts (each edge takes two
-    // ring slots) that proves every slot (see `check_ring`). On any failure the full check
-    // of every slot runs to name the lowest bad vertex, whatever the thread count.
-    // Chunks above one known to fail stop early: only the lowest failing chunk's error is
-    // reported, and it always runs to its end.
-    let count = |full: bool| -> Result<Vec<Owned>, MeshError> {
-        let first_bad = AtomicUsize::new(usize::MAX);
-        run(ranges.clone(), |(v0, v1)| {
-            let mut sum = Owned::default();
-            for v in v0..v1 {
-                if first_bad.load(Relaxed) < v0 {
-                    return Err(MeshError::TooManyElements);
-                }
-                let own = check_ring(vertices, v as u32, ring, full).map_err(|position| {
-                    first_bad.fetch_min(v0, Relaxed);
-                    MeshError::BadRing {
-                        vertex: Vertex(v as u32),
-                        position,
-                    }
-                })?;
-                sum.quads += own.quads;
-                sum.faces += own.faces;
-                sum.slots += own.slots;
-            }
-            Ok(sum)
-        })
-        .into_iter()
-        .collect()
-    };
+    let (owned, total) = count_owned(vertices, ring, &ranges)?;
+    let (qstart, fstart) = owned_starts(vertices, ring, &ranges, &owned, total)?;
+    fill_arrays(vertices, ring, &ranges, &qstart, &fstart)
+}
+
+/// Pass 1: checks every ring and counts what each chunk owns, and in total.
+///
+/// Only the edges a vertex owns are checked against the other ring; together with the counts
+/// (each edge takes two ring slots) that proves every slot (see `check_ring`). On any failure
+/// the full check of every slot runs to name the lowest bad vertex, whatever the thread count.
+fn count_owned<'a, F>(
+    vertices: usize,
+    ring: &F,
+    ranges: &[(usize, usize)],
+) -> Result<(Vec<Owned>, Owned), MeshError>
+where
+    F: Fn(u32) -> &'a [u32] + Sync,
+{
     let sum = |owned: &[Owned]| {
-        owned.iter().fold(Owned::default(), |a, o| Owned {
-            quads: a.quads + o.quads,
-            faces: a.faces + o.faces,
-            slots: a.slots + o.slots,
+        owned.iter().fold(Owned::default(), |mut a, &o| {
+            a.add(o);
+            a
         })
     };
-    let (owned, total) = match count(false) {
+    let (owned, total) = match count_chunks(vertices, ring, ranges, false) {
         Ok(owned) if sum(&owned).slots == 2 * sum(&owned).quads => {
             let total = sum(&owned);
             (owned, total)
         }
         _ => {
-            count(true)?;
+            count_chunks(vertices, ring, ranges, true)?;
             return Err(MeshError::Corrupt(
                 "from_rings: the ring callback answered differently for the same vertex".into(),
             ));
@@ -163,7 +159,56 @@ where
             "from_rings: the rings' edge and face counts disagree".into(),
         ));
     }
-    // Where each vertex's quad-edges and faces start: a prefix sum, by chunks.
+    Ok((owned, total))
+}
+
+/// What each chunk owns, its rings checked fast or (`full`) slot by slot. Chunks above one
+/// known to fail stop early: only the lowest failing chunk's error is reported, and it always
+/// runs to its end.
+fn count_chunks<'a, F>(
+    vertices: usize,
+    ring: &F,
+    ranges: &[(usize, usize)],
+    full: bool,
+) -> Result<Vec<Owned>, MeshError>
+where
+    F: Fn(u32) -> &'a [u32] + Sync,
+{
+    let first_bad = AtomicUsize::new(usize::MAX);
+    run(ranges.to_vec(), |(v0, v1)| {
+        let mut sum = Owned::default();
+        for v in v0..v1 {
+            if first_bad.load(Relaxed) < v0 {
+                return Err(MeshError::TooManyElements);
+            }
+            let own = check_ring(vertices, v as u32, ring, full).map_err(|position| {
+                first_bad.fetch_min(v0, Relaxed);
+                MeshError::BadRing {
+                    vertex: Vertex(v as u32),
+                    position,
+                }
+            })?;
+            sum.add(own);
+        }
+        Ok(sum)
+    })
+    .into_iter()
+    .collect()
+}
+
+/// Where each vertex's quad-edges and faces start (`vertices + 1` entries each): a prefix
+/// sum by chunks, from each chunk's start. A chunk that counts differently than in pass 1
+/// (only a `ring` that changed its answers can) is an error.
+fn owned_starts<'a, F>(
+    vertices: usize,
+    ring: &F,
+    ranges: &[(usize, usize)],
+    owned: &[Owned],
+    total: Owned,
+) -> Result<(Vec<u32>, Vec<u32>), MeshError>
+where
+    F: Fn(u32) -> &'a [u32] + Sync,
+{
     let mut qstart = try_filled(vertices + 1, 0u32)?;
     let mut fstart = try_filled(vertices + 1, 0u32)?;
     qstart[vertices] = total.quads as u32;
@@ -173,7 +218,7 @@ where
     starts
         .try_reserve_exact(ranges.len())
         .map_err(|_| MeshError::OutOfMemory)?;
-    for o in &owned {
+    for o in owned {
         starts.push((q0, f0));
         q0 += o.quads as u32;
         f0 += o.faces as u32;
@@ -206,8 +251,7 @@ where
             .skip(1)
             .chain([&(qstart[vertices], fstart[vertices])]),
     )
-    .zip(&ranges)
-    // Only a `ring` that changed its answers since pass 1 can count differently.
+    .zip(ranges)
     .find(|((end, want), _)| end != *want)
     .map_or(Ok(()), |(_, &(v0, _))| {
         Err(MeshError::BadRing {
@@ -215,10 +259,23 @@ where
             position: 0,
         })
     })?;
-    drop(starts);
-    // Pass 2: every array by its destination.
-    let quads = total.quads as usize;
-    let faces = total.faces as usize;
+    Ok((qstart, fstart))
+}
+
+/// Pass 2: every array of the mesh by its destination, each chunk writing the contiguous
+/// ranges of ids it owns.
+fn fill_arrays<'a, F>(
+    vertices: usize,
+    ring: &F,
+    ranges: &[(usize, usize)],
+    qstart: &[u32],
+    fstart: &[u32],
+) -> Result<Mesh, MeshError>
+where
+    F: Fn(u32) -> &'a [u32] + Sync,
+{
+    let quads = qstart[vertices] as usize;
+    let faces = fstart[vertices] as usize;
     let mut m = Mesh {
         vertex_edge: filled(vertices, Edge::INVALID)?,
         face_edge: filled(faces, Edge::INVALID)?,
@@ -232,8 +289,8 @@ where
         ..Mesh::default()
     };
     let at = Starts {
-        quad: &qstart,
-        face: &fstart,
+        quad: qstart,
+        face: fstart,
     };
     let edge_lens = || {
         ranges

@@ -91,6 +91,18 @@ impl FrozenMesh {
     /// # Errors
     /// [`FrozenError::Corrupt`] naming the first broken invariant, [`FrozenError::TooLarge`].
     pub fn check(&self) -> Result<(), FrozenError> {
+        let (nv, nh) = self.check_lengths()?;
+        let by_dest = self.rings_by_dest(nv, nh)?;
+        let corner_rank = self.corner_ranks(nv, nh);
+        let (edges_at, faces_at) = self.check_twins_and_faces(nv, &by_dest, &corner_rank)?;
+        drop(by_dest);
+        drop(corner_rank);
+        self.check_counts(nv, nh, &edges_at, &faces_at)
+    }
+
+    /// The array lengths and the `ring_start` prefix sum, before anything is indexed by them:
+    /// the vertex and half-edge counts.
+    fn check_lengths(&self) -> Result<(usize, usize), FrozenError> {
         let nh = self.dest.len();
         ensure!(!self.ring_start.is_empty(), "ring_start is empty");
         let nv = self.ring_start.len() - 1;
@@ -119,9 +131,13 @@ impl FrozenMesh {
             "ring_start ends at {}, {nh} half-edges",
             self.ring_start[nv]
         );
+        Ok((nv, nh))
+    }
 
-        // Each ring's slots sorted by destination: twins and corners by binary search within
-        // one short ring, whatever the degrees a hostile file claims.
+    /// Each ring's slots sorted by destination, after checking destinations are in range, not
+    /// loops and not repeated: twins and corners are then found by binary search within one
+    /// short ring, whatever the degrees a hostile file claims.
+    fn rings_by_dest(&self, nv: usize, nh: usize) -> Result<Vec<u32>, FrozenError> {
         let mut by_dest: Vec<u32> = (0..nh as u32).collect();
         for v in 0..nv as u32 {
             let ring = self.ring(v);
@@ -143,15 +159,22 @@ impl FrozenMesh {
                 ensure!(false, "two half-edges v{v} -> v{w}");
             }
         }
-        let slot = |a: u32, b: u32| -> Option<usize> {
-            let sorted = &by_dest[self.ring(a)];
-            sorted
-                .binary_search_by_key(&b, |&j| self.dest[j as usize] & ID)
-                .ok()
-                .map(|i| sorted[i] as usize)
-        };
+        Ok(by_dest)
+    }
 
-        // Rank of every smallest face corner within its ring (where face ids are counted).
+    /// The slot of half-edge `a → b`, by binary search in `a`'s ring sorted by
+    /// [`FrozenMesh::rings_by_dest`].
+    fn sorted_slot(&self, by_dest: &[u32], a: u32, b: u32) -> Option<usize> {
+        let sorted = &by_dest[self.ring(a)];
+        sorted
+            .binary_search_by_key(&b, |&j| self.dest[j as usize] & ID)
+            .ok()
+            .map(|i| sorted[i] as usize)
+    }
+
+    /// Per half-edge, the rank of the face on its left within its ring when it is the face's
+    /// smallest corner (where face ids are counted), else `u32::MAX`.
+    fn corner_ranks(&self, nv: usize, nh: usize) -> Vec<u32> {
         let mut corner_rank = vec![u32::MAX; nh];
         for v in 0..nv as u32 {
             let ring = self.ring(v);
@@ -163,11 +186,17 @@ impl FrozenMesh {
                 }
             }
         }
-        let stored_rank_ok = |j: usize, corner: usize| {
-            let expected = corner_rank[corner].min(u32::from(RANK_UNKNOWN));
-            u32::from(self.face_rank[j]) == expected
-        };
+        corner_rank
+    }
 
+    /// Every half-edge's twin, and every face closed at its three corners with the right
+    /// stored rank: the edges and faces counted at each vertex (`(edges_at, faces_at)`).
+    fn check_twins_and_faces(
+        &self,
+        nv: usize,
+        by_dest: &[u32],
+        corner_rank: &[u32],
+    ) -> Result<(Vec<u32>, Vec<u32>), FrozenError> {
         let mut faces_at = vec![0u32; nv];
         let mut edges_at = vec![0u32; nv];
         for v in 0..nv as u32 {
@@ -175,7 +204,7 @@ impl FrozenMesh {
             for j in ring.clone() {
                 let d = self.dest[j];
                 let w = d & ID;
-                let Some(t) = slot(w, v) else {
+                let Some(t) = self.sorted_slot(by_dest, w, v) else {
                     return Err(FrozenError::Corrupt(format!("v{v} -> v{w} has no twin")));
                 };
                 ensure!(
@@ -194,38 +223,60 @@ impl FrozenMesh {
                     );
                     continue;
                 }
-                // Corner (v, w, x): the same face must show up at w as (w, x, v) and at x.
                 let x = self.dest[Self::next_slot(&ring, j)] & ID;
-                ensure!(x != w, "face at half-edge {j} repeats v{w}");
-                let mut corner = j;
-                for (a, b, c) in [(w, x, v), (x, v, w)] {
-                    let found = slot(a, b).filter(|&k| {
-                        self.dest[k] & HOLE == 0
-                            && self.dest[Self::next_slot(&self.ring(a), k)] & ID == c
-                    });
-                    let Some(k) = found else {
-                        return Err(FrozenError::Corrupt(format!(
-                            "face (v{v}, v{w}, v{x}) is not closed at v{a}"
-                        )));
-                    };
-                    if a < v.min(b).min(c) {
-                        corner = k;
-                    }
-                }
+                let corner = self.check_face_closed(by_dest, v, w, x, j)?;
+                let expected = corner_rank[corner].min(u32::from(RANK_UNKNOWN));
                 ensure!(
-                    stored_rank_ok(j, corner),
+                    u32::from(self.face_rank[j]) == expected,
                     "half-edge {j} stores face rank {}",
                     self.face_rank[j]
                 );
                 faces_at[v as usize] += u32::from(v < w && v < x);
             }
         }
-        drop(by_dest);
-        drop(corner_rank);
+        Ok((edges_at, faces_at))
+    }
 
+    /// The face left of half-edge `j` (corner `(v, w, x)`) must show up at `w` as `(w, x, v)`
+    /// and at `x` as `(x, v, w)`: the slot of its smallest corner.
+    fn check_face_closed(
+        &self,
+        by_dest: &[u32],
+        v: u32,
+        w: u32,
+        x: u32,
+        j: usize,
+    ) -> Result<usize, FrozenError> {
+        ensure!(x != w, "face at half-edge {j} repeats v{w}");
+        let mut corner = j;
+        for (a, b, c) in [(w, x, v), (x, v, w)] {
+            let found = self.sorted_slot(by_dest, a, b).filter(|&k| {
+                self.dest[k] & HOLE == 0 && self.dest[Self::next_slot(&self.ring(a), k)] & ID == c
+            });
+            let Some(k) = found else {
+                return Err(FrozenError::Corrupt(format!(
+                    "face (v{v}, v{w}, v{x}) is not closed at v{a}"
+                )));
+            };
+            if a < v.min(b).min(c) {
+                corner = k;
+            }
+        }
+        Ok(corner)
+    }
+
+    /// The edge and face prefix sums against the counts found at each vertex, and each face's
+    /// smallest corner and rotation.
+    fn check_counts(
+        &self,
+        nv: usize,
+        nh: usize,
+        edges_at: &[u32],
+        faces_at: &[u32],
+    ) -> Result<(), FrozenError> {
         for (name, start, count) in [
-            ("edge_start", &self.edge_start, &edges_at),
-            ("face_start", &self.face_start, &faces_at),
+            ("edge_start", &self.edge_start, edges_at),
+            ("face_start", &self.face_start, faces_at),
         ] {
             ensure!(start[0] == 0, "{name}[0] != 0");
             for v in 0..nv {

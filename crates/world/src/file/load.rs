@@ -160,112 +160,148 @@ impl World {
     /// [`WorldError::BadMagic`], [`WorldError::UnsupportedVersion`], [`WorldError::Truncated`],
     /// [`WorldError::Checksum`] or [`WorldError::Corrupt`] naming the section.
     pub fn load_from_slice(bytes: &[u8]) -> Result<World, WorldError> {
-        let mut r = Reader { rest: bytes };
-        if r.take(MAGIC.len()).map_err(|_| WorldError::BadMagic)? != MAGIC {
-            return Err(WorldError::BadMagic);
-        }
-        let version = r.u32()?;
-        if version != FORMAT_VERSION {
-            return Err(WorldError::UnsupportedVersion(version));
-        }
-        let count = r.u32()?;
-        // Headers in order; each one read is backed by at least its header's bytes, so the
-        // list is bounded by the input. A bad header ends the list: the sections before it
-        // still report their own errors first.
-        let mut raws = Vec::new();
-        let mut stop = None;
-        for _ in 0..count {
-            match r.section() {
-                Ok(raw) => raws.push(raw),
-                Err(e) => {
-                    stop = Some(e);
-                    break;
-                }
-            }
-        }
-        if stop.is_none() && !r.rest.is_empty() {
-            stop = Some(corrupt("file", "trailing bytes"));
-        }
+        let (raws, stop) = read_headers(bytes)?;
         debug_assert!(raws.len() * (LEN_AND_CRC + 3) <= bytes.len());
         let decoded: Vec<_> = raws.par_iter().map(check_and_decode).collect();
-        let mut mesh: Option<Mesh> = None;
-        let mut rng: Option<Pcg64> = None;
-        let mut dicts = BTreeMap::new();
-        // Layers with their section sizes, checked against the mesh once it is known.
-        let mut layers: Vec<(Slot, usize)> = Vec::new();
-        let mut clock = 1u64;
+        let sections = Sections::gather(decoded)?;
+        if let Some(e) = stop {
+            return Err(e);
+        }
+        let mesh = sections
+            .mesh
+            .ok_or_else(|| corrupt("mesh", "missing section"))?;
+        let rng = sections
+            .rng
+            .ok_or_else(|| corrupt("random", "missing section"))?;
+        check_dict_ids(&sections.dicts, &mesh)?;
+        let slots = check_layers(sections.layers, &mesh)?;
+        Ok(World {
+            mesh: Arc::new(mesh),
+            mesh_version: 1,
+            layers: slots,
+            dicts: sections.dicts,
+            rng: Arc::new(rng),
+            rng_version: 1,
+            clock: sections.clock + 1,
+            errors: Vec::new(),
+            mesh_before_edit: None,
+            mesh_logged: false,
+        })
+    }
+}
+
+/// The file header (magic, version, section count) and the section headers in order, with
+/// the error that ended the list early, if any (a bad header or trailing bytes): the sections
+/// before it still report their own errors first. Each header read is backed by at least its
+/// own bytes, so the list is bounded by the input.
+fn read_headers(bytes: &[u8]) -> Result<(Vec<Raw<'_>>, Option<WorldError>), WorldError> {
+    let mut r = Reader { rest: bytes };
+    if r.take(MAGIC.len()).map_err(|_| WorldError::BadMagic)? != MAGIC {
+        return Err(WorldError::BadMagic);
+    }
+    let version = r.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(WorldError::UnsupportedVersion(version));
+    }
+    let count = r.u32()?;
+    let mut raws = Vec::new();
+    let mut stop = None;
+    for _ in 0..count {
+        match r.section() {
+            Ok(raw) => raws.push(raw),
+            Err(e) => {
+                stop = Some(e);
+                break;
+            }
+        }
+    }
+    if stop.is_none() && !r.rest.is_empty() {
+        stop = Some(corrupt("file", "trailing bytes"));
+    }
+    Ok((raws, stop))
+}
+
+/// The decoded sections sorted by kind, each present at most once.
+#[derive(Default)]
+struct Sections {
+    mesh: Option<Mesh>,
+    rng: Option<Pcg64>,
+    dicts: BTreeMap<String, (Arc<Dict>, u64)>,
+    /// Layers with their section sizes, checked against the mesh once it is known.
+    layers: Vec<(Slot, usize)>,
+    /// The highest layer version seen (at least 1).
+    clock: u64,
+}
+
+impl Sections {
+    /// Sorts the decoded sections in file order: the first section's error, a duplicate or an
+    /// unknown tag, is the one reported.
+    fn gather(decoded: Vec<Result<(String, Decoded), WorldError>>) -> Result<Self, WorldError> {
+        let mut s = Sections {
+            clock: 1,
+            ..Sections::default()
+        };
         for result in decoded {
             let (name, section) = result?;
             let dup = || corrupt(&name, "duplicate section");
             match section {
                 Decoded::Mesh(m) => {
-                    if mesh.replace(m).is_some() {
+                    if s.mesh.replace(m).is_some() {
                         return Err(dup());
                     }
                 }
                 Decoded::Random(g) => {
-                    if rng.replace(g).is_some() {
+                    if s.rng.replace(g).is_some() {
                         return Err(dup());
                     }
                 }
                 Decoded::Dict(d) => {
-                    if dicts.insert(name.clone(), (Arc::new(d), 1)).is_some() {
+                    if s.dicts.insert(name.clone(), (Arc::new(d), 1)).is_some() {
                         return Err(dup());
                     }
                 }
                 Decoded::Layer(slot, size) => {
-                    if layers.iter().any(|(s, _)| s.name == name) {
+                    if s.layers.iter().any(|(l, _)| l.name == name) {
                         return Err(dup());
                     }
-                    clock = clock.max(slot.version);
-                    layers.push((slot, size));
+                    s.clock = s.clock.max(slot.version);
+                    s.layers.push((slot, size));
                 }
                 Decoded::Unknown(tag) => {
                     return Err(corrupt(&name, format!("unknown section tag {tag}")));
                 }
             }
         }
-        if let Some(e) = stop {
-            return Err(e);
-        }
-        let mesh = mesh.ok_or_else(|| corrupt("mesh", "missing section"))?;
-        let rng = rng.ok_or_else(|| corrupt("random", "missing section"))?;
-        check_dict_ids(&dicts, &mesh)?;
-        let sizes = Sizes::of(&mesh);
-        let mut slots = Vec::with_capacity(layers.len());
-        for (slot, section_bytes) in layers {
-            let State::Encoded {
-                len,
-                on_change,
-                interpolation,
-                pending,
-                ..
-            } = &slot.state
-            else {
-                unreachable!("loaded layers are encoded")
-            };
-            let policies = Policies {
-                kind: slot.kind,
-                on_change: *on_change,
-                interpolation: *interpolation,
-            };
-            pending::check(&policies, *len, pending, sizes, section_bytes)
-                .map_err(|reason| corrupt(&slot.name, reason))?;
-            slots.push(slot);
-        }
-        Ok(World {
-            mesh: Arc::new(mesh),
-            mesh_version: 1,
-            layers: slots,
-            dicts,
-            rng: Arc::new(rng),
-            rng_version: 1,
-            clock: clock + 1,
-            errors: Vec::new(),
-            mesh_before_edit: None,
-            mesh_logged: false,
-        })
+        Ok(s)
     }
+}
+
+/// Each layer's length and pending journal against the mesh's sizes and what its section's
+/// size justifies: the layers, in file order.
+fn check_layers(layers: Vec<(Slot, usize)>, mesh: &Mesh) -> Result<Vec<Slot>, WorldError> {
+    let sizes = Sizes::of(mesh);
+    let mut slots = Vec::with_capacity(layers.len());
+    for (slot, section_bytes) in layers {
+        let State::Encoded {
+            len,
+            on_change,
+            interpolation,
+            pending,
+            ..
+        } = &slot.state
+        else {
+            unreachable!("loaded layers are encoded")
+        };
+        let policies = Policies {
+            kind: slot.kind,
+            on_change: *on_change,
+            interpolation: *interpolation,
+        };
+        pending::check(&policies, *len, pending, sizes, section_bytes)
+            .map_err(|reason| corrupt(&slot.name, reason))?;
+        slots.push(slot);
+    }
+    Ok(slots)
 }
 
 /// Ids kept in dictionaries name live elements (the world keeps it so): a file that says

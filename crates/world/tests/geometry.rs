@@ -290,6 +290,6 @@ fn sample_blends_by_the_layers_policy() {
                 .iter()
                 .any(|c| w.layer(&PLATE).unwrap()[c.0] == plate.value)
         );
-        assert_eq!(w.nearest_vertex(p).unwrap().is_valid(), true);
+        assert!(w.nearest_vertex(p).unwrap().is_valid());
     }
 }

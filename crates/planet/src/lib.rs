@@ -10,6 +10,7 @@
 
 pub mod demo;
 pub mod plates;
+pub mod tectonics;
 
 /// The repository README's example, compiled and run as a doc test.
 #[doc = include_str!("../../../README.md")]

@@ -51,6 +51,9 @@ pub(super) fn run(
             .step(world)
             .map_err(|e| DemoError(format!("step {step}: {e}")))?;
         report.motion.push(r);
+        if step == cfg.steps {
+            sim.clean_up(world).map_err(|e| DemoError(e.to_string()))?;
+        }
         hook(world, step)?;
     }
     let total = |f: fn(&crate::tectonics::StepReport) -> usize| -> usize {

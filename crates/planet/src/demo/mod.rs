@@ -144,9 +144,9 @@ pub const MAX_VERTICES: usize = 50_000_000;
 pub const MAX_IMAGE_WIDTH: u32 = 16_384;
 /// Most tectonic steps (20 Gyr at 2 Myr per step).
 pub const MAX_STEPS: usize = 10_000;
-/// Default tectonic steps: 120 Myr at 2 Myr per step, long enough for ridges to open wide
+/// Default tectonic steps: 80 Myr at 2 Myr per step, long enough for ridges to open wide
 /// oceans, arcs and cordilleras to rise and continents to collide.
-pub const DEFAULT_STEPS: usize = 60;
+pub const DEFAULT_STEPS: usize = 40;
 
 impl Default for DemoConfig {
     fn default() -> Self {

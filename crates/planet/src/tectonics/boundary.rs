@@ -131,9 +131,17 @@ fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]
     let turns: Vec<DQuat> = plates.iter().map(turn).collect();
     let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);
     let age = world.layer(&AGE).map(|l| l.as_slice()).unwrap_or(&[]);
+    // Only vertices nearer to the boundary than the two plates close in on each other there
+    // (plus a cell) can cross it.
     let candidates: Vec<Vertex> = mesh
         .vertices()
-        .filter(|v| dist[v.index()].is_finite() && (across[v.index()] as usize) < plates.len())
+        .filter(|v| {
+            let (i, b) = (v.index(), across[v.index()] as usize);
+            let Some(pb) = plates.get(b) else { return false };
+            let x = pos[i];
+            let closing = (plates[plate[i] as usize].velocity(x) - pb.velocity(x)).length() * dt;
+            f64::from(dist[i]) <= closing + params.spacing_km
+        })
         .collect();
     candidates
         .par_iter()
@@ -223,14 +231,14 @@ fn suture(
 
 /// New oceanic crust where the plates moved apart: every triangle joining two plates whose
 /// circumradius exceeds the mesh spacing gets a vertex at its centre (on the plate of the
-/// nearest corner), age 0, ridge depth; up to three rounds, so wide gaps fill in rows.
+/// nearest corner), age 0, ridge depth; up to two rounds, so wide gaps fill in rows.
 /// Returns the vertices made.
 ///
 /// # Errors
 /// When the world refuses the insertion.
 pub(super) fn new_crust(world: &mut World, params: &Params) -> Result<usize, TectonicsError> {
     let mut made = 0;
-    for _ in 0..3 {
+    for _ in 0..2 {
         let plate = read(world, &PLATE)?;
         let (points, owners) = gaps(world, params, &plate);
         if points.is_empty() {

@@ -2,14 +2,15 @@
 //! learns the source nearest to it by great-circle distance, not by hops, so the field is the
 //! same whatever the vertex spacing.
 //!
-//! A Dijkstra-like sweep: a vertex popped with source `s` offers `s` to its neighbours, which
-//! keep it when `s` is nearer to them than what they have. Chord lengths order the heap (the
-//! same order as arcs, cheaper), converted to arcs at the end.
+//! A label-correcting sweep: a vertex taken from the queue offers its source to its
+//! neighbours, which keep it when it is nearer to them than what they have (and are queued
+//! again). Chord lengths compare (the same order as arcs, cheaper), converted to arcs at the
+//! end. A first-in first-out queue visits the vertices ring by ring from the sources, so few
+//! are improved twice; no heap.
 
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 /// No source within the limit.
 pub const FAR: f32 = f32::INFINITY;
@@ -41,7 +42,8 @@ pub fn nearest_sources(
     // Chord limit for the arc limit.
     let arc = (limit_km / radius_km).min(std::f64::consts::PI);
     let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
-    let mut heap = BinaryHeap::new();
+    let mut queue = VecDeque::new();
+    let mut queued = vec![false; n];
     for (i, s) in sources.iter().enumerate() {
         let v = s.vertex.index();
         let d = pos[v].distance(s.point);
@@ -49,14 +51,15 @@ pub fn nearest_sources(
             key[v] = d;
             tag[v] = s.tag;
             src[v] = i as u32;
-            heap.push(Reverse((d.to_bits(), v as u32)));
+            if !queued[v] {
+                queued[v] = true;
+                queue.push_back(v as u32);
+            }
         }
     }
-    while let Some(Reverse((bits, v))) = heap.pop() {
+    while let Some(v) = queue.pop_front() {
         let v = v as usize;
-        if f64::from_bits(bits) > key[v] {
-            continue;
-        }
+        queued[v] = false;
         let s = sources[src[v] as usize];
         for u in mesh.neighbors(Vertex::new(v as u32)) {
             let u = u.index();
@@ -68,7 +71,10 @@ pub fn nearest_sources(
                 key[u] = d;
                 tag[u] = s.tag;
                 src[u] = src[v];
-                heap.push(Reverse((d.to_bits(), u as u32)));
+                if !queued[u] {
+                    queued[u] = true;
+                    queue.push_back(u as u32);
+                }
             }
         }
     }

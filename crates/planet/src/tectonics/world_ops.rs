@@ -78,14 +78,45 @@ pub fn move_vertices(world: &mut World, moves: &[(Vertex, DVec3)]) -> Result<Res
         .lock_mesh_and_positions(&POSITION)
         .map_err(fail("move"))?;
     let (mesh, pos) = guard.parts();
+    let before: Vec<DVec3> = moves.iter().map(|&(v, _)| pos[v.index()]).collect();
     for &(v, p) in moves {
         pos[v.index()] = p;
     }
-    let moved: Vec<Vertex> = moves.iter().map(|m| m.0).collect();
+    let moved = changed_stars(mesh, pos, moves, &before);
     let stats = delaunay::restore(&Sphere, mesh, pos, Some(&moved), &options)
         .map_err(fail("restore"))?;
     guard.commit().map_err(fail("move"))?;
     Ok(stats)
+}
+
+/// The moved vertices whose star changed shape: ends of an edge whose length changed.
+/// Where a vertex and all its neighbours moved by one rotation (inside a plate), every
+/// in-circle test around it is unchanged, so only the changed stars need restoring.
+fn changed_stars(
+    mesh: &quadedge::Mesh,
+    pos: &[DVec3],
+    moves: &[(Vertex, DVec3)],
+    before: &[DVec3],
+) -> Vec<Vertex> {
+    let mut old = vec![None; mesh.vertex_slots()];
+    for (&(v, _), &b) in moves.iter().zip(before) {
+        old[v.index()] = Some(b);
+    }
+    let mut mark = vec![false; mesh.vertex_slots()];
+    for e in mesh.undirected_edges() {
+        let (a, b) = (mesh.origin(e).index(), mesh.dest(e).index());
+        let (oa, ob) = (old[a].unwrap_or(pos[a]), old[b].unwrap_or(pos[b]));
+        let (l0, l1) = (oa.distance_squared(ob), pos[a].distance_squared(pos[b]));
+        if (l1 - l0).abs() > 1e-9 * l0 {
+            mark[a] = true;
+            mark[b] = true;
+        }
+    }
+    moves
+        .iter()
+        .map(|m| m.0)
+        .filter(|v| mark[v.index()])
+        .collect()
 }
 
 /// Inserts the points (Delaunay insertion); returns the new vertex of each, in input order.

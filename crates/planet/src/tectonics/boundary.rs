@@ -236,11 +236,15 @@ fn suture(
 ///
 /// # Errors
 /// When the world refuses the insertion.
-pub(super) fn new_crust(world: &mut World, params: &Params) -> Result<usize, TectonicsError> {
+pub(super) fn new_crust(
+    world: &mut World,
+    plates: &[Plate],
+    params: &Params,
+) -> Result<usize, TectonicsError> {
     let mut made = 0;
     for _ in 0..2 {
         let plate = read(world, &PLATE)?;
-        let (points, owners) = gaps(world, params, &plate);
+        let (points, owners) = gaps(world, plates, params, &plate);
         if points.is_empty() {
             break;
         }
@@ -266,7 +270,7 @@ pub(super) fn new_crust(world: &mut World, params: &Params) -> Result<usize, Tec
 
 /// The centres of the wide triangles across plate boundaries, at most one per vertex's
 /// star per round (so two new points never crowd), and the plate each joins.
-fn gaps(world: &World, params: &Params, plate: &[u32]) -> (Vec<DVec3>, Vec<u32>) {
+fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec<DVec3>, Vec<u32>) {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let r = params.radius_km;
@@ -284,7 +288,20 @@ fn gaps(world: &World, params: &Params, plate: &[u32]) -> (Vec<DVec3>, Vec<u32>)
             }
             let (x, y, z) = (pos[a.index()], pos[b.index()], pos[c.index()]);
             let centre = sphere::geometry::circumcenter(x, y, z, r);
-            (centre.distance(x) > limit).then_some((f, centre))
+            if centre.distance(x) <= limit {
+                return None;
+            }
+            // Only where the plates move apart (not along transforms or fronts): some edge
+            // of the triangle joining two plates opens.
+            let opens = [(a, b), (b, c), (c, a)].iter().any(|&(u, v)| {
+                let (pu, pv) = (plate[u.index()] as usize, plate[v.index()] as usize);
+                if pu == pv || pu >= plates.len() || pv >= plates.len() {
+                    return false;
+                }
+                let (xu, xv) = (pos[u.index()], pos[v.index()]);
+                (plates[pv].velocity(xv) - plates[pu].velocity(xu)).dot(xv - xu) > 0.0
+            });
+            opens.then_some((f, centre))
         })
         .collect();
     let mut used = vec![false; mesh.vertex_slots()];

@@ -381,17 +381,15 @@ impl Tectonics {
         r.subducted = b.subducted;
         r.sutured = b.sutured;
         r.times.subduction = split();
-        r.created = boundary::new_crust(world, &self.params)?;
+        r.created = boundary::new_crust(world, &self.plates, &self.params)?;
         r.times.creation = split();
         let fronts = relief::step(world, &self.plates, &self.params)?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         r.times.relief = split();
-        // Stray cells are rare (the fronts are decided before the motion): a sweep every
-        // few steps, and after rifting and resampling, keeps every plate in one piece.
-        if self.steps % CLEAN_EVERY == 0 {
-            r.reassigned = plates::clean_up(world, &self.params)?;
-        }
+        // Stray cells are rare (the fronts are decided before the motion); a sweep each
+        // step keeps every plate in one piece.
+        r.reassigned = plates::clean_up(world, &self.params)?;
         r.times.cleanup = split();
         self.time_myr += dt;
         self.steps += 1;
@@ -457,9 +455,6 @@ impl Tectonics {
         Ok(world_ops::move_vertices(world, &moves)?)
     }
 }
-
-/// Steps between two clean-up sweeps.
-const CLEAN_EVERY: usize = 4;
 
 /// Whether a period of `every` Myr ended within the step that reached `t`.
 fn crossed(t: f64, dt: f64, every: f64) -> bool {

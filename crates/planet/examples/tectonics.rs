@@ -30,7 +30,11 @@ fn main() {
     }
     println!("\nresolution figures (same seed {seed}, {steps} steps):");
     for (n, s, _) in &results {
-        println!("  {n:>9} vertices: land {:.1} %, live plates {}", 100.0 * s.land_fraction, s.live_plates);
+        println!(
+            "  {n:>9} vertices: land {:.1} %, live plates {}",
+            100.0 * s.land_fraction,
+            s.live_plates
+        );
     }
     for w in results.windows(2) {
         let ((na, sa, ba), (nb, sb, bb)) = (&w[0], &w[1]);

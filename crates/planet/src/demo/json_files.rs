@@ -22,7 +22,11 @@ fn write(out: &Path, name: &str, value: &serde_json::Value) -> Result<PathBuf, D
 /// A [`DemoError`] when the file cannot be written.
 pub(super) fn heightmap(out: &Path, range: (f32, f32)) -> Result<PathBuf, DemoError> {
     // The exporter widens an empty range by one metre (a flat planet).
-    let (lo, hi) = if range.1 > range.0 { range } else { (range.0, range.0 + 1.0) };
+    let (lo, hi) = if range.1 > range.0 {
+        range
+    } else {
+        (range.0, range.0 + 1.0)
+    };
     let value = json!({
         "file": "heightmap.png",
         "projection": "equirectangular",

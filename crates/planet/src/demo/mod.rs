@@ -346,12 +346,11 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     report.faces = world.mesh().face_count();
     report.bytes_per_vertex = world.heap_bytes() as f64 / report.vertices as f64;
     let pictures = [planet, closeup];
-    for p in pictures
-        .iter()
-        .chain(&relief_files)
-        .chain(&meshes)
-        .chain([&file, &heightmap_json, &summary_json])
-    {
+    for p in pictures.iter().chain(&relief_files).chain(&meshes).chain([
+        &file,
+        &heightmap_json,
+        &summary_json,
+    ]) {
         let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
         let name = p.file_name().map(|s| s.to_string_lossy().into_owned());
         report.files.push((name.unwrap_or_default(), size));

@@ -63,7 +63,11 @@ pub(super) fn subduct_and_collide(
     for o in &overlaps {
         let a = plate[o.vertex.index()];
         if crust[o.vertex.index()] == OCEANIC && !o.other_continental {
-            let (key, mine_first) = if a < o.other { ((a, o.other), true) } else { ((o.other, a), false) };
+            let (key, mine_first) = if a < o.other {
+                ((a, o.other), true)
+            } else {
+                ((o.other, a), false)
+            };
             let e = ages.entry(key).or_default();
             let x = f64::from(age[o.vertex.index()]);
             if mine_first {
@@ -76,7 +80,11 @@ pub(super) fn subduct_and_collide(
         }
     }
     let older_dives = |a: u32, b: u32| -> bool {
-        let (key, mine_first) = if a < b { ((a, b), true) } else { ((b, a), false) };
+        let (key, mine_first) = if a < b {
+            ((a, b), true)
+        } else {
+            ((b, a), false)
+        };
         let (sa, na, sb, nb) = ages.get(&key).copied().unwrap_or_default();
         let (ma, mb) = (sa / na.max(1.0), sb / nb.max(1.0));
         // `a` dives when it is the older side (ties: the lower id).
@@ -117,7 +125,10 @@ fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]
         .vertices()
         .filter_map(|v| {
             let p = plate[v.index()];
-            let other = mesh.neighbors(v).map(|u| plate[u.index()]).find(|&q| q != p)?;
+            let other = mesh
+                .neighbors(v)
+                .map(|u| plate[u.index()])
+                .find(|&q| q != p)?;
             Some(Source {
                 vertex: v,
                 point: pos[v.index()],
@@ -137,7 +148,9 @@ fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]
         .vertices()
         .filter(|v| {
             let (i, b) = (v.index(), across[v.index()] as usize);
-            let Some(pb) = plates.get(b) else { return false };
+            let Some(pb) = plates.get(b) else {
+                return false;
+            };
             let x = pos[i];
             let closing = (plates[plate[i] as usize].velocity(x) - pb.velocity(x)).length() * dt;
             f64::from(dist[i]) <= closing + params.spacing_km

@@ -99,17 +99,35 @@ mod tests {
     fn distances_are_great_circle_distances_to_the_nearest_source() {
         let (mesh, pos) = sphere::fibonacci_sphere(4000, 6371.0, 0.0, 1).unwrap();
         let sources = [
-            Source { vertex: Vertex::new(10), point: pos[10], tag: 1 },
-            Source { vertex: Vertex::new(3000), point: pos[3000], tag: 2 },
+            Source {
+                vertex: Vertex::new(10),
+                point: pos[10],
+                tag: 1,
+            },
+            Source {
+                vertex: Vertex::new(3000),
+                point: pos[3000],
+                tag: 2,
+            },
         ];
         let (d, t) = nearest_sources(&mesh, &pos, 6371.0, &sources, 3000.0, None);
         for v in 0..4000 {
             let exact = sources
                 .iter()
-                .map(|s| (sphere::geometry::great_circle_distance(pos[v], s.point), s.tag))
+                .map(|s| {
+                    (
+                        sphere::geometry::great_circle_distance(pos[v], s.point),
+                        s.tag,
+                    )
+                })
                 .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
             if exact.0 < 2900.0 {
-                assert!((f64::from(d[v]) - exact.0).abs() < 1.0, "{v}: {} vs {}", d[v], exact.0);
+                assert!(
+                    (f64::from(d[v]) - exact.0).abs() < 1.0,
+                    "{v}: {} vs {}",
+                    d[v],
+                    exact.0
+                );
                 assert_eq!(t[v], exact.1);
             }
             if exact.0 > 3100.0 {

@@ -32,7 +32,11 @@ pub(super) fn motions(params: &Params, rng: &mut Pcg64) -> Vec<Plate> {
     (0..params.plates)
         .map(|_| {
             let pole = direction(rng);
-            let cm = if hi > lo { rng.random_range(lo..hi) } else { lo };
+            let cm = if hi > lo {
+                rng.random_range(lo..hi)
+            } else {
+                lo
+            };
             Plate {
                 pole,
                 // cm/yr → km/Myr (×10) → rad/Myr.
@@ -131,7 +135,8 @@ pub(super) fn lay_out(world: &mut World, params: &Params) -> Result<(), Tectonic
                 let z = -180.0 + 900.0 * inland + 350.0 * detail;
                 (CONTINENTAL, 200.0, z as f32)
             } else {
-                let age = (60.0 + 70.0 * fbm(age_seed, d, r, 2500.0, 3, 0.5)).clamp(5.0, 180.0) as f32;
+                let age =
+                    (60.0 + 70.0 * fbm(age_seed, d, r, 2500.0, 3, 0.5)).clamp(5.0, 180.0) as f32;
                 (OCEANIC, age, ocean_depth(age) + (200.0 * detail) as f32)
             }
         })

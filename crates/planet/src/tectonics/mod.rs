@@ -132,16 +132,25 @@ impl Params {
         let bad = |s: String| Err(TectonicsError::Params(s));
         let pos = |x: f64| x.is_finite() && x > 0.0;
         if !pos(self.radius_km) {
-            return bad(format!("radius {} km: must be finite and positive", self.radius_km));
+            return bad(format!(
+                "radius {} km: must be finite and positive",
+                self.radius_km
+            ));
         }
         if self.plates == 0 || self.plates > MAX_PLATES {
             return bad(format!("plates {}: need 1..={MAX_PLATES}", self.plates));
         }
         if !(0.0..=1.0).contains(&self.continental_fraction) {
-            return bad(format!("continental fraction {}: need 0..=1", self.continental_fraction));
+            return bad(format!(
+                "continental fraction {}: need 0..=1",
+                self.continental_fraction
+            ));
         }
         if !(pos(self.time_step_myr) && self.time_step_myr <= 50.0) {
-            return bad(format!("time step {} Myr: need 0 < dt ≤ 50", self.time_step_myr));
+            return bad(format!(
+                "time step {} Myr: need 0 < dt ≤ 50",
+                self.time_step_myr
+            ));
         }
         let (lo, hi) = self.speed_cm_per_yr;
         if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo <= hi && hi <= 100.0) {
@@ -151,7 +160,10 @@ impl Params {
             return bad(format!("spacing {} km: must be positive", self.spacing_km));
         }
         if self.vertices < 4 || self.vertices > MAX_VERTICES {
-            return bad(format!("vertices {}: need 4..={MAX_VERTICES}", self.vertices));
+            return bad(format!(
+                "vertices {}: need 4..={MAX_VERTICES}",
+                self.vertices
+            ));
         }
         for (what, x) in [
             ("resample period", self.resample_every_myr),

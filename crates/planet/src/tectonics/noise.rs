@@ -84,12 +84,25 @@ mod tests {
     #[test]
     fn noise_is_a_function_of_place_bounded_and_not_constant() {
         let a = DVec3::new(0.3, -0.5, 0.8).normalize();
-        assert_eq!(fbm(7, a, 6371.0, 2000.0, 5, 0.5), fbm(7, a, 6371.0, 2000.0, 5, 0.5));
-        assert_ne!(fbm(7, a, 6371.0, 2000.0, 5, 0.5), fbm(8, a, 6371.0, 2000.0, 5, 0.5));
+        assert_eq!(
+            fbm(7, a, 6371.0, 2000.0, 5, 0.5),
+            fbm(7, a, 6371.0, 2000.0, 5, 0.5)
+        );
+        assert_ne!(
+            fbm(7, a, 6371.0, 2000.0, 5, 0.5),
+            fbm(8, a, 6371.0, 2000.0, 5, 0.5)
+        );
         let values: Vec<f64> = (0..2000)
             .map(|i| {
                 let t = i as f64 * 0.01;
-                fbm(3, DVec3::new(t.sin(), t.cos(), (t * 0.37).sin()).normalize(), 6371.0, 1500.0, 4, 0.5)
+                fbm(
+                    3,
+                    DVec3::new(t.sin(), t.cos(), (t * 0.37).sin()).normalize(),
+                    6371.0,
+                    1500.0,
+                    4,
+                    0.5,
+                )
             })
             .collect();
         assert!(values.iter().all(|v| v.abs() <= 1.2), "out of range");
@@ -98,6 +111,8 @@ mod tests {
         assert!(var > 0.005, "variance {var}");
         // Continuity: nearby places, nearby values.
         let b = (a + DVec3::new(1e-6, 0.0, 0.0)).normalize();
-        assert!((fbm(7, a, 6371.0, 2000.0, 5, 0.5) - fbm(7, b, 6371.0, 2000.0, 5, 0.5)).abs() < 1e-3);
+        assert!(
+            (fbm(7, a, 6371.0, 2000.0, 5, 0.5) - fbm(7, b, 6371.0, 2000.0, 5, 0.5)).abs() < 1e-3
+        );
     }
 }

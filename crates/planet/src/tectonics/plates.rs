@@ -100,7 +100,10 @@ fn components(mesh: &Mesh, plate: &[u32]) -> (Vec<u32>, Vec<usize>, Vec<u32>) {
 pub fn lonely_fraction(mesh: &Mesh, plate: &[u32]) -> f64 {
     let lonely = mesh
         .vertices()
-        .filter(|&v| mesh.neighbors(v).all(|u| plate[u.index()] != plate[v.index()]))
+        .filter(|&v| {
+            mesh.neighbors(v)
+                .all(|u| plate[u.index()] != plate[v.index()])
+        })
         .count();
     lonely as f64 / mesh.vertex_count().max(1) as f64
 }
@@ -147,7 +150,10 @@ pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, 
     let mut plate = read(world, &PLATE)?;
     let pos = world_ops::positions(world);
     let mesh = world.mesh();
-    let members: Vec<Vertex> = mesh.vertices().filter(|v| plate[v.index()] == big).collect();
+    let members: Vec<Vertex> = mesh
+        .vertices()
+        .filter(|v| plate[v.index()] == big)
+        .collect();
     let centre = members
         .iter()
         .map(|v| pos[v.index()])
@@ -155,7 +161,9 @@ pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, 
         .try_normalize()
         .unwrap_or(DVec3::Z);
     // The rift's great circle passes through the centre along `along` (made tangent).
-    let tangent = (along - centre * along.dot(centre)).try_normalize().unwrap_or(centre.any_orthonormal_vector());
+    let tangent = (along - centre * along.dot(centre))
+        .try_normalize()
+        .unwrap_or(centre.any_orthonormal_vector());
     let normal = centre.cross(tangent);
     let seed = derive(t.params.seed, 0x41f7 + t.plates.len() as u64);
     let new = t.plates.len() as u32;

@@ -95,7 +95,10 @@ pub(super) fn step(
             continue;
         }
         seen.converging += 1;
-        let (ca, cb) = (crust[a.index()] == CONTINENTAL, crust[b.index()] == CONTINENTAL);
+        let (ca, cb) = (
+            crust[a.index()] == CONTINENTAL,
+            crust[b.index()] == CONTINENTAL,
+        );
         // Which end overrides: a continent over an ocean, else the younger crust.
         let a_over = match (ca, cb) {
             (true, false) => true,
@@ -105,10 +108,25 @@ pub(super) fn step(
         let i = speeds.len() as u32;
         speeds.push(closing);
         let (over, under) = if a_over { (a, b) } else { (b, a) };
-        sources.push(Source { vertex: over, point: mid, tag: i });
-        sources.push(Source { vertex: under, point: mid, tag: i | DIVING });
+        sources.push(Source {
+            vertex: over,
+            point: mid,
+            tag: i,
+        });
+        sources.push(Source {
+            vertex: under,
+            point: mid,
+            tag: i | DIVING,
+        });
     }
-    let (dist, tag) = nearest_sources(mesh, pos, params.radius_km, &sources, REACH_KM, Some(&plate));
+    let (dist, tag) = nearest_sources(
+        mesh,
+        pos,
+        params.radius_km,
+        &sources,
+        REACH_KM,
+        Some(&plate),
+    );
     let slots = mesh.vertex_slots();
     let live: Vec<bool> = {
         let mut l = vec![false; slots];
@@ -126,8 +144,20 @@ pub(super) fn step(
         .for_each(|(i, ((z, a), k))| {
             if live[i] {
                 *a += dt;
-                let front = Front { dist: f64::from(dist[i]), tag: tag[i], speeds: &speeds };
-                relieve(z, *a, k, crust[i] == CONTINENTAL, front, (decay_land, decay_ocean), dt);
+                let front = Front {
+                    dist: f64::from(dist[i]),
+                    tag: tag[i],
+                    speeds: &speeds,
+                };
+                relieve(
+                    z,
+                    *a,
+                    k,
+                    crust[i] == CONTINENTAL,
+                    front,
+                    (decay_land, decay_ocean),
+                    dt,
+                );
                 *z = z.clamp(LOWEST_M, HIGHEST_M);
             }
         });
@@ -145,7 +175,15 @@ struct Front<'a> {
 }
 
 /// One vertex's relief step: erosion or damping, then its front's uplift or trench.
-fn relieve(z: &mut f32, a: f32, k: &mut u8, continental: bool, front: Front<'_>, decay: (f32, f32), dt: f32) {
+fn relieve(
+    z: &mut f32,
+    a: f32,
+    k: &mut u8,
+    continental: bool,
+    front: Front<'_>,
+    decay: (f32, f32),
+    dt: f32,
+) {
     let (decay_land, decay_ocean) = decay;
     {
         {
@@ -179,7 +217,11 @@ fn relieve(z: &mut f32, a: f32, k: &mut u8, continental: bool, front: Front<'_>,
             let up = (UPLIFT_M_PER_MYR * s * bump) as f32 * dt;
             if up > 1.0 {
                 *z += up;
-                *k = if continental { orogeny::ANDEAN } else { orogeny::ARC };
+                *k = if continental {
+                    orogeny::ANDEAN
+                } else {
+                    orogeny::ARC
+                };
             }
         }
     }

@@ -113,7 +113,8 @@ pub fn binned_elevation(world: &World, degrees: f64) -> (usize, usize, Vec<f64>)
         let d = pos[v.index()].normalize();
         let lat = d.z.clamp(-1.0, 1.0).asin();
         let lon = d.y.atan2(d.x);
-        let r = (((std::f64::consts::FRAC_PI_2 - lat) / std::f64::consts::PI) * rows as f64) as usize;
+        let r =
+            (((std::f64::consts::FRAC_PI_2 - lat) / std::f64::consts::PI) * rows as f64) as usize;
         let c = (((lon + std::f64::consts::PI) / std::f64::consts::TAU) * cols as f64) as usize;
         let k = r.min(rows - 1) * cols + c.min(cols - 1);
         sum[k] += f64::from(h[v]) * areas[v.index()];
@@ -149,5 +150,9 @@ pub fn correlation(a: &[f64], b: &[f64]) -> f64 {
         saa += (x - ma).powi(2);
         sbb += (y - mb).powi(2);
     }
-    if saa > 0.0 && sbb > 0.0 { sab / (saa * sbb).sqrt() } else { 0.0 }
+    if saa > 0.0 && sbb > 0.0 {
+        sab / (saa * sbb).sqrt()
+    } else {
+        0.0
+    }
 }

@@ -62,13 +62,18 @@ pub fn fibonacci_world(n: usize, radius: f64, jitter: f64, seed: u64) -> Result<
 ///
 /// # Errors
 /// A dead vertex, a non-finite position, or what the restore refuses.
-pub fn move_vertices(world: &mut World, moves: &[(Vertex, DVec3)]) -> Result<RestoreStats, OpsError> {
+pub fn move_vertices(
+    world: &mut World,
+    moves: &[(Vertex, DVec3)],
+) -> Result<RestoreStats, OpsError> {
     let slots = world.mesh().vertex_slots();
     if let Some((v, _)) = moves
         .iter()
         .find(|(v, p)| v.index() >= slots || !world.mesh().is_vertex_alive(*v) || !p.is_finite())
     {
-        return Err(OpsError(format!("move: {v:?} is dead or its target not finite")));
+        return Err(OpsError(format!(
+            "move: {v:?} is dead or its target not finite"
+        )));
     }
     let options = RestoreOptions {
         tolerance: 0.0,
@@ -83,8 +88,8 @@ pub fn move_vertices(world: &mut World, moves: &[(Vertex, DVec3)]) -> Result<Res
         pos[v.index()] = p;
     }
     let moved = changed_stars(mesh, pos, moves, &before);
-    let stats = delaunay::restore(&Sphere, mesh, pos, Some(&moved), &options)
-        .map_err(fail("restore"))?;
+    let stats =
+        delaunay::restore(&Sphere, mesh, pos, Some(&moved), &options).map_err(fail("restore"))?;
     guard.commit().map_err(fail("move"))?;
     Ok(stats)
 }

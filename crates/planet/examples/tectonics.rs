@@ -63,17 +63,25 @@ fn run(n: usize, steps: usize, seed: u64) -> (planet::tectonics::Summary, Vec<f6
     let init = clock.elapsed().as_secs_f64() - built;
     let mut worst: f64 = 0.0;
     let sim = Instant::now();
+    let mut steady = Vec::new();
     for _ in 0..steps {
         let r = t.step(&mut world).expect("step");
         worst = worst.max(r.seconds);
+        if !r.resampled && r.rifted.is_none() {
+            steady.push(r.seconds);
+        }
     }
+    steady.sort_by(f64::total_cmp);
+    let median = steady.get(steady.len() / 2).copied().unwrap_or(0.0);
     let total = sim.elapsed().as_secs_f64();
+    t.clean_up(&mut world).expect("clean-up");
     t.measure_areas(&world);
     let s = summarize(&world, t.plates.len());
     println!(
         "{n} vertices: sphere {built:.2} s, initial state {init:.2} s, {steps} steps {total:.2} s \
-         ({:.1} ms/step, worst {:.1} ms); subducted {}, created {}, now {} vertices",
+         ({:.1} ms/step, median plain step {:.1} ms, worst {:.1} ms); subducted {}, created {}, now {} vertices",
         1e3 * total / steps.max(1) as f64,
+        1e3 * median,
         1e3 * worst,
         t.subducted,
         t.created,

@@ -29,6 +29,10 @@ pub const RIDGE_DEPTH_M: f32 = -2600.0;
 const COLLISION_UPLIFT_M_PER_MYR: f32 = 140.0;
 const COLLISION_RADIUS_KM: f64 = 700.0;
 
+/// Rounds of new crust per step: a gap opened by fast plates on a fine mesh is several
+/// cells wide, and each round fills one row.
+const ROUNDS: usize = 6;
+
 /// What the front stage did.
 pub(super) struct Fronts {
     pub subducted: usize,
@@ -244,7 +248,7 @@ fn suture(
 
 /// New oceanic crust where the plates moved apart: every triangle joining two plates whose
 /// circumradius exceeds the mesh spacing gets a vertex at its centre (on the plate of the
-/// nearest corner), age 0, ridge depth; up to two rounds, so wide gaps fill in rows.
+/// nearest corner), age 0, ridge depth; up to [`ROUNDS`] rounds, so wide gaps fill in rows.
 /// Returns the vertices made.
 ///
 /// # Errors
@@ -255,7 +259,7 @@ pub(super) fn new_crust(
     params: &Params,
 ) -> Result<usize, TectonicsError> {
     let mut made = 0;
-    for _ in 0..2 {
+    for _ in 0..ROUNDS {
         let plate = read(world, &PLATE)?;
         let (points, owners) = gaps(world, plates, params, &plate);
         if points.is_empty() {
@@ -287,9 +291,13 @@ fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let r = params.radius_km;
-    // A triangle of the regular lattice has circumradius spacing/√3; a gap is one that grew
-    // half again as wide.
-    let limit = 0.9 * params.spacing_km;
+    // A gap is a triangle across a boundary with room for a vertex: twice the area of a
+    // lattice triangle ((√3/4)·spacing², and a lattice has two triangles per vertex, so new
+    // crust gets the lattice's density), its centre at least 0.45 spacing from each corner
+    // (so thin slivers along a barely opening boundary wait until they widen).
+    let s2 = params.spacing_km * params.spacing_km;
+    let min_area = 2.0 * 0.25 * 3f64.sqrt() * s2;
+    let min_reach2 = 0.45 * 0.45 * s2;
     let faces: Vec<quadedge::Face> = mesh.faces().collect();
     let wide: Vec<(quadedge::Face, DVec3)> = faces
         .par_iter()
@@ -300,8 +308,14 @@ fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec
                 return None;
             }
             let (x, y, z) = (pos[a.index()], pos[b.index()], pos[c.index()]);
-            let centre = sphere::geometry::circumcenter(x, y, z, r);
-            if centre.distance(x) <= limit {
+            if 0.5 * (y - x).cross(z - x).length() < min_area {
+                return None;
+            }
+            let centre = (x + y + z).normalize() * r;
+            if [x, y, z]
+                .iter()
+                .any(|p| p.distance_squared(centre) < min_reach2)
+            {
                 return None;
             }
             // Only where the plates move apart (not along transforms or fronts): some edge
@@ -325,8 +339,7 @@ fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec
             continue;
         }
         // The centroid: inside the triangle, so the insertion always finds it.
-        let [x, y, z] = corners.map(|v| pos[v.index()]);
-        let point = (x + y + z).normalize() * r;
+        let point = centre;
         let nearest = corners
             .iter()
             .min_by(|u, v| {
@@ -342,7 +355,6 @@ fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec
                 used[u.index()] = true;
             }
         }
-        let _ = centre;
         points.push(point);
         owners.push(plate[nearest.index()]);
     }

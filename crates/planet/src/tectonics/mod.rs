@@ -399,9 +399,11 @@ impl Tectonics {
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         r.times.relief = split();
-        // Stray cells are rare (the fronts are decided before the motion); a sweep each
-        // step keeps every plate in one piece.
-        r.reassigned = plates::clean_up(world, &self.params)?;
+        // Stray cells are rare (the fronts are decided before the motion): a sweep every few
+        // steps, after rifting and resampling, and on demand ([`Tectonics::clean_up`]).
+        if self.steps % CLEAN_EVERY == CLEAN_EVERY - 1 {
+            r.reassigned = plates::clean_up(world, &self.params)?;
+        }
         r.times.cleanup = split();
         self.time_myr += dt;
         self.steps += 1;
@@ -467,6 +469,9 @@ impl Tectonics {
         Ok(world_ops::move_vertices(world, &moves)?)
     }
 }
+
+/// Steps between two clean-up sweeps.
+const CLEAN_EVERY: usize = 4;
 
 /// Whether a period of `every` Myr ended within the step that reached `t`.
 fn crossed(t: f64, dt: f64, every: f64) -> bool {

@@ -27,7 +27,7 @@ pub fn ocean_depth(age: f32) -> f32 {
 pub const ARC_DISTANCE_KM: f64 = 250.0;
 const ARC_WIDTH_KM: f64 = 220.0;
 /// Farthest reach of a front's uplift (km).
-const REACH_KM: f64 = 800.0;
+const REACH_KM: f64 = 650.0;
 /// Width of a trench in front of a subduction zone (km) and its depth below the age curve.
 pub const TRENCH_WIDTH_KM: f64 = 180.0;
 const TRENCH_M: f32 = 3500.0;

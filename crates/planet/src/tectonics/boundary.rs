@@ -125,17 +125,22 @@ fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]
     let fastest = plates.iter().map(|p| p.omega).fold(0.0, f64::max);
     // The farthest any two plates can approach in a step, plus a cell.
     let reach = 2.0 * fastest * params.radius_km * dt + 2.0 * params.spacing_km;
+    // Boundary vertices where the plate across closes in (only there can crust overlap).
     let sources: Vec<Source> = mesh
         .vertices()
         .filter_map(|v| {
-            let p = plate[v.index()];
-            let other = mesh
-                .neighbors(v)
-                .map(|u| plate[u.index()])
-                .find(|&q| q != p)?;
+            let (i, p) = (v.index(), plate[v.index()]);
+            let mine = plates.get(p as usize)?;
+            let other = mesh.neighbors(v).find_map(|u| {
+                let q = plate[u.index()];
+                let theirs = plates.get(q as usize)?;
+                let x = pos[i];
+                let closing = (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x);
+                (q != p && closing < 0.0).then_some(q)
+            })?;
             Some(Source {
                 vertex: v,
-                point: pos[v.index()],
+                point: pos[i],
                 tag: other,
             })
         })
@@ -259,35 +264,73 @@ pub(super) fn new_crust(
     params: &Params,
 ) -> Result<usize, TectonicsError> {
     let mut made = 0;
+    // The first round looks at every face; the next ones only round what changed: the new
+    // vertices and the wide faces a crowded round skipped.
+    let mut focus: Option<Vec<quadedge::Face>> = None;
     for _ in 0..ROUNDS {
-        let plate = read(world, &PLATE)?;
-        let (points, owners) = gaps(world, plates, params, &plate);
-        if points.is_empty() {
+        let plate = world.layer(&PLATE).map(|l| l.as_slice()).unwrap_or(&[]);
+        let found = gaps(world, plates, params, plate, focus.as_deref());
+        if found.points.is_empty() {
             break;
         }
-        let new = world_ops::insert_points(world, &points)?;
-        let mut p = read(world, &PLATE)?;
-        let mut c = read(world, &CRUST)?;
-        let mut a = read(world, &AGE)?;
-        let mut h = read(world, &ELEVATION)?;
-        let mut k = read(world, &OROGENY)?;
-        for (v, owner) in new.iter().zip(owners) {
-            let i = v.index();
-            (p[i], c[i], a[i], h[i], k[i]) = (owner, OCEANIC, 0.0, RIDGE_DEPTH_M, orogeny::NONE);
-        }
-        write(world, &PLATE, &p)?;
-        write(world, &CRUST, &c)?;
-        write(world, &AGE, &a)?;
-        write(world, &ELEVATION, &h)?;
-        write(world, &OROGENY, &k)?;
+        let new = world_ops::insert_points(world, &found.points)?;
+        set(world, &PLATE, &new, |i| found.owners[i])?;
+        set(world, &CRUST, &new, |_| OCEANIC)?;
+        set(world, &AGE, &new, |_| 0.0)?;
+        set(world, &ELEVATION, &new, |_| RIDGE_DEPTH_M)?;
+        set(world, &OROGENY, &new, |_| orogeny::NONE)?;
         made += new.len();
+        let mesh = world.mesh();
+        let mut around: Vec<quadedge::Face> = new
+            .iter()
+            .chain(&found.skipped)
+            .filter(|v| mesh.is_vertex_alive(**v))
+            .flat_map(|&v| mesh.vertex_faces(v))
+            .collect();
+        around.sort_unstable();
+        around.dedup();
+        focus = Some(around);
     }
     Ok(made)
 }
 
+/// Sets a vertex layer at the listed vertices to `value(k)` for the k-th.
+fn set<T: layers::LayerValue + Copy>(
+    world: &mut World,
+    info: &layers::LayerInfo<T, layers::VertexKind>,
+    vertices: &[Vertex],
+    value: impl Fn(usize) -> T,
+) -> Result<(), TectonicsError> {
+    let mut g = world
+        .lock_layer(info)
+        .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))?;
+    let s = g.as_mut_slice();
+    for (k, v) in vertices.iter().enumerate() {
+        if let Some(x) = s.get_mut(v.index()) {
+            *x = value(k);
+        }
+    }
+    Ok(())
+}
+
+/// What one round of [`gaps`] found.
+struct Gaps {
+    /// Where new crust goes, and the plate of each.
+    points: Vec<DVec3>,
+    owners: Vec<u32>,
+    /// Corners of wide faces left for the next round (a neighbour was filled first).
+    skipped: Vec<Vertex>,
+}
+
 /// The centres of the wide triangles across plate boundaries, at most one per vertex's
 /// star per round (so two new points never crowd), and the plate each joins.
-fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec<DVec3>, Vec<u32>) {
+fn gaps(
+    world: &World,
+    plates: &[Plate],
+    params: &Params,
+    plate: &[u32],
+    focus: Option<&[quadedge::Face]>,
+) -> Gaps {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let r = params.radius_km;
@@ -298,7 +341,14 @@ fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec
     let s2 = params.spacing_km * params.spacing_km;
     let min_area = 2.0 * 0.25 * 3f64.sqrt() * s2;
     let min_reach2 = 0.45 * 0.45 * s2;
-    let faces: Vec<quadedge::Face> = mesh.faces().collect();
+    let all: Vec<quadedge::Face>;
+    let faces = match focus {
+        Some(f) => f,
+        None => {
+            all = mesh.faces().collect();
+            &all
+        }
+    };
     let wide: Vec<(quadedge::Face, DVec3)> = faces
         .par_iter()
         .filter_map(|&f| {
@@ -332,10 +382,11 @@ fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec
         })
         .collect();
     let mut used = vec![false; mesh.vertex_slots()];
-    let (mut points, mut owners) = (Vec::new(), Vec::new());
+    let (mut points, mut owners, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     for (f, centre) in wide {
         let corners = mesh.face_vertices(f);
         if corners.iter().any(|v| used[v.index()]) {
+            skipped.extend(corners);
             continue;
         }
         // The centroid: inside the triangle, so the insertion always finds it.
@@ -358,5 +409,9 @@ fn gaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> (Vec
         points.push(point);
         owners.push(plate[nearest.index()]);
     }
-    (points, owners)
+    Gaps {
+        points,
+        owners,
+        skipped,
+    }
 }

@@ -176,13 +176,12 @@ fn small_planets_work() {
 
 /// Each plate's stored id and seed vertex, read back from the saved file.
 fn saved_seeds(w: &world::World) -> Vec<(i64, quadedge::Vertex)> {
-    #[allow(clippy::manual_flatten)]
     let Some(Value::List(plates)) = w.dict("plates").unwrap().get("plates") else {
         panic!("no plate list");
     };
     plates
         .iter()
-        .map(|p| {
+        .filter_map(|p| {
             let Value::Dict(d) = p else {
                 panic!("plate entry is not a dict")
             };
@@ -196,7 +195,6 @@ fn saved_seeds(w: &world::World) -> Vec<(i64, quadedge::Vertex)> {
                 other => panic!("seed_vertex: {other:?}"),
             }
         })
-        .flatten()
         .collect()
 }
 

@@ -308,7 +308,7 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     let mut frames = Vec::new();
     let every = frame_every(cfg.steps);
     let mut hook = |w: &world::World, step: usize| -> Result<(), DemoError> {
-        if step % every == 0 || step == cfg.steps {
+        if step.is_multiple_of(every) || step == cfg.steps {
             frames.push(relief_files::frame(w, cfg)?);
         }
         Ok(())

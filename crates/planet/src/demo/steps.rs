@@ -12,22 +12,16 @@ use quadedge::Vertex;
 use std::path::{Path, PathBuf};
 use world::World;
 
-/// A Fibonacci sphere triangulated as its spherical Delaunay triangulation, in a world with
-/// a `position` layer.
+/// A Fibonacci sphere triangulated as its spherical Delaunay triangulation (vertices in
+/// Hilbert order), in a world with a `position` layer.
 pub(super) fn build_sphere(cfg: &DemoConfig) -> Result<World, DemoError> {
-    let jitter = sphere::Perturbation::Tangent(cfg.perturbation);
-    let (mesh, points) =
-        sphere::perturbed_fibonacci_sphere(cfg.vertices, cfg.radius, jitter, cfg.seed)
-            .map_err(|e| err("sphere")(&e))?;
-    let mut world = World::new(mesh, cfg.seed);
-    let mut pos = world
-        .lock_layer(&POSITION)
-        .map_err(|e| err("positions")(&e))?;
-    for (i, p) in points.iter().enumerate() {
-        pos[Vertex::new(i as u32)] = *p;
-    }
-    drop(pos);
-    Ok(world)
+    crate::tectonics::world_ops::fibonacci_world(
+        cfg.vertices,
+        cfg.radius,
+        cfg.perturbation,
+        cfg.seed,
+    )
+    .map_err(|e| err("sphere")(&e))
 }
 
 /// For each plate id below `plates`, its vertex nearest to the plate's mean direction

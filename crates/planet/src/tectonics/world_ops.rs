@@ -39,15 +39,29 @@ pub fn positions(world: &World) -> &[DVec3] {
     world.layer(&POSITION).map_or(&[], |l| l.as_slice())
 }
 
-/// A world on a tangent-jittered Fibonacci sphere of `n` points of `radius`, its positions
-/// in the `position` layer.
+/// A tangent-jittered Fibonacci sphere of `n` points of `radius`, triangulated with its
+/// vertices numbered along a Hilbert curve: neighbours sit near each other in memory, so the
+/// walks of every later insertion, removal and point location stay in cache.
+fn fresh_sphere(
+    n: usize,
+    radius: f64,
+    jitter: f64,
+    seed: u64,
+) -> Result<(quadedge::Mesh, Vec<DVec3>), OpsError> {
+    let points = sphere::perturbed_fibonacci_points(n, radius, Perturbation::Tangent(jitter), seed)
+        .map_err(fail("fibonacci sphere"))?;
+    let (mesh, points, _) =
+        sphere::sphere_mesh_hilbert(&points).map_err(fail("fibonacci sphere"))?;
+    Ok((mesh, points))
+}
+
+/// A world on a tangent-jittered Fibonacci sphere of `n` points of `radius` (vertices in
+/// Hilbert order), its positions in the `position` layer.
 ///
 /// # Errors
 /// What the sphere refuses (too few points, a jitter out of range).
 pub fn fibonacci_world(n: usize, radius: f64, jitter: f64, seed: u64) -> Result<World, OpsError> {
-    let (mesh, points) =
-        sphere::perturbed_fibonacci_sphere(n, radius, Perturbation::Tangent(jitter), seed)
-            .map_err(fail("fibonacci sphere"))?;
+    let (mesh, points) = fresh_sphere(n, radius, jitter, seed)?;
     let mut world = World::new(mesh, seed);
     world
         .lock_layer(&POSITION)
@@ -172,9 +186,7 @@ pub fn resample_onto_fresh_sphere(
     jitter: f64,
     seed: u64,
 ) -> Result<(), OpsError> {
-    let (mesh, points) =
-        sphere::perturbed_fibonacci_sphere(n, radius, Perturbation::Tangent(jitter), seed)
-            .map_err(fail("resample sphere"))?;
+    let (mesh, points) = fresh_sphere(n, radius, jitter, seed)?;
     let s = stencils(
         &Sphere,
         world.mesh(),

@@ -5,9 +5,9 @@ use super::{DemoConfig, DemoError, Report};
 use crate::tectonics::{MIN_VERTICES, Params, Tectonics};
 use world::World;
 
-/// Animation frames: one every this many steps, so a long history stays a few dozen frames.
+/// Animation frames: one every this many steps, so a long history stays about twenty frames.
 pub fn frame_every(steps: usize) -> usize {
-    steps.div_ceil(40).max(1)
+    steps.div_ceil(20).max(1)
 }
 
 /// The simulation's settings for the demo's.

@@ -12,7 +12,7 @@ use world::World;
 /// The elevation range (m) the colours span, fixed so that frames compare across steps.
 pub(super) const COLOR_RANGE: (f32, f32) = (-7000.0, 6000.0);
 /// How long each animation frame shows (ms).
-const FRAME_MS: u16 = 150;
+const FRAME_MS: u16 = 250;
 /// Widest animation frame (the animation holds one per step).
 const MAX_FRAME_WIDTH: u32 = 768;
 

@@ -31,7 +31,7 @@ const COLLISION_RADIUS_KM: f64 = 700.0;
 
 /// Rounds of new crust per step: a gap opened by fast plates on a fine mesh is several
 /// cells wide, and each round fills one row.
-const ROUNDS: usize = 6;
+const ROUNDS: usize = 12;
 
 /// What the front stage did.
 pub(super) struct Fronts {

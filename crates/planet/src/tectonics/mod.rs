@@ -121,7 +121,7 @@ impl Params {
             vertices,
             resample_every_myr: 30.0,
             rift_every_myr: 50.0,
-            rift_min_area: 0.18,
+            rift_min_area: 0.14,
             seed,
         }
     }

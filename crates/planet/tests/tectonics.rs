@@ -245,6 +245,11 @@ fn bad_settings_are_refused_before_any_work() {
         assert!(Tectonics::new(&mut world, params).is_err());
         assert!(world == before, "the world changed");
     }
+    // Positions on another sphere than the settings say.
+    let mut params = Params::earth(1000, 1);
+    params.radius_km = 1000.0;
+    assert!(Tectonics::new(&mut world, params).is_err());
+    assert!(world == before, "the world changed");
     // Too small to move: laid out, but a step is refused.
     let mut tiny = world_ops::fibonacci_world(100, 6371.0, 0.3, 1).unwrap();
     let mut t = Tectonics::new(&mut tiny, Params::earth(100, 1)).unwrap();

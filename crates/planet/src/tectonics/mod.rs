@@ -276,12 +276,23 @@ impl Tectonics {
     /// continents from noise, ocean ages and depths, motions drawn from the seed.
     ///
     /// # Errors
-    /// [`TectonicsError::Params`] for settings out of range or a world too small, before
-    /// anything is written; [`TectonicsError::World`] when the world refuses a layer.
+    /// [`TectonicsError::Params`] for settings out of range, [`TectonicsError::World`] for a
+    /// world without positions or with a vertex off the sphere of `params.radius_km` (both
+    /// before anything is written), or when the world refuses a layer.
     pub fn new(world: &mut World, params: Params) -> Result<Self, TectonicsError> {
         params.validate()?;
         if world.layer(&POSITION).is_none() {
             return Err(TectonicsError::World("no position layer".into()));
+        }
+        let pos = world_ops::positions(world);
+        let r = params.radius_km;
+        if let Some(v) = world.mesh().vertices().find(|v| {
+            pos.get(v.index())
+                .is_none_or(|p| !p.is_finite() || (p.length() / r - 1.0).abs() > 1e-6)
+        }) {
+            return Err(TectonicsError::World(format!(
+                "vertex {v:?} is not on the sphere of radius {r} km"
+            )));
         }
         let mut rng = Pcg64::seed_from_u64(noise::derive(params.seed, 0x7ec7));
         let plates = init::motions(&params, &mut rng);

@@ -238,8 +238,9 @@ mod tests {
                 cfg.out.clone(),
                 cfg.steps
             ),
-            (def.vertices, def.plates, def.seed, def.out, 10)
+            (def.vertices, def.plates, def.seed, def.out, 40)
         );
+        assert_eq!(cfg.myr_per_step, 2.0);
         let Command::Demo(d) = parse(&[
             "demo",
             "--vertices=500",
@@ -291,7 +292,9 @@ mod tests {
             "--perturbation",
             "--width",
             "--steps",
-            "[default: 10]",
+            "[default: 40]",
+            "--myr-per-step",
+            "[default: 2]",
         ] {
             assert!(help.contains(needle), "demo help lacks {needle}:\n{help}");
         }

@@ -51,9 +51,11 @@ pub const CRUST: LayerInfo<u8, VertexKind> =
 /// Crust age (Myr): 0 at a ridge, growing as the crust drifts away.
 pub const AGE: LayerInfo<f32, VertexKind> =
     LayerInfo::new("crust_age").interpolation(Interpolation::Lerp);
-/// Elevation above sea level (m).
+/// Elevation above sea level (m). A new vertex takes its heaviest corner's value, like
+/// the crust type: blending would sink every coast by half a cell at each resampling (a
+/// continental vertex with an ocean's depth), so land would shrink faster on coarse meshes.
 pub const ELEVATION: LayerInfo<f32, VertexKind> =
-    LayerInfo::new("elevation").interpolation(Interpolation::Lerp);
+    LayerInfo::new("elevation").interpolation(Interpolation::MaxWeight);
 /// The last mountain building that raised a vertex: [`orogeny`] kinds.
 pub const OROGENY: LayerInfo<u8, VertexKind> =
     LayerInfo::new("orogeny").interpolation(Interpolation::MaxWeight);

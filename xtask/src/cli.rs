@@ -76,12 +76,15 @@ pub struct DemoArgs {
     /// Width of planet.png in pixels (its height is half; at least 2).
     #[arg(long, value_name = "PX", default_value_t = DemoConfig::default().image_width)]
     pub width: u32,
-    /// Plate motion steps: each plate turns about its own axis, the mesh is restored to
-    /// Delaunay, relief grows where plates meet and one animation frame is drawn after each
-    /// step; every output shows the moved planet (0 = no motion).
+    /// Tectonic steps: plates turn about their Euler poles (mesh restored to Delaunay),
+    /// ocean is consumed at subduction fronts and made at ridges, continents collide, large
+    /// plates rift, relief rises and erodes (0 = the plates stay as laid out).
     #[arg(long, value_name = "N", default_value_t = DemoConfig::default().steps)]
     pub steps: usize,
-    /// Keep the first mesh: no refinement along plate boundaries, no resampling half-way.
+    /// Simulated time per tectonic step, in million years (0 < dt ≤ 50).
+    #[arg(long, value_name = "MYR", default_value_t = DemoConfig::default().myr_per_step)]
+    pub myr_per_step: f64,
+    /// Never resample the world onto a fresh sphere (by default every 20 Myr).
     #[arg(long)]
     pub no_remesh: bool,
 }
@@ -97,6 +100,7 @@ impl DemoArgs {
             perturbation: self.perturbation,
             image_width: self.width,
             steps: self.steps,
+            myr_per_step: self.myr_per_step,
             remesh: !self.no_remesh,
         }
     }
@@ -255,8 +259,9 @@ mod tests {
                 cfg.out.clone(),
                 cfg.steps
             ),
-            (def.vertices, def.plates, def.seed, def.out, 10)
+            (def.vertices, def.plates, def.seed, def.out, 40)
         );
+        assert_eq!(cfg.myr_per_step, 2.0);
         let Command::Demo(d) = parse(&[
             "demo",
             "--vertices=500",
@@ -316,7 +321,9 @@ mod tests {
             "--perturbation",
             "--width",
             "--steps",
-            "[default: 10]",
+            "[default: 40]",
+            "--myr-per-step",
+            "[default: 2]",
         ] {
             assert!(help.contains(needle), "demo help lacks {needle}:\n{help}");
         }

@@ -10,3 +10,4 @@
 
 pub mod demo;
 pub mod plates;
+pub mod tectonics;

@@ -57,7 +57,7 @@ fn demo_outputs_exist_and_parse() {
         w.layer(&planet::demo::PLATE)
             .unwrap()
             .iter()
-            .all(|&p| p < 5 || p == u32::MAX)
+            .all(|&p| (p as usize) < 5 + report.motion.len() || p == u32::MAX)
     );
     assert_eq!(
         w.dict("plates").unwrap().get("plates").map(|_| ()),
@@ -79,14 +79,43 @@ fn demo_outputs_exist_and_parse() {
     ));
     let reader = decoder.read_info().unwrap();
     let frames = reader.info().animation_control().map(|a| a.num_frames);
-    assert_eq!(frames, Some(report.motion.len() as u32));
-    assert_eq!(report.motion.len(), 10);
+    let every = planet::demo::frame_every(report.motion.len());
+    assert_eq!(frames, Some(report.motion.len().div_ceil(every) as u32));
+    assert_eq!(report.motion.len(), planet::demo::DEFAULT_STEPS);
     assert!(glb.windows(10).any(|w| w == b"_ELEVATION"));
     let elevation = w.layer(&planet::demo::ELEVATION).unwrap();
     let live: Vec<f32> = w.mesh().vertices().map(|v| elevation[v]).collect();
-    // Oceans and mountains: the relief grew well beyond the starting ±350 m of noise.
-    assert!(live.iter().any(|&h| h < -3000.0) && live.iter().any(|&h| h > 1500.0));
+    // Oceans, trenches and mountains within Earth's bounds.
+    assert!(live.iter().any(|&h| h < -7000.0) && live.iter().any(|&h| h > 1500.0));
+    assert!(live.iter().all(|&h| (-11_000.0..=9_000.0).contains(&h)));
     assert!(std::fs::metadata(out.join("elevation.png")).unwrap().len() > 1000);
+
+    // The JSON files: metres back from the heightmap, the planet's figures.
+    let hm: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("heightmap.json")).unwrap())
+            .unwrap();
+    let (lo, hi) = (hm["min_m"].as_f64().unwrap(), hm["max_m"].as_f64().unwrap());
+    let (min, max) = live
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(a, b), &h| (a.min(h), b.max(h)));
+    assert_eq!((lo, hi), (f64::from(min), f64::from(max)));
+    assert_eq!(hm["sea_level_m"].as_f64(), Some(0.0));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["vertices"].as_u64(), Some(report.vertices as u64));
+    let land = summary["land_fraction"].as_f64().unwrap();
+    assert!((0.1..0.45).contains(&land), "land {land}");
+    let areas: f64 = summary["plates"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["area_km2"].as_f64().unwrap())
+        .sum();
+    assert!((areas / (4.0 * std::f64::consts::PI * 6371.0f64.powi(2)) - 1.0).abs() < 1e-9);
+    assert_eq!(
+        summary["step_seconds"].as_array().unwrap().len(),
+        report.motion.len()
+    );
 
     insta::assert_snapshot!("demo_report_3000", report.render(false));
 }

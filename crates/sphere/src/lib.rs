@@ -29,8 +29,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod encloses;
 pub mod dual;
+mod encloses;
 mod error;
 pub mod geometry;
 mod hilbert;

@@ -51,6 +51,7 @@ impl Edited {
 pub(super) fn edit_around(
     world: &mut World,
     seeds: &[Vertex],
+    plates: usize,
     radius: f64,
 ) -> Result<Edited, DemoError> {
     let positions = world
@@ -136,7 +137,7 @@ pub(super) fn edit_around(
     touched.sort();
     touched.dedup();
     reset_lengths_around(world, &touched)?;
-    let max_deviation = check(world, seeds.len(), radius, encloses_centre)?;
+    let max_deviation = check(world, plates, radius, encloses_centre)?;
     Ok(Edited {
         seeds,
         touched,

@@ -1,35 +1,29 @@
-//! The whole demo: a small tectonic planet. Generate, attach data, edit, move the plates and
-//! build relief, write pictures and files, reload.
+//! The whole demo: a tectonic planet. Generate, lay out plates and crust, edit, run the
+//! plate tectonics in physical units, write pictures and files, reload.
 //!
 //! [`run`] calls one function per step, in order; each lives with its concept: `steps.rs`
-//! (sphere, plates, plate distance, metadata, pictures, files), `edits.rs` (the edits that
-//! exercise the layer policies, and what they touched), `motion.rs` (plates turning, the
-//! mesh restored to Delaunay after each step), `tectonic.rs` (relief where plates meet,
-//! refinement along boundaries, the resampling half-way) and `relief_files.rs` (the elevation
-//! globe, heightmap and animation).
+//! (sphere, plate distance, metadata, pictures, meshes, save), `edits.rs` (the edits that
+//! exercise the layer policies, and what they touched), `history.rs` (the tectonic stage:
+//! [`crate::tectonics`] step by step, with a hook per step for animation frames),
+//! `relief_files.rs` (the elevation globe, heightmap and animation) and `json_files.rs`
+//! (`summary.json`, `heightmap.json`). After the tectonic stage the world holds positions
+//! and an `elevation` vertex layer in metres, which later stages read.
 
 mod edits;
-mod motion;
+mod history;
+mod json_files;
 mod relief_files;
 mod steps;
-mod tectonic;
 mod view_files;
 
-pub use motion::MIN_MOVING_VERTICES;
-pub use tectonic::{ELEVATION, boundary_distance, size_factor};
+pub use crate::tectonics::{ELEVATION, PLATE, POSITION};
+pub use history::frame_every;
 
-use glam::DVec3;
-use layers::{EdgeKind, Interpolation, LayerInfo, OnChange, VertexKind};
+use layers::{EdgeKind, Interpolation, LayerInfo, OnChange};
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Vertex positions on the sphere; splits keep them on it.
-pub const POSITION: LayerInfo<DVec3, VertexKind> =
-    LayerInfo::new("position").interpolation(Interpolation::Slerp);
-/// Plate id per vertex; a vertex made by a split joins the plate of the heavier side.
-pub const PLATE: LayerInfo<u32, VertexKind> =
-    LayerInfo::new("plate").interpolation(Interpolation::MaxWeight);
 /// Great-circle length of edges inside a plate, −1 across plate borders: an edge layer whose
 /// values only make sense while both ends stay in one plate, so edits reset what they touch:
 /// flips and removals (`ResetAffected`) and splits (`Reset`: the halves of a split edge are
@@ -42,7 +36,7 @@ pub const PLATE_DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_dista
 /// The steps [`run`] announces through its progress callback, in order.
 pub const STEP_NAMES: [&str; 10] = [
     "fibonacci sphere",
-    "plates",
+    "plates and crust",
     "plate distance",
     "edits",
     "close-up",
@@ -74,12 +68,13 @@ pub struct DemoConfig {
     pub perturbation: f64,
     /// Width of `planet.png` (its height is half).
     pub image_width: u32,
-    /// Plate motion steps (0 = the plates stay where they grew); each also builds relief and
-    /// renders one animation frame.
+    /// Tectonic steps of [`DemoConfig::myr_per_step`] each (0 = the plates stay as laid
+    /// out); planets under [`crate::tectonics::MIN_VERTICES`] vertices stay still.
     pub steps: usize,
-    /// Change the mesh with the data: refine along plate boundaries and coarsen inside plates
-    /// (after the first step and after the resampling), and resample the world onto a fresh
-    /// sphere half-way. Without it vertex ids stay those of the first mesh.
+    /// Simulated time per step (Myr).
+    pub myr_per_step: f64,
+    /// Resample the world onto a fresh sphere every 20 Myr, when the moving, consumed and
+    /// created vertices have made the sampling uneven.
     pub remesh: bool,
 }
 
@@ -127,6 +122,13 @@ impl DemoConfig {
                 self.image_width
             ));
         }
+        if !(self.myr_per_step.is_finite() && self.myr_per_step > 0.0 && self.myr_per_step <= 50.0)
+        {
+            return bad(format!(
+                "--myr-per-step {}: must lie in 0 < dt ≤ 50",
+                self.myr_per_step
+            ));
+        }
         if self.steps > MAX_STEPS {
             return bad(format!(
                 "--steps {}: at most {MAX_STEPS} plate motion steps are supported",
@@ -141,8 +143,11 @@ impl DemoConfig {
 pub const MAX_VERTICES: usize = 50_000_000;
 /// Widest `planet.png` the demo renders.
 pub const MAX_IMAGE_WIDTH: u32 = 16_384;
-/// Most plate motion steps: far past where plates have crossed each other several times.
+/// Most tectonic steps (20 Gyr at 2 Myr per step).
 pub const MAX_STEPS: usize = 10_000;
+/// Default tectonic steps: 80 Myr at 2 Myr per step, long enough for ridges to open wide
+/// oceans, arcs and cordilleras to rise and continents to collide.
+pub const DEFAULT_STEPS: usize = 40;
 
 impl Default for DemoConfig {
     fn default() -> Self {
@@ -154,7 +159,8 @@ impl Default for DemoConfig {
             radius: 6371.0,
             perturbation: 0.3,
             image_width: 2048,
-            steps: 10,
+            steps: DEFAULT_STEPS,
+            myr_per_step: 2.0,
             remesh: true,
         }
     }
@@ -194,26 +200,8 @@ pub struct Report {
     pub files: Vec<(String, u64)>,
     /// Heap bytes of the world per vertex.
     pub bytes_per_vertex: f64,
-    /// What each plate motion step cost, in order.
-    pub motion: Vec<MotionStep>,
-}
-
-/// One plate motion step: what restoring the Delaunay mesh took, the relief and remeshing.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MotionStep {
-    /// Flips, folds, relocations (re-insertions keeping the id) and merges.
-    pub stats: delaunay::RestoreStats,
-    /// Wall time of the step: rotating the positions, restoring the mesh, relief, remeshing
-    /// and the animation frame.
-    pub seconds: f64,
-    /// Live vertices after the step.
-    pub vertices: usize,
-    /// Boundary vertices whose plates converge / separate there.
-    pub converging: usize,
-    /// See `converging`.
-    pub separating: usize,
-    /// What changed the mesh besides the motion: `""`, `"adapt"`, `"resample+adapt"`.
-    pub remesh: &'static str,
+    /// What each tectonic step did, in order.
+    pub motion: Vec<crate::tectonics::StepReport>,
 }
 
 impl Report {
@@ -240,33 +228,44 @@ impl Report {
             s += &format!("  {k:<28} {t}\n");
         }
         if !self.motion.is_empty() {
-            s += "plate motion and relief:\n";
-            s += "   step    flips    folds relocated reloc.flips merged vertices  conv   sep remesh          time\n";
+            s += "tectonics (every step's row; time per step):\n";
+            s += "   step   flips  folds vertices subducted created sutured strays  conv   sep event          time\n";
         }
         for (i, m) in self.motion.iter().enumerate() {
-            let r = &m.stats;
             let t = if times {
                 format!("{:6.1} ms", m.seconds * 1e3)
             } else {
                 "  [time]".into()
             };
+            let event = match (m.rifted, m.resampled) {
+                (Some(p), true) => format!("rift {p}+resample"),
+                (Some(p), false) => format!("rift {p}"),
+                (None, true) => "resample".into(),
+                (None, false) => String::new(),
+            };
             s += &format!(
-                "  {:5} {:8} {:8} {:9} {:11} {:6} {:8} {:5} {:5} {:<14} {t}\n",
+                "  {:5} {:7} {:6} {:8} {:9} {:7} {:7} {:6} {:5} {:5} {:<14} {t}\n",
                 i + 1,
-                r.flips,
-                r.folds,
-                r.relocated,
-                r.relocation_flips,
-                r.merged,
+                m.restore.flips,
+                m.restore.folds,
                 m.vertices,
+                m.subducted,
+                m.created,
+                m.sutured,
+                m.reassigned,
                 m.converging,
                 m.separating,
-                m.remesh
+                event
             );
         }
         s += "files:\n";
         for (f, b) in &self.files {
-            s += &format!("  {f:<28} {b} bytes\n");
+            // summary.json holds the timings, so its length varies from run to run.
+            if !times && f == "summary.json" {
+                s += &format!("  {f:<28} [size]\n");
+            } else {
+                s += &format!("  {f:<28} {b} bytes\n");
+            }
         }
         s
     }
@@ -293,15 +292,17 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     timer.done("fibonacci sphere + mesh", &mut report);
 
     timer.start(1);
-    let seeds = steps::grow_plate_layer(&mut world, cfg.plates)?;
-    timer.done("plates (flood fill)", &mut report);
+    let mut sim = history::lay_out(&mut world, cfg)?;
+    let seeds = steps::plate_representatives(&world, sim.plates.len());
+    timer.done("plates, crust (initial state)", &mut report);
 
     timer.start(2);
     steps::plate_distance(&mut world)?;
     timer.done("plate_distance (edge layer)", &mut report);
 
     timer.start(3);
-    let edited = edits::edit_around(&mut world, &seeds, cfg.radius)?;
+    let live_seeds: Vec<_> = seeds.iter().copied().filter(|v| v.is_valid()).collect();
+    let edited = edits::edit_around(&mut world, &live_seeds, sim.plates.len(), cfg.radius)?;
     edited.report(&mut report);
     timer.done("split, collapse, flip, compact", &mut report);
 
@@ -310,19 +311,22 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     timer.done("render close-up", &mut report);
 
     timer.start(5);
-    let motions = motion::plate_motions(&mut world, cfg.plates);
-    let seed_points = steps::seed_points(&world, &edited.seeds);
-    let (frames, relief) = tectonics(&mut world, cfg, &motions, &mut report)?;
-    motion::check_and_report(&world, cfg.plates, cfg.radius, &mut report)?;
-    relief.report(&mut report);
+    let mut frames = Vec::new();
+    let every = frame_every(cfg.steps);
+    let mut hook = |w: &world::World, step: usize| -> Result<(), DemoError> {
+        if step.is_multiple_of(every) || step == cfg.steps {
+            frames.push(relief_files::frame(w, cfg)?);
+        }
+        view_files::record_step(w, cfg, step)
+    };
+    history::run(&mut world, &mut sim, cfg, &mut report, &mut hook)?;
     timer.done(
         &format!("tectonics ({} steps)", report.motion.len()),
         &mut report,
     );
 
     timer.start(6);
-    let seeds = steps::moved_seeds(&world, &seed_points, &motions, report.motion.len());
-    steps::plate_metadata(&mut world, &seeds, &motions, cfg.radius, &mut report)?;
+    steps::plate_metadata(&mut world, &mut sim, &mut report)?;
     timer.done("plate metadata + areas", &mut report);
 
     timer.start(7);
@@ -332,6 +336,7 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
         "elevation range (m)".into(),
         format!("{:.0} .. {:.0}", range.0, range.1),
     ));
+    let heightmap_json = json_files::heightmap(&cfg.out, range)?;
     timer.done("render globes + heightmap", &mut report);
 
     timer.start(8);
@@ -342,100 +347,22 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     timer.start(9);
     let file = steps::save_and_reload(&world, &cfg.out)?;
     timer.done("save + reload + compare", &mut report);
+    let summary_json = json_files::summary(&world, &sim, &report, &cfg.out)?;
 
     report.vertices = world.mesh().vertex_count();
     report.faces = world.mesh().face_count();
     report.bytes_per_vertex = world.heap_bytes() as f64 / report.vertices as f64;
     let pictures = [planet, closeup];
-    for p in pictures
-        .iter()
-        .chain(&relief_files)
-        .chain(&meshes)
-        .chain([&file])
-    {
+    for p in pictures.iter().chain(&relief_files).chain(&meshes).chain([
+        &file,
+        &heightmap_json,
+        &summary_json,
+    ]) {
         let size = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
         let name = p.file_name().map(|s| s.to_string_lossy().into_owned());
         report.files.push((name.unwrap_or_default(), size));
     }
     Ok(report)
-}
-
-/// What remeshing did, for the report.
-#[derive(Default)]
-struct Relief {
-    /// `(when, vertices before, vertices after)` per refinement.
-    adapted: Vec<(String, usize, usize)>,
-    /// Vertices of the fresh sphere the world was resampled onto.
-    resampled: Option<usize>,
-}
-
-impl Relief {
-    fn report(&self, report: &mut Report) {
-        for (when, before, after) in &self.adapted {
-            report.facts.push((
-                format!("refinement {when}"),
-                format!("{before} → {after} vertices"),
-            ));
-        }
-        if let Some(n) = self.resampled {
-            report.facts.push((
-                "resampled onto fresh sphere".into(),
-                format!("{n} vertices"),
-            ));
-        }
-    }
-}
-
-/// The plates move `cfg.steps` times; after each move the relief grows where they meet and
-/// one animation frame is rendered. With `cfg.remesh`, the mesh is refined along plate
-/// boundaries after the first step, and half-way the world is resampled onto a fresh sphere
-/// and refined again.
-fn tectonics(
-    world: &mut world::World,
-    cfg: &DemoConfig,
-    motions: &[motion::PlateMotion],
-    report: &mut Report,
-) -> Result<(Vec<export::Image>, Relief), DemoError> {
-    let continental = tectonic::initial_relief(world, cfg.plates)?;
-    let turns = motion::turns(motions);
-    let mut frames = Vec::with_capacity(cfg.steps);
-    let mut relief = Relief::default();
-    let half = cfg.steps.div_ceil(2).max(1);
-    for step in 1..=cfg.steps {
-        let clock = Instant::now();
-        let Some(stats) = motion::move_step(world, &turns, cfg.radius, step)? else {
-            break;
-        };
-        let r = tectonic::relief_step(world, motions, &continental)?;
-        let mut remesh = "";
-        if cfg.remesh && step == half && cfg.steps > 1 {
-            *world = tectonic::resample_onto_fresh_sphere(world, cfg.radius, cfg.perturbation)?;
-            relief.resampled = Some(world.mesh().vertex_count());
-            remesh = "resample+adapt";
-        }
-        if cfg.remesh && (step == 1 || !remesh.is_empty()) {
-            let before = world.mesh().vertex_count();
-            tectonic::adapt_to_boundaries(world, cfg.radius, cfg.vertices)?;
-            let when = format!("at step {step}");
-            relief
-                .adapted
-                .push((when, before, world.mesh().vertex_count()));
-            if remesh.is_empty() {
-                remesh = "adapt";
-            }
-        }
-        frames.push(relief_files::frame(world, cfg)?);
-        view_files::record_step(world, cfg, step)?;
-        report.motion.push(MotionStep {
-            stats,
-            seconds: clock.elapsed().as_secs_f64(),
-            vertices: world.mesh().vertex_count(),
-            converging: r.converging,
-            separating: r.separating,
-            remesh,
-        });
-    }
-    Ok((frames, relief))
 }
 
 /// Announces steps and records how long each took.

@@ -2,19 +2,19 @@
 //! elevation with hillshading), `heightmap.png` (16-bit equirectangular) and `evolution.png`
 //! (an animated PNG, one frame per step).
 
-use super::tectonic::{ELEVATION, elevation_range};
-use super::{DemoConfig, DemoError, POSITION, err};
+use super::{DemoConfig, DemoError, ELEVATION, POSITION, err};
 use export::colormap::{ColorMap, colorize};
 use export::{Borders, GlobeOptions, Image, Shading};
+use quadedge::Mesh;
 use std::path::PathBuf;
 use world::World;
 
 /// The elevation range (m) the colours span, fixed so that frames compare across steps.
 pub(super) const COLOR_RANGE: (f32, f32) = (-7000.0, 6000.0);
 /// How long each animation frame shows (ms).
-const FRAME_MS: u16 = 400;
+const FRAME_MS: u16 = 250;
 /// Widest animation frame (the animation holds one per step).
-const MAX_FRAME_WIDTH: u32 = 384;
+const MAX_FRAME_WIDTH: u32 = 768;
 
 /// Terrain colours of the world's elevation (sea level 0 m).
 pub(super) fn terrain_colors(elevation: &[f32]) -> Vec<[u8; 3]> {
@@ -103,4 +103,15 @@ pub(super) fn write(
         files.push(animation);
     }
     Ok((files, range))
+}
+
+/// Elevation range over the live vertices (`(0, 0)` without any).
+pub(super) fn elevation_range(mesh: &Mesh, elevation: &[f32]) -> (f32, f32) {
+    let (lo, hi) = mesh
+        .vertices()
+        .map(|v| elevation[v.index()])
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), h| {
+            (a.min(h), b.max(h))
+        });
+    if lo <= hi { (lo, hi) } else { (0.0, 0.0) }
 }

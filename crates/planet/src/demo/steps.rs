@@ -2,49 +2,50 @@
 //! calls them.
 
 use super::edits::Edited;
-use super::motion::PlateMotion;
-use super::tectonic::ELEVATION;
-use super::{DemoConfig, DemoError, PLATE, PLATE_DISTANCE, POSITION, Report, err};
-use crate::plates::grow_plates;
+use super::{DemoConfig, DemoError, ELEVATION, PLATE, PLATE_DISTANCE, POSITION, Report, err};
+use crate::tectonics::Tectonics;
 use export::gltf::GlbOptions;
 use export::{Borders, CloseupOptions, GlobeOptions};
-use glam::{DQuat, DVec3, Vec3};
+use glam::{DVec3, Vec3};
 use layers::Value;
 use quadedge::Vertex;
 use std::path::{Path, PathBuf};
 use world::World;
 
-/// A Fibonacci sphere triangulated as its spherical Delaunay triangulation, in a world with
-/// a `position` layer.
+/// A Fibonacci sphere triangulated as its spherical Delaunay triangulation (vertices in
+/// Hilbert order), in a world with a `position` layer.
 pub(super) fn build_sphere(cfg: &DemoConfig) -> Result<World, DemoError> {
-    let jitter = sphere::Perturbation::Tangent(cfg.perturbation);
-    let (mesh, points) =
-        sphere::perturbed_fibonacci_sphere(cfg.vertices, cfg.radius, jitter, cfg.seed)
-            .map_err(|e| err("sphere")(&e))?;
-    let mut world = World::new(mesh, cfg.seed);
-    let mut pos = world
-        .lock_layer(&POSITION)
-        .map_err(|e| err("positions")(&e))?;
-    for (i, p) in points.iter().enumerate() {
-        pos[Vertex::new(i as u32)] = *p;
-    }
-    drop(pos);
-    Ok(world)
+    crate::tectonics::world_ops::fibonacci_world(
+        cfg.vertices,
+        cfg.radius,
+        cfg.perturbation,
+        cfg.seed,
+    )
+    .map_err(|e| err("sphere")(&e))
 }
 
-/// Plates grown from random seeds (the world's generator) by a randomised flood, into the
-/// `plate` layer. Returns each plate's seed vertex.
-pub(super) fn grow_plate_layer(world: &mut World, plates: usize) -> Result<Vec<Vertex>, DemoError> {
-    let (plate_ids, seeds) = {
-        let mesh = world.mesh().clone();
-        let mut rng = world.lock_random();
-        grow_plates(&mesh, plates, &mut *rng)
-    };
-    let mut plate = world.lock_layer(&PLATE).map_err(|e| err("plates")(&e))?;
-    for (i, &p) in plate_ids.iter().enumerate() {
-        plate[Vertex::new(i as u32)] = p;
+/// For each plate id below `plates`, its vertex nearest to the plate's mean direction
+/// ([`Vertex::INVALID`] for a plate with no vertex): a stable name for the plate's place.
+pub(super) fn plate_representatives(world: &World, plates: usize) -> Vec<Vertex> {
+    let pos = world.layer(&POSITION).expect("made by the first step");
+    let plate = world.layer(&PLATE).expect("laid out");
+    let mut sum = vec![DVec3::ZERO; plates];
+    for v in world.mesh().vertices() {
+        if let Some(s) = sum.get_mut(plate[v] as usize) {
+            *s += pos[v].normalize();
+        }
     }
-    Ok(seeds)
+    let mut best = vec![(f64::NEG_INFINITY, Vertex::INVALID); plates];
+    for v in world.mesh().vertices() {
+        let p = plate[v] as usize;
+        if let Some(b) = best.get_mut(p) {
+            let x = pos[v].normalize().dot(sum[p]);
+            if x > b.0 {
+                *b = (x, v);
+            }
+        }
+    }
+    best.iter().map(|b| b.1).collect()
 }
 
 /// `plate_distance` on every edge: its great-circle length inside a plate, −1 across borders.
@@ -66,55 +67,54 @@ pub(super) fn plate_distance(world: &mut World) -> Result<(), DemoError> {
     Ok(())
 }
 
-/// The `plates` dictionary: per plate its id, seed vertex (an id value, which follows
-/// compaction), vertex count, area (from the Voronoi cells) and motion (rotation axis, angle
-/// per step), written after the edits and the motion so counts and areas describe the final
-/// mesh.
+/// The `plates` dictionary: per plate its id, a representative vertex (an id value, which
+/// follows compaction; `Null` for a plate with no vertex left), vertex count, area (from the
+/// Voronoi cells, km²), Euler pole and speed, written after the tectonic stage.
 pub(super) fn plate_metadata(
     world: &mut World,
-    seeds: &[Vertex],
-    motions: &[PlateMotion],
-    radius: f64,
+    sim: &mut Tectonics,
     report: &mut Report,
 ) -> Result<(), DemoError> {
-    let positions = world.layer(&POSITION).expect("kept").to_vec();
+    sim.measure_areas(world);
+    let n = sim.plates.len();
+    let seeds = plate_representatives(world, n);
     let plate = world.layer(&PLATE).expect("kept").to_vec();
-    let areas = sphere::geometry::voronoi_areas(world.mesh(), &positions);
-    let mut plate_area = vec![0.0f64; seeds.len()];
-    let mut plate_count = vec![0usize; seeds.len()];
+    let mut plate_count = vec![0usize; n];
     for v in world.mesh().vertices() {
-        let p = plate[v.index()] as usize;
-        plate_area[p] += areas[v.index()];
-        plate_count[p] += 1;
+        if let Some(c) = plate_count.get_mut(plate[v.index()] as usize) {
+            *c += 1;
+        }
     }
+    let radius = sim.params.radius_km;
     {
         let mut d = world.lock_dict("plates");
-        let list: Vec<Value> = (0..seeds.len())
+        let list: Vec<Value> = (0..n)
             .map(|p| {
                 let mut e = layers::Dict::default();
+                let info = sim.plates[p];
                 e.set("id", p as i64);
-                // An id value: it follows later compactions like layers do.
-                // A plate remeshing left without vertices has no seed.
                 match seeds.get(p).filter(|v| v.is_valid()) {
                     Some(&v) => e.set("seed_vertex", v),
                     None => e.set("seed_vertex", Value::Null),
                 };
                 e.set("vertices", plate_count[p] as i64);
-                e.set("area_km2", plate_area[p]);
-                let axis = motions[p].axis.to_array().map(Value::from);
-                e.set("rotation_axis", Value::List(axis.to_vec()));
-                e.set("rotation_rad_per_step", motions[p].angle_per_step);
+                e.set("area_km2", info.area_km2);
+                let axis = info.pole.to_array().map(Value::from);
+                e.set("euler_pole", Value::List(axis.to_vec()));
+                e.set("rad_per_myr", info.omega);
+                e.set("speed_cm_per_yr", info.speed_cm_per_yr(radius));
                 Value::from(e)
             })
             .collect();
         d.set("plates", Value::List(list));
         d.set("radius_km", radius);
+        d.set("simulated_myr", sim.time_myr);
     }
     let sphere_area = 4.0 * std::f64::consts::PI * radius * radius;
-    let total: f64 = plate_area.iter().sum();
-    let largest = plate_area.iter().copied().fold(0.0, f64::max);
+    let total: f64 = sim.plates.iter().map(|p| p.area_km2).sum();
+    let largest = sim.plates.iter().map(|p| p.area_km2).fold(0.0, f64::max);
     report.facts.push((
-        "Voronoi area / 4πr²".into(),
+        "plate areas / 4πr²".into(),
         format!("{:.12}", total / sphere_area),
     ));
     report.facts.push((
@@ -206,41 +206,6 @@ pub(super) fn render_closeup(
     img.save_png(&png_mesh)
         .map_err(|e| err("planet_mesh.png")(&e))?;
     Ok(png_mesh)
-}
-
-/// The positions of the plates' seed vertices.
-pub(super) fn seed_points(world: &World, seeds: &[Vertex]) -> Vec<DVec3> {
-    let pos = world.layer(&POSITION).expect("kept");
-    seeds.iter().map(|&v| pos[v]).collect()
-}
-
-/// Each plate's seed after `steps` turns: the vertex of the plate nearest to where the seed's
-/// point turned (remeshing renumbers vertices, so ids are found again by position);
-/// [`Vertex::INVALID`] for a plate left without vertices.
-pub(super) fn moved_seeds(
-    world: &World,
-    seed_points: &[DVec3],
-    motions: &[PlateMotion],
-    steps: usize,
-) -> Vec<Vertex> {
-    let target: Vec<DVec3> = seed_points
-        .iter()
-        .zip(motions)
-        .map(|(p, m)| DQuat::from_axis_angle(m.axis, steps as f64 * m.angle_per_step) * *p)
-        .collect();
-    let pos = world.layer(&POSITION).expect("kept");
-    let plate = world.layer(&PLATE).expect("kept");
-    let mut best = vec![(f64::INFINITY, Vertex::INVALID); target.len()];
-    for v in world.mesh().vertices() {
-        let p = plate[v] as usize;
-        if let Some(t) = target.get(p) {
-            let d = pos[v].distance_squared(*t);
-            if d < best[p].0 {
-                best[p] = (d, v);
-            }
-        }
-    }
-    best.iter().map(|&(_, v)| v).collect()
 }
 
 /// The close-up's angular radius: every edited vertex in view with a margin of two cells,

@@ -10,8 +10,7 @@
 
 mod nearest;
 
-use super::tectonic::{ELEVATION, boundary_distance};
-use super::{DemoConfig, DemoError, PLATE, POSITION, err};
+use super::{DemoConfig, DemoError, ELEVATION, PLATE, POSITION, err};
 use export::view::{Frame, Layer, Relief, Scale, Values, ViewData, ViewMesh, write_view};
 use glam::{DVec3, Vec3};
 use layers::{LayerInfo, VertexKind};
@@ -183,16 +182,10 @@ fn write_files(world: &World, cfg: &DemoConfig) -> Result<(), DemoError> {
             classes.push((name.to_string(), gather_u(l.as_slice())));
         }
     }
-    if let Some(plate) = world.layer(&PLATE) {
-        let hops = boundary_distance(mesh, plate.as_slice());
-        let hops: Vec<f32> = hops.iter().map(|&h| h.min(1 << 20) as f32).collect();
-        scalars.push(("boundary distance".into(), gather_f(&hops)));
-    }
     let mut layers: Vec<Layer> = Vec::new();
     for (name, values) in &scalars {
         let (unit, scale) = match name.as_str() {
             "elevation" => ("m", Scale::Terrain { sea_level: 0.0 }),
-            "boundary distance" => ("hops", Scale::Sequential),
             _ => ("", Scale::Sequential),
         };
         let values = Values::Scalar(values, scale);

@@ -104,7 +104,8 @@ impl World {
 
     /// Moves the vertices of `moves` to their new positions and restores the exact Delaunay
     /// triangulation (Lawson flips for small moves; a vertex whose faces folded is relocated
-    /// by flips), keeping every vertex id and its data. The positions are stored exactly as
+    /// by flips), keeping every vertex id and its data. Returns what the restore did and what
+    /// changed. The positions are stored exactly as
     /// given and must be on the world's surface ([`Geometry::project`] puts a point there).
     ///
     /// ```
@@ -113,9 +114,10 @@ impl World {
     /// let mut world = World::fibonacci_sphere(2000, 1.0, 0.3, 1).unwrap();
     /// let v = Vertex::new(17);
     /// let p = (world.positions()[17] + glam::DVec3::new(0.01, 0.0, 0.0)).normalize();
-    /// let report = world.move_vertices(&[(v, p)], &MoveOptions::default()).unwrap();
+    /// let (stats, report) = world.move_vertices(&[(v, p)], &MoveOptions::default()).unwrap();
     /// assert_eq!(world.positions()[17], p);
     /// assert_eq!(report.moved, vec![v]);
+    /// assert_eq!(stats.relocated, 0); // a small move: flips only
     /// ```
     ///
     /// # Errors
@@ -127,7 +129,7 @@ impl World {
         &mut self,
         moves: &[(Vertex, DVec3)],
         options: &MoveOptions,
-    ) -> Result<EditReport, EditError> {
+    ) -> Result<(RestoreStats, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         check_moves(&self.mesh, moves, geometry)?;
         check_distinct(moves)?;
@@ -139,9 +141,9 @@ impl World {
         &mut self,
         moves: &[(Vertex, DVec3)],
         options: &MoveOptions,
-    ) -> Result<EditReport, EditError> {
+    ) -> Result<(RestoreStats, EditReport), EditError> {
         let vertices: Vec<Vertex> = moves.iter().map(|m| m.0).collect();
-        let (_, mut report) = self.geometric_edit(true, |g, mesh, positions| {
+        let (stats, mut report) = self.geometric_edit(true, |g, mesh, positions| {
             let old: Vec<DVec3> = vertices.iter().map(|v| positions[v.index()]).collect();
             for &(v, p) in moves {
                 positions[v.index()] = p;
@@ -155,7 +157,7 @@ impl World {
             r
         })?;
         report.set_moved(vertices, &self.mesh);
-        Ok(report)
+        Ok((stats, report))
     }
 
     /// Moves every live vertex to `to(vertex, position)` (computed on all cores) and restores
@@ -177,7 +179,7 @@ impl World {
         &mut self,
         to: impl Fn(Vertex, DVec3) -> DVec3 + Sync,
         options: &MoveOptions,
-    ) -> Result<EditReport, EditError> {
+    ) -> Result<(RestoreStats, EditReport), EditError> {
         let positions = self.positions();
         let mesh = &self.mesh;
         let moves: Vec<(Vertex, DVec3)> = (0..positions.len())

@@ -1,0 +1,468 @@
+//! Plate tectonics in physical units on a world: plates that move as rigid caps, oceanic crust
+//! consumed at subduction fronts and made at ridges, continents that collide and suture,
+//! large plates that rift, relief raised by distance to the fronts and worn down by erosion.
+//!
+//! Everything is in km, km/Myr, Myr and metres, never in edges or vertex counts, and every
+//! random choice is a function of the seed and of places on the sphere (plate seeds drawn as
+//! points, noise evaluated at unit directions), so the same seed makes the same planet at
+//! 20,000 or 1,000,000 vertices; the vertex count only sets how finely it is sampled.
+//!
+//! State per vertex, in world layers: [`PLATE`], [`CRUST`], [`AGE`] (Myr), [`ELEVATION`] (m),
+//! [`OROGENY`]; per plate, in [`Tectonics::plates`]: Euler pole, angular speed, area. One
+//! [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore), subduction
+//! (removal of the overridden ocean) and collision (terrane transfer), new crust in the gaps
+//! (insertion), relief (uplift by distance to the fronts, trenches, erosion, ocean depth from
+//! age), plate clean-up, rifting and resampling on their own clocks. The mesh edits go
+//! through [`world_ops`], an adapter shaped like the world's own operations.
+
+mod boundary;
+mod distance;
+mod init;
+pub mod noise;
+mod plates;
+mod relief;
+mod report;
+mod stats;
+pub mod world_ops;
+
+pub use plates::{lonely_fraction, pieces_per_plate};
+pub use relief::ocean_depth;
+pub use report::{StageTimes, StepReport};
+pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
+
+use glam::{DQuat, DVec3};
+use layers::{Interpolation, LayerInfo, VertexKind};
+use quadedge::Vertex;
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
+use std::fmt;
+use std::time::Instant;
+use world::World;
+
+/// Vertex positions on the sphere (km): the world's own position layer.
+pub use world::SPHERE_POSITION as POSITION;
+/// Plate id per vertex; a new vertex joins the plate of the heaviest corner.
+pub const PLATE: LayerInfo<u32, VertexKind> =
+    LayerInfo::new("plate").interpolation(Interpolation::MaxWeight);
+/// Crust type per vertex: [`OCEANIC`] or [`CONTINENTAL`].
+pub const CRUST: LayerInfo<u8, VertexKind> =
+    LayerInfo::new("crust").interpolation(Interpolation::MaxWeight);
+/// Crust age (Myr): 0 at a ridge, growing as the crust drifts away.
+pub const AGE: LayerInfo<f32, VertexKind> =
+    LayerInfo::new("crust_age").interpolation(Interpolation::Lerp);
+/// Elevation above sea level (m). A new vertex takes its heaviest corner's value, like
+/// the crust type: blending would sink every coast by half a cell at each resampling (a
+/// continental vertex with an ocean's depth), so land would shrink faster on coarse meshes.
+pub const ELEVATION: LayerInfo<f32, VertexKind> =
+    LayerInfo::new("elevation").interpolation(Interpolation::MaxWeight);
+/// The last mountain building that raised a vertex: [`orogeny`] kinds.
+pub const OROGENY: LayerInfo<u8, VertexKind> =
+    LayerInfo::new("orogeny").interpolation(Interpolation::MaxWeight);
+
+/// Oceanic crust: thin, dense, made at ridges, consumed at subduction fronts.
+pub const OCEANIC: u8 = 0;
+/// Continental crust: buoyant, never subducted.
+pub const CONTINENTAL: u8 = 1;
+
+/// The kinds of [`OROGENY`].
+pub mod orogeny {
+    /// No mountain building.
+    pub const NONE: u8 = 0;
+    /// A cordillera on a continent over a subducting ocean (Andes).
+    pub const ANDEAN: u8 = 1;
+    /// A volcanic island arc on an ocean over an older ocean (Aleutians).
+    pub const ARC: u8 = 2;
+    /// A collision range between two continents (Himalaya).
+    pub const HIMALAYAN: u8 = 3;
+}
+
+/// Marks a vertex on no plate.
+pub const NO_PLATE: u32 = u32::MAX;
+
+/// The settings of a simulation, all in physical units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Planet radius (km).
+    pub radius_km: f64,
+    /// Plates at the start.
+    pub plates: usize,
+    /// Fraction of the surface under continental crust at the start.
+    pub continental_fraction: f64,
+    /// Simulated time per step (Myr).
+    pub time_step_myr: f64,
+    /// Plate speeds are drawn between these (cm/yr, at the plate's fastest point).
+    pub speed_cm_per_yr: (f64, f64),
+    /// Mean vertex spacing the mesh keeps (km): new crust fills gaps wider than this. A
+    /// sampling setting (from the vertex count), not a physical one.
+    pub spacing_km: f64,
+    /// Vertices of the fresh sphere the world is resampled onto.
+    pub vertices: usize,
+    /// Resampling period (Myr; 0 = never).
+    pub resample_every_myr: f64,
+    /// Rifting period (Myr; 0 = never): then the largest plate splits if it covers more than
+    /// [`Params::rift_min_area`] of the surface.
+    pub rift_every_myr: f64,
+    /// See `rift_every_myr` (fraction of the surface).
+    pub rift_min_area: f64,
+    /// Seed of the plates, the continents, the motions, the rifts.
+    pub seed: u64,
+}
+
+impl Params {
+    /// Earth-like settings for a planet sampled by `vertices` points.
+    pub fn earth(vertices: usize, seed: u64) -> Self {
+        let radius_km = 6371.0;
+        Params {
+            radius_km,
+            plates: 12,
+            continental_fraction: 0.3,
+            time_step_myr: 2.0,
+            speed_cm_per_yr: (2.0, 7.0),
+            spacing_km: spacing_km(vertices, radius_km),
+            vertices,
+            resample_every_myr: 30.0,
+            rift_every_myr: 50.0,
+            rift_min_area: 0.14,
+            seed,
+        }
+    }
+
+    /// Checks the settings; the message names the first one out of range.
+    ///
+    /// # Errors
+    /// [`TectonicsError::Params`].
+    pub fn validate(&self) -> Result<(), TectonicsError> {
+        let bad = |s: String| Err(TectonicsError::Params(s));
+        let pos = |x: f64| x.is_finite() && x > 0.0;
+        if !pos(self.radius_km) {
+            return bad(format!(
+                "radius {} km: must be finite and positive",
+                self.radius_km
+            ));
+        }
+        if self.plates == 0 || self.plates > MAX_PLATES {
+            return bad(format!("plates {}: need 1..={MAX_PLATES}", self.plates));
+        }
+        if !(0.0..=1.0).contains(&self.continental_fraction) {
+            return bad(format!(
+                "continental fraction {}: need 0..=1",
+                self.continental_fraction
+            ));
+        }
+        if !(pos(self.time_step_myr) && self.time_step_myr <= 50.0) {
+            return bad(format!(
+                "time step {} Myr: need 0 < dt ≤ 50",
+                self.time_step_myr
+            ));
+        }
+        let (lo, hi) = self.speed_cm_per_yr;
+        if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo <= hi && hi <= 100.0) {
+            return bad(format!("speeds {lo}..{hi} cm/yr: need 0 ≤ lo ≤ hi ≤ 100"));
+        }
+        if !pos(self.spacing_km) {
+            return bad(format!("spacing {} km: must be positive", self.spacing_km));
+        }
+        if self.vertices < 4 || self.vertices > MAX_VERTICES {
+            return bad(format!(
+                "vertices {}: need 4..={MAX_VERTICES}",
+                self.vertices
+            ));
+        }
+        for (what, x) in [
+            ("resample period", self.resample_every_myr),
+            ("rift period", self.rift_every_myr),
+            ("rift area", self.rift_min_area),
+        ] {
+            if !(x.is_finite() && x >= 0.0) {
+                return bad(format!("{what} {x}: must be finite and ≥ 0"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Fewest vertices plates move on (each plate needs a few cells).
+pub const MIN_VERTICES: usize = 500;
+/// Most vertices a simulation runs on.
+pub const MAX_VERTICES: usize = 50_000_000;
+/// Most plates.
+pub const MAX_PLATES: usize = 1000;
+
+/// The mean distance (km) between neighbours of `n` evenly spread points on a sphere.
+pub fn spacing_km(n: usize, radius_km: f64) -> f64 {
+    // A triangular lattice of n points covers 4πr² with n cells of (√3/2)·e² each.
+    (8.0 * std::f64::consts::PI / (3f64.sqrt() * n.max(1) as f64)).sqrt() * radius_km
+}
+
+/// Why a simulation refused or stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TectonicsError {
+    /// A setting out of range (nothing was done).
+    Params(String),
+    /// The world lacks what the simulation needs or a mesh operation failed.
+    World(String),
+}
+
+impl fmt::Display for TectonicsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TectonicsError::Params(s) => write!(f, "tectonics settings: {s}"),
+            TectonicsError::World(s) => write!(f, "tectonics: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for TectonicsError {}
+
+impl From<world_ops::OpsError> for TectonicsError {
+    fn from(e: world_ops::OpsError) -> Self {
+        TectonicsError::World(e.0)
+    }
+}
+
+fn world_err<E: fmt::Display>(what: &str) -> impl Fn(E) -> TectonicsError + '_ {
+    move |e| TectonicsError::World(format!("{what}: {e}"))
+}
+
+/// One plate: how it turns and how much of the surface it holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plate {
+    /// Unit Euler pole (the plate turns counter-clockwise about it).
+    pub pole: DVec3,
+    /// Angular speed (radians per Myr).
+    pub omega: f64,
+    /// Area (km²) when last measured ([`Tectonics::measure_areas`]).
+    pub area_km2: f64,
+    /// The plate it rifted from, if any.
+    pub parent: Option<u32>,
+}
+
+impl Plate {
+    /// Speed of the plate's fastest point, on its pole's equator (cm/yr).
+    pub fn speed_cm_per_yr(&self, radius_km: f64) -> f64 {
+        // 1 km/Myr = 0.1 cm/yr.
+        self.omega * radius_km * 0.1
+    }
+
+    /// Velocity (km/Myr) at the point `p` (km) of the plate.
+    pub fn velocity(&self, p: DVec3) -> DVec3 {
+        (self.pole * self.omega).cross(p)
+    }
+}
+
+/// A running simulation: the per-plate state and the counters; the per-vertex state lives
+/// in the world's layers.
+#[derive(Clone, Debug)]
+pub struct Tectonics {
+    /// The settings.
+    pub params: Params,
+    /// Every plate ever made, by id (a plate sutured away keeps its entry with no area).
+    pub plates: Vec<Plate>,
+    /// Simulated time (Myr).
+    pub time_myr: f64,
+    /// Steps done.
+    pub steps: usize,
+    /// Totals over the steps.
+    pub subducted: usize,
+    /// See `subducted`.
+    pub created: usize,
+    /// Seconds per stage over all steps.
+    pub times: StageTimes,
+    rng: Pcg64,
+}
+
+impl Tectonics {
+    /// Lays the initial state onto `world` (which needs its [`POSITION`] layer, on a sphere
+    /// of `params.radius_km`): plates grown by great-circle distance from seed points,
+    /// continents from noise, ocean ages and depths, motions drawn from the seed.
+    ///
+    /// # Errors
+    /// [`TectonicsError::Params`] for settings out of range, [`TectonicsError::World`] for a
+    /// world without positions or with a vertex off the sphere of `params.radius_km` (both
+    /// before anything is written), or when the world refuses a layer.
+    pub fn new(world: &mut World, params: Params) -> Result<Self, TectonicsError> {
+        params.validate()?;
+        if world.layer(&POSITION).is_none() {
+            return Err(TectonicsError::World("no position layer".into()));
+        }
+        let pos = world_ops::positions(world);
+        let r = params.radius_km;
+        if let Some(v) = world.mesh().vertices().find(|v| {
+            pos.get(v.index())
+                .is_none_or(|p| !p.is_finite() || (p.length() / r - 1.0).abs() > 1e-6)
+        }) {
+            return Err(TectonicsError::World(format!(
+                "vertex {v:?} is not on the sphere of radius {r} km"
+            )));
+        }
+        let mut rng = Pcg64::seed_from_u64(noise::derive(params.seed, 0x7ec7));
+        let plates = init::motions(&params, &mut rng);
+        init::lay_out(world, &params)?;
+        let mut t = Tectonics {
+            params,
+            plates,
+            time_myr: 0.0,
+            steps: 0,
+            subducted: 0,
+            created: 0,
+            times: StageTimes::default(),
+            rng,
+        };
+        plates::clean_up(world, &t.params)?;
+        t.measure_areas(world);
+        Ok(t)
+    }
+
+    /// One step of `params.time_step_myr`.
+    ///
+    /// # Errors
+    /// [`TectonicsError::Params`] on a world of fewer than [`MIN_VERTICES`] (nothing done);
+    /// [`TectonicsError::World`] when a mesh operation fails (the world is valid but the step
+    /// is partly done).
+    pub fn step(&mut self, world: &mut World) -> Result<StepReport, TectonicsError> {
+        if world.mesh().vertex_count() < MIN_VERTICES {
+            return Err(TectonicsError::Params(format!(
+                "the world has {} vertices: plates move on {MIN_VERTICES} or more",
+                world.mesh().vertex_count()
+            )));
+        }
+        let clock = Instant::now();
+        let dt = self.params.time_step_myr;
+        let mut r = StepReport::default();
+        let mut lap = Instant::now();
+        let mut split = || {
+            let s = lap.elapsed().as_secs_f64();
+            lap = Instant::now();
+            s
+        };
+        r.restore = self.motion(world)?;
+        r.times.motion = split();
+        let b = boundary::subduct_and_collide(world, &self.plates, &self.params)?;
+        r.subducted = b.subducted;
+        r.sutured = b.sutured;
+        r.times.subduction = split();
+        r.created = boundary::new_crust(world, &self.plates, &self.params)?;
+        r.times.creation = split();
+        let fronts = relief::step(world, &self.plates, &self.params)?;
+        r.converging = fronts.converging;
+        r.separating = fronts.separating;
+        r.times.relief = split();
+        // Stray cells are rare (the fronts are decided before the motion): a sweep every few
+        // steps, after rifting and resampling, and on demand ([`Tectonics::clean_up`]).
+        if self.steps % CLEAN_EVERY == CLEAN_EVERY - 1 {
+            r.reassigned = plates::clean_up(world, &self.params)?;
+        }
+        r.times.cleanup = split();
+        self.time_myr += dt;
+        self.steps += 1;
+        if crossed(self.time_myr, dt, self.params.rift_every_myr) {
+            r.rifted = plates::rift(world, self)?;
+        }
+        r.times.rift = split();
+        if crossed(self.time_myr, dt, self.params.resample_every_myr) {
+            let seed = noise::derive(self.params.seed, self.steps as u64);
+            let p = &self.params;
+            world_ops::resample_onto_fresh_sphere(world, p.vertices, p.radius_km, 0.3, seed)?;
+            // Blending the plate ids can leave stray cells along boundaries.
+            r.reassigned += plates::clean_up(world, &self.params)?;
+            r.resampled = true;
+        }
+        r.times.resample = split();
+        self.subducted += r.subducted;
+        self.created += r.created;
+        r.vertices = world.mesh().vertex_count();
+        r.seconds = clock.elapsed().as_secs_f64();
+        self.times.add(&r.times);
+        Ok(r)
+    }
+
+    /// Makes every plate one connected region now (the steps do it every few steps): a
+    /// stray piece joins the plate it borders most. Returns the vertices that changed plate.
+    ///
+    /// # Errors
+    /// [`TectonicsError::World`] when the world lacks the plate layer.
+    pub fn clean_up(&mut self, world: &mut World) -> Result<usize, TectonicsError> {
+        plates::clean_up(world, &self.params)
+    }
+
+    /// Every plate's area (km², from the Voronoi cells), into [`Plate::area_km2`].
+    pub fn measure_areas(&mut self, world: &World) {
+        let areas = stats::plate_areas(world, self.plates.len());
+        for (p, a) in self.plates.iter_mut().zip(areas) {
+            p.area_km2 = a;
+        }
+    }
+
+    /// Turns every vertex with its plate by `omega · dt` about the plate's pole.
+    fn motion(&self, world: &mut World) -> Result<delaunay::RestoreStats, TectonicsError> {
+        let dt = self.params.time_step_myr;
+        let radius = self.params.radius_km;
+        // In sub-steps of at most two cells of relative motion: the restore then repairs small
+        // folds by flips instead of relocating vertices across many cells (which costs more
+        // than the extra sub-steps on fine meshes).
+        let fastest = self.plates.iter().map(|p| p.omega).fold(0.0, f64::max);
+        let reach = 2.0 * fastest * radius * dt;
+        let subs = (reach / (2.0 * self.params.spacing_km))
+            .ceil()
+            .clamp(1.0, 16.0) as usize;
+        let turns: Vec<DQuat> = self
+            .plates
+            .iter()
+            .map(|p| DQuat::from_axis_angle(p.pole, p.omega * dt / subs as f64))
+            .collect();
+        let mut total = delaunay::RestoreStats::default();
+        for _ in 0..subs {
+            let plate = world.layer(&PLATE).map(|l| l.as_slice()).unwrap_or(&[]);
+            let pos = world_ops::positions(world);
+            let moves: Vec<(Vertex, DVec3)> = world
+                .mesh()
+                .vertices()
+                .filter_map(|v| {
+                    let t = turns.get(*plate.get(v.index())? as usize)?;
+                    let q = *t * pos[v.index()];
+                    // A rotation keeps the length up to rounding; rescaling stops drift.
+                    Some((v, q * (radius / q.length())))
+                })
+                .collect();
+            let s = world_ops::move_vertices(world, &moves)?;
+            total.flips += s.flips;
+            total.folds += s.folds;
+            total.relocated += s.relocated;
+            total.relocation_flips += s.relocation_flips;
+            total.merged += s.merged;
+        }
+        Ok(total)
+    }
+}
+
+/// Steps between two clean-up sweeps.
+const CLEAN_EVERY: usize = 4;
+
+/// Whether a period of `every` Myr ended within the step that reached `t`.
+fn crossed(t: f64, dt: f64, every: f64) -> bool {
+    every > 0.0 && ((t + 1e-9) / every).floor() > ((t - dt + 1e-9) / every).floor()
+}
+
+/// A copy of a vertex layer.
+fn read<T: layers::LayerValue + Clone>(
+    world: &World,
+    info: &LayerInfo<T, VertexKind>,
+) -> Result<Vec<T>, TectonicsError> {
+    world
+        .layer(info)
+        .map(|l| l.to_vec())
+        .ok_or_else(|| TectonicsError::World(format!("no `{}` layer", info.name())))
+}
+
+/// Writes a whole vertex layer.
+fn write<T: layers::LayerValue + Copy>(
+    world: &mut World,
+    info: &LayerInfo<T, VertexKind>,
+    values: &[T],
+) -> Result<(), TectonicsError> {
+    let mut g = world.lock_layer(info).map_err(world_err(info.name()))?;
+    let s = g.as_mut_slice();
+    let n = s.len().min(values.len());
+    s[..n].copy_from_slice(&values[..n]);
+    Ok(())
+}

@@ -1,0 +1,193 @@
+//! Plates as regions: every plate one connected piece, and rifting.
+//!
+//! The clean-up keeps each plate's largest connected piece; a stray piece (a vertex or a
+//! sliver cut off by subduction or suturing) joins the plate it borders most, and moves with
+//! it from then on, like a captured terrane. Rifting splits the largest plate along a
+//! ragged great circle through its middle; the new plate turns away from the old one so a
+//! ridge opens between them.
+
+use super::noise::{derive, fbm};
+use super::{PLATE, Params, Plate, Tectonics, TectonicsError, read, world_ops, write};
+use glam::DVec3;
+use quadedge::{Mesh, Vertex};
+use rand::Rng;
+use world::World;
+
+/// Makes every plate one connected region; returns how many vertices changed plate.
+///
+/// # Errors
+/// When the world lacks the plate layer.
+pub(super) fn clean_up(world: &mut World, params: &Params) -> Result<usize, TectonicsError> {
+    let _ = params;
+    let mut plate = read(world, &PLATE)?;
+    let mesh = world.mesh();
+    let mut changed = 0;
+    // Two rounds: a piece that joins a neighbour may itself have been cut off.
+    for _ in 0..2 {
+        let (comp, sizes, owner) = components(mesh, &plate);
+        // The largest piece of each plate (ties: the first found, in vertex order).
+        let mut best: std::collections::BTreeMap<u32, (usize, u32)> = Default::default();
+        for (c, (&size, &p)) in sizes.iter().zip(&owner).enumerate() {
+            let e = best.entry(p).or_insert((size, c as u32));
+            if size > e.0 {
+                *e = (size, c as u32);
+            }
+        }
+        // Per stray piece, the plate it borders most.
+        let mut votes: std::collections::BTreeMap<(u32, u32), usize> = Default::default();
+        for v in mesh.vertices() {
+            let c = comp[v.index()];
+            if best.get(&owner[c as usize]).map(|b| b.1) == Some(c) {
+                continue;
+            }
+            for u in mesh.neighbors(v) {
+                if comp[u.index()] != c {
+                    *votes.entry((c, plate[u.index()])).or_default() += 1;
+                }
+            }
+        }
+        let mut target: std::collections::BTreeMap<u32, (usize, u32)> = Default::default();
+        for (&(c, p), &n) in &votes {
+            let e = target.entry(c).or_insert((n, p));
+            if n > e.0 {
+                *e = (n, p);
+            }
+        }
+        if target.is_empty() {
+            break;
+        }
+        for v in mesh.vertices() {
+            if let Some(&(_, p)) = target.get(&comp[v.index()]) {
+                plate[v.index()] = p;
+                changed += 1;
+            }
+        }
+    }
+    write(world, &PLATE, &plate)?;
+    Ok(changed)
+}
+
+/// Connected pieces of equal plate: the piece of each vertex, each piece's size and plate.
+fn components(mesh: &Mesh, plate: &[u32]) -> (Vec<u32>, Vec<usize>, Vec<u32>) {
+    let mut comp = vec![u32::MAX; mesh.vertex_slots()];
+    let (mut sizes, mut owner) = (Vec::new(), Vec::new());
+    let mut stack = Vec::new();
+    for s in mesh.vertices() {
+        if comp[s.index()] != u32::MAX {
+            continue;
+        }
+        let c = sizes.len() as u32;
+        let p = plate[s.index()];
+        comp[s.index()] = c;
+        stack.push(s);
+        let mut size = 0;
+        while let Some(v) = stack.pop() {
+            size += 1;
+            for u in mesh.neighbors(v) {
+                if comp[u.index()] == u32::MAX && plate[u.index()] == p {
+                    comp[u.index()] = c;
+                    stack.push(u);
+                }
+            }
+        }
+        sizes.push(size);
+        owner.push(p);
+    }
+    (comp, sizes, owner)
+}
+
+/// Vertices with no neighbour on their own plate, as a fraction of all.
+pub fn lonely_fraction(mesh: &Mesh, plate: &[u32]) -> f64 {
+    let lonely = mesh
+        .vertices()
+        .filter(|&v| {
+            mesh.neighbors(v)
+                .all(|u| plate[u.index()] != plate[v.index()])
+        })
+        .count();
+    lonely as f64 / mesh.vertex_count().max(1) as f64
+}
+
+/// Pieces per plate id (a plate with no vertex has none).
+pub fn pieces_per_plate(mesh: &Mesh, plate: &[u32], plates: usize) -> Vec<usize> {
+    let (_, _, owner) = components(mesh, plate);
+    let mut n = vec![0; plates];
+    for p in owner {
+        if let Some(x) = n.get_mut(p as usize) {
+            *x += 1;
+        }
+    }
+    n
+}
+
+/// Splits the largest plate if it covers more than `rift_min_area` of the surface; returns
+/// the new plate. The generator is drawn from the same way either way.
+///
+/// # Errors
+/// When the world lacks the plate layer.
+pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, TectonicsError> {
+    let along: DVec3 = {
+        let z: f64 = t.rng.random_range(-1.0..=1.0);
+        let phi: f64 = t.rng.random_range(0.0..std::f64::consts::TAU);
+        let s = (1.0 - z * z).max(0.0).sqrt();
+        DVec3::new(s * phi.cos(), s * phi.sin(), z)
+    };
+    let speed_cm: f64 = t.rng.random_range(2.0..4.0);
+    t.measure_areas(world);
+    let sphere = 4.0 * std::f64::consts::PI * t.params.radius_km.powi(2);
+    let Some((big, area)) = t
+        .plates
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (i as u32, p.area_km2))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+    else {
+        return Ok(None);
+    };
+    if area < t.params.rift_min_area * sphere || t.plates.len() >= super::MAX_PLATES {
+        return Ok(None);
+    }
+    let mut plate = read(world, &PLATE)?;
+    let pos = world_ops::positions(world);
+    let mesh = world.mesh();
+    let members: Vec<Vertex> = mesh
+        .vertices()
+        .filter(|v| plate[v.index()] == big)
+        .collect();
+    let centre = members
+        .iter()
+        .map(|v| pos[v.index()])
+        .sum::<DVec3>()
+        .try_normalize()
+        .unwrap_or(DVec3::Z);
+    // The rift's great circle passes through the centre along `along` (made tangent).
+    let tangent = (along - centre * along.dot(centre))
+        .try_normalize()
+        .unwrap_or(centre.any_orthonormal_vector());
+    let normal = centre.cross(tangent);
+    let seed = derive(t.params.seed, 0x41f7 + t.plates.len() as u64);
+    let new = t.plates.len() as u32;
+    for v in &members {
+        let d = pos[v.index()].normalize();
+        let wobble = 0.12 * fbm(seed, d, t.params.radius_km, 900.0, 4, 0.5);
+        if d.dot(normal) + wobble > 0.0 {
+            plate[v.index()] = new;
+        }
+    }
+    write(world, &PLATE, &plate)?;
+    // The new half turns about the rift's tangent at the centre: at the centre it moves
+    // along `normal`, away from the old half.
+    let parent = t.plates[big as usize];
+    let omega_rel = speed_cm * 10.0 / t.params.radius_km;
+    let spin = parent.pole * parent.omega - tangent * omega_rel;
+    let omega = spin.length();
+    t.plates.push(Plate {
+        pole: spin.try_normalize().unwrap_or(parent.pole),
+        omega,
+        area_km2: 0.0,
+        parent: Some(big),
+    });
+    clean_up(world, &t.params)?;
+    t.measure_areas(world);
+    Ok(Some(new))
+}

@@ -1,0 +1,158 @@
+//! Measures of a planet that do not depend on its sampling: areas from the Voronoi cells,
+//! fractions and percentiles weighted by area, elevation averaged over latitude-longitude
+//! blocks (for comparing the same planet at two resolutions).
+
+use super::plates::{lonely_fraction, pieces_per_plate};
+use super::{ELEVATION, PLATE, world_ops};
+use world::World;
+
+/// A planet's vital figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Live vertices.
+    pub vertices: usize,
+    /// Fraction of the surface above sea level (0 m), by area.
+    pub land_fraction: f64,
+    /// Elevation (m) at the 1st, 5th, 25th, 50th, 75th, 95th, 99th percentiles of the area.
+    pub percentiles: Vec<(u8, f32)>,
+    /// Lowest and highest elevation (m).
+    pub min_m: f32,
+    /// See `min_m`.
+    pub max_m: f32,
+    /// Area (km²) of each plate id (0 for plates with no vertex left).
+    pub plate_areas_km2: Vec<f64>,
+    /// Plates with at least one vertex.
+    pub live_plates: usize,
+    /// Fraction of vertices with no neighbour on their own plate.
+    pub lonely_fraction: f64,
+    /// Plates in more than one connected piece.
+    pub split_plates: usize,
+}
+
+/// Area (km²) of each plate id below `plates`, from the vertices' Voronoi cells.
+pub fn plate_areas(world: &World, plates: usize) -> Vec<f64> {
+    let mut out = vec![0.0; plates];
+    let Some(plate) = world.layer(&PLATE) else {
+        return out;
+    };
+    let areas = sphere::geometry::voronoi_areas(world.mesh(), world_ops::positions(world));
+    for v in world.mesh().vertices() {
+        if let Some(a) = out.get_mut(plate[v] as usize) {
+            *a += areas[v.index()];
+        }
+    }
+    out
+}
+
+/// The figures of `world` with `plates` plate ids.
+pub fn summarize(world: &World, plates: usize) -> Summary {
+    let mesh = world.mesh();
+    let pos = world_ops::positions(world);
+    let areas = sphere::geometry::voronoi_areas(mesh, pos);
+    let empty: &[f32] = &[];
+    let h = world.layer(&ELEVATION).map_or(empty, |l| l.as_slice());
+    let mut pairs: Vec<(f32, f64)> = mesh
+        .vertices()
+        .filter_map(|v| Some((*h.get(v.index())?, areas[v.index()])))
+        .collect();
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = pairs.iter().map(|p| p.1).sum();
+    let land: f64 = pairs.iter().filter(|p| p.0 > 0.0).map(|p| p.1).sum();
+    let mut percentiles = Vec::new();
+    let mut acc = 0.0;
+    let mut wanted = [1u8, 5, 25, 50, 75, 95, 99].into_iter().peekable();
+    for &(z, a) in &pairs {
+        acc += a;
+        while let Some(&q) = wanted.peek() {
+            if acc >= total * f64::from(q) / 100.0 {
+                percentiles.push((q, z));
+                wanted.next();
+            } else {
+                break;
+            }
+        }
+    }
+    let plate_slice = world.layer(&PLATE).map(|l| l.as_slice()).unwrap_or(&[]);
+    let plate_areas_km2 = plate_areas(world, plates);
+    let (lonely, split) = if plate_slice.len() >= mesh.vertex_slots() {
+        let pieces = pieces_per_plate(mesh, plate_slice, plates);
+        (
+            lonely_fraction(mesh, plate_slice),
+            pieces.iter().filter(|&&n| n > 1).count(),
+        )
+    } else {
+        (0.0, 0)
+    };
+    Summary {
+        vertices: mesh.vertex_count(),
+        land_fraction: if total > 0.0 { land / total } else { 0.0 },
+        percentiles,
+        min_m: pairs.first().map_or(0.0, |p| p.0),
+        max_m: pairs.last().map_or(0.0, |p| p.0),
+        live_plates: plate_areas_km2.iter().filter(|&&a| a > 0.0).count(),
+        plate_areas_km2,
+        lonely_fraction: lonely,
+        split_plates: split,
+    }
+}
+
+/// Mean elevation (m) over blocks of `degrees` × `degrees` of latitude and longitude,
+/// weighted by the vertices' cell areas; row-major from the north, `NaN` for empty blocks.
+/// Blocks 5° wide (about 550 km) compare planets at features wider than ~500 km.
+pub fn binned_elevation(world: &World, degrees: f64) -> (usize, usize, Vec<f64>) {
+    let cols = (360.0 / degrees).round().max(1.0) as usize;
+    let rows = (180.0 / degrees).round().max(1.0) as usize;
+    let mut sum = vec![0.0; cols * rows];
+    let mut weight = vec![0.0; cols * rows];
+    let pos = world_ops::positions(world);
+    let areas = sphere::geometry::voronoi_areas(world.mesh(), pos);
+    let Some(h) = world.layer(&ELEVATION) else {
+        return (cols, rows, vec![f64::NAN; cols * rows]);
+    };
+    for v in world.mesh().vertices() {
+        let d = pos[v.index()].normalize();
+        let lat = d.z.clamp(-1.0, 1.0).asin();
+        let lon = d.y.atan2(d.x);
+        let r =
+            (((std::f64::consts::FRAC_PI_2 - lat) / std::f64::consts::PI) * rows as f64) as usize;
+        let c = (((lon + std::f64::consts::PI) / std::f64::consts::TAU) * cols as f64) as usize;
+        let k = r.min(rows - 1) * cols + c.min(cols - 1);
+        sum[k] += f64::from(h[v]) * areas[v.index()];
+        weight[k] += areas[v.index()];
+    }
+    let out = sum
+        .iter()
+        .zip(&weight)
+        .map(|(s, w)| if *w > 0.0 { s / w } else { f64::NAN })
+        .collect();
+    (cols, rows, out)
+}
+
+/// Pearson correlation of two equal-length series over the entries where both are finite.
+pub fn correlation(a: &[f64], b: &[f64]) -> f64 {
+    let pairs: Vec<(f64, f64)> = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .map(|(x, y)| (*x, *y))
+        .collect();
+    let n = pairs.len() as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let (ma, mb) = (
+        pairs.iter().map(|p| p.0).sum::<f64>() / n,
+        pairs.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in pairs {
+        sab += (x - ma) * (y - mb);
+        saa += (x - ma).powi(2);
+        sbb += (y - mb).powi(2);
+    }
+    if saa > 0.0 && sbb > 0.0 {
+        sab / (saa * sbb).sqrt()
+    } else {
+        0.0
+    }
+}

@@ -1,0 +1,106 @@
+//! The mesh edits the simulation needs, as calls to the world's own operations: move (with
+//! the exact Delaunay restore), remove, insert, resample onto a fresh sphere, nearest vertex,
+//! a Fibonacci world. Each is all or nothing on the whole world.
+
+use delaunay::RestoreStats;
+use glam::DVec3;
+use quadedge::{Face, Vertex};
+use std::fmt;
+use world::{EditError, MoveOptions, World};
+
+/// Why a world operation refused; the world is unchanged.
+#[derive(Debug)]
+pub struct OpsError(pub String);
+
+impl fmt::Display for OpsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OpsError {}
+
+fn fail(what: &str) -> impl Fn(EditError) -> OpsError + '_ {
+    move |e| OpsError(format!("{what}: {e}"))
+}
+
+/// The world's positions, indexed by vertex index (empty without positions).
+pub fn positions(world: &World) -> &[DVec3] {
+    world.positions()
+}
+
+/// A world on a tangent-jittered Fibonacci sphere of `n` points of `radius`, in Hilbert
+/// order, its positions included.
+///
+/// # Errors
+/// What the sphere refuses (too few points, a jitter out of range).
+pub fn fibonacci_world(n: usize, radius: f64, jitter: f64, seed: u64) -> Result<World, OpsError> {
+    World::fibonacci_sphere(n, radius, jitter, seed).map_err(fail("fibonacci sphere"))
+}
+
+/// Moves each listed vertex to its new position (on the sphere) and restores the exact
+/// Delaunay triangulation; a moved vertex that lands on another is merged into it.
+///
+/// # Errors
+/// A dead vertex, a non-finite position, or what the restore refuses.
+pub fn move_vertices(
+    world: &mut World,
+    moves: &[(Vertex, DVec3)],
+) -> Result<RestoreStats, OpsError> {
+    let options = MoveOptions {
+        tolerance: 0.0,
+        merge_collisions: true,
+    };
+    let (stats, _) = world.move_vertices(moves, &options).map_err(fail("move"))?;
+    Ok(stats)
+}
+
+/// Inserts the points (Delaunay insertion); returns the new vertex of each, in input order.
+/// Layers other than the positions get the values their policies interpolate.
+///
+/// # Errors
+/// A point on an existing vertex, not finite, or what the insertion refuses.
+pub fn insert_points(world: &mut World, points: &[DVec3]) -> Result<Vec<Vertex>, OpsError> {
+    if points.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (new, _) = world.insert_points(points).map_err(fail("insert"))?;
+    Ok(new)
+}
+
+/// Removes the vertices (Delaunay removal); their data is gone, nothing else changes.
+///
+/// # Errors
+/// A dead or repeated vertex, a planet left with fewer than four vertices.
+pub fn remove_vertices(world: &mut World, vertices: &[Vertex]) -> Result<(), OpsError> {
+    if vertices.is_empty() {
+        return Ok(());
+    }
+    world.remove_vertices(vertices).map_err(fail("remove"))?;
+    Ok(())
+}
+
+/// The world carried onto a fresh tangent-jittered Fibonacci sphere of `n` points (in
+/// place, one undoable step): every layer resampled by its policy, the positions those of
+/// the new points.
+///
+/// # Errors
+/// What the sphere, the point location or the resampling refuse (the world is unchanged).
+pub fn resample_onto_fresh_sphere(
+    world: &mut World,
+    n: usize,
+    _radius: f64,
+    jitter: f64,
+    seed: u64,
+) -> Result<(), OpsError> {
+    world
+        .resample_fresh_sphere(n, jitter, seed)
+        .map_err(fail("resample"))?;
+    Ok(())
+}
+
+/// The vertex nearest to `p` (a walk from `hint`'s face when given); `None` on an empty or
+/// degenerate world.
+pub fn nearest_vertex(world: &World, p: DVec3, hint: Option<Face>) -> Option<(Vertex, Face)> {
+    delaunay::nearest_vertex(&delaunay::Sphere, world.mesh(), world.positions(), p, hint).ok()
+}

@@ -54,7 +54,7 @@ pub struct ViewArgs {
 /// Options of `cargo xtask demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// Number of Fibonacci points (at least 4).
+    /// Number of Fibonacci points (at least 5).
     #[arg(long, value_name = "N", default_value_t = DemoConfig::default().vertices)]
     pub vertices: usize,
     /// Number of tectonic plates (1 to the number of vertices).

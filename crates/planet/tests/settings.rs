@@ -37,11 +37,11 @@ fn impossible_settings_are_refused_before_any_work() {
         ),
         (
             DemoConfig {
-                vertices: 3,
+                vertices: 4,
                 plates: 1,
                 ..base.clone()
             },
-            "--vertices 3",
+            "--vertices 4",
         ),
         (
             DemoConfig {
@@ -145,8 +145,8 @@ fn impossible_settings_are_refused_before_any_work() {
 fn small_planets_work() {
     let tmp = tempfile::tempdir().unwrap();
     for (vertices, plates) in [
-        (4, 1),
-        (4, 4),
+        (5, 1),
+        (5, 4),
         (5, 2),
         (12, 3),
         (40, 12),

@@ -86,9 +86,9 @@ impl DemoConfig {
     /// A [`DemoError`] naming the first setting out of range.
     pub fn validate(&self) -> Result<(), DemoError> {
         let bad = |what: String| Err(DemoError(what));
-        if self.vertices < 4 {
+        if self.vertices < 5 {
             return bad(format!(
-                "--vertices {}: a closed planet needs at least 4 vertices",
+                "--vertices {}: a Fibonacci planet needs at least 5 vertices (4 lattice points lie in one hemisphere)",
                 self.vertices
             ));
         }

@@ -162,9 +162,9 @@ impl Params {
         if !pos(self.spacing_km) {
             return bad(format!("spacing {} km: must be positive", self.spacing_km));
         }
-        if self.vertices < 4 || self.vertices > MAX_VERTICES {
+        if self.vertices < 5 || self.vertices > MAX_VERTICES {
             return bad(format!(
-                "vertices {}: need 4..={MAX_VERTICES}",
+                "vertices {}: need 5..={MAX_VERTICES}",
                 self.vertices
             ));
         }

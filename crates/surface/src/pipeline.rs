@@ -1,0 +1,132 @@
+//! The stages chained: drainage and erosion, the final drainage, climate, rivers and biomes.
+
+use crate::biome::{CellClimate, biome};
+use crate::cells::Cells;
+use crate::climate::{Climate, ClimateOptions, climate};
+use crate::drainage::{Drainage, NONE, drainage};
+use crate::erosion::{StreamPower, stream_power_step, thermal_erosion};
+use crate::error::{SurfaceError, param};
+use crate::rivers::{River, discharge, rivers};
+use rayon::prelude::*;
+
+/// Most erosion steps [`run`] takes.
+pub const MAX_EROSION_STEPS: usize = 10_000;
+
+/// Settings of [`run`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SurfaceOptions {
+    /// Stream-power parameters of each erosion step.
+    pub stream_power: StreamPower,
+    /// Number of erosion steps (0 = none).
+    pub erosion_steps: usize,
+    /// Thermal erosion after the fluvial steps: `(talus angle in degrees, sweeps)`.
+    pub thermal: Option<(f64, usize)>,
+    /// Climate settings (their sea level is the sea level of every stage).
+    pub climate: ClimateOptions,
+    /// Fraction of the precipitation that runs off into rivers.
+    pub runoff: f64,
+    /// Cells draining at least this much land (km²) are rivers.
+    pub river_threshold_km2: f64,
+}
+
+impl Default for SurfaceOptions {
+    fn default() -> Self {
+        Self {
+            stream_power: StreamPower::default(),
+            erosion_steps: 5,
+            thermal: None,
+            climate: ClimateOptions::default(),
+            runoff: 0.4,
+            river_threshold_km2: 50_000.0,
+        }
+    }
+}
+
+/// Everything [`run`] computes, one entry per vertex slot.
+#[derive(Clone, Debug)]
+pub struct Surface {
+    /// Elevation (m) after erosion.
+    pub elevation: Vec<f32>,
+    /// Drainage of the eroded elevation.
+    pub drainage: Drainage,
+    /// Temperature, precipitation, winds and ice.
+    pub climate: Climate,
+    /// Mean discharge (m³/s) through each land cell.
+    pub discharge: Vec<f64>,
+    /// Discharge on river cells (m³/s), 0 elsewhere.
+    pub river: Vec<f32>,
+    /// The rivers, largest first.
+    pub rivers: Vec<River>,
+    /// Biome code per cell ([`crate::Biome::code`]).
+    pub biome: Vec<u8>,
+}
+
+/// Erodes `elevation` (m) with optional `uplift` (m/yr), then drains it, computes its climate,
+/// rivers and biomes.
+///
+/// # Errors
+/// The errors of each stage (checked by the first stage that reads an input, before any
+/// result exists), [`SurfaceError::InvalidParameter`] for more than [`MAX_EROSION_STEPS`].
+pub fn run(
+    cells: &Cells,
+    elevation: &[f32],
+    uplift: Option<&[f32]>,
+    o: &SurfaceOptions,
+) -> Result<Surface, SurfaceError> {
+    param(
+        o.erosion_steps <= MAX_EROSION_STEPS,
+        "erosion_steps",
+        "at most 10,000",
+    )?;
+    let sea = o.climate.sea_level;
+    let mut h = elevation.to_vec();
+    let mut d = drainage(cells, &h, sea)?;
+    for _ in 0..o.erosion_steps {
+        h = stream_power_step(cells, &d, &h, uplift, &o.stream_power)?;
+        d = drainage(cells, &h, sea)?;
+    }
+    if let Some((talus, sweeps)) = o.thermal {
+        h = thermal_erosion(cells, &h, talus, sweeps, sea)?;
+        d = drainage(cells, &h, sea)?;
+    }
+    let c = climate(cells, &h, &o.climate)?;
+    let q = discharge(cells, &d, &c.precipitation_mm, o.runoff)?;
+    let (river, list) = rivers(&d, &q, o.river_threshold_km2)?;
+    let biome = classify(cells, &h, &c, &d, sea);
+    Ok(Surface {
+        elevation: h,
+        drainage: d,
+        climate: c,
+        discharge: q,
+        river,
+        rivers: list,
+        biome,
+    })
+}
+
+/// The biome code of every cell (0, deep ocean, on slots that are not live).
+pub fn classify(
+    cells: &Cells,
+    elevation: &[f32],
+    climate: &Climate,
+    drainage: &Drainage,
+    sea_level: f32,
+) -> Vec<u8> {
+    (0..cells.len())
+        .into_par_iter()
+        .map(|v| {
+            if !cells.live[v] {
+                return 0;
+            }
+            biome(&CellClimate {
+                elevation: elevation[v],
+                sea_level,
+                temperature_c: climate.temperature_c[v],
+                precipitation_mm: climate.precipitation_mm[v],
+                ice: climate.ice[v],
+                lake: drainage.lake.get(v).is_some_and(|&l| l != NONE),
+            })
+            .code()
+        })
+        .collect()
+}

@@ -28,22 +28,23 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
     (
         "planet",
         &[
-            "quadedge", "layers", "world", "delaunay", "sphere", "export",
+            "quadedge", "layers", "world", "delaunay", "sphere", "export", "surface",
         ],
     ),
+    ("surface", &["quadedge", "layers", "world"]),
     ("testkit", &["quadedge"]),
     (
         "xtask",
         &[
             "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
-            "testkit",
+            "surface", "testkit",
         ],
     ),
     (
         "benches",
         &[
             "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
-            "testkit",
+            "surface", "testkit",
         ],
     ),
 ];

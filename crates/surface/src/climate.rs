@@ -161,13 +161,7 @@ pub fn climate(
     let precipitation_mm = carry_moisture(cells, elevation, &temperature_c, &wind, o);
     let ice = (0..n)
         .map(|v| {
-            cells.live[v]
-                && temperature_c[v]
-                    < if sea(v) {
-                        o.sea_ice_c
-                    } else {
-                        o.land_ice_c
-                    }
+            cells.live[v] && temperature_c[v] < if sea(v) { o.sea_ice_c } else { o.land_ice_c }
         })
         .collect();
     Ok(Climate {

@@ -88,7 +88,11 @@ impl Drainage {
 /// # Errors
 /// [`SurfaceError::LengthMismatch`] / [`SurfaceError::NonFinite`] for a bad `elevation`,
 /// [`SurfaceError::InvalidParameter`] for a non-finite `sea_level`.
-pub fn drainage(cells: &Cells, elevation: &[f32], sea_level: f32) -> Result<Drainage, SurfaceError> {
+pub fn drainage(
+    cells: &Cells,
+    elevation: &[f32],
+    sea_level: f32,
+) -> Result<Drainage, SurfaceError> {
     cells.check("elevation", elevation)?;
     param(sea_level.is_finite(), "sea_level", "must be finite")?;
     let filled = priority_flood(cells, elevation, sea_level);

@@ -29,7 +29,7 @@ pub struct StreamPower {
 impl Default for StreamPower {
     fn default() -> Self {
         Self {
-            k: 2e-6,
+            k: 1e-6,
             m: 0.5,
             n: 1.0,
             dt_years: 1e5,
@@ -41,9 +41,21 @@ impl StreamPower {
     fn check(&self) -> Result<(), SurfaceError> {
         let pos = |x: f64| x.is_finite() && x > 0.0;
         param(pos(self.k), "k", "must be finite and positive")?;
-        param(self.m.is_finite() && (0.0..=2.0).contains(&self.m), "m", "must lie in 0..=2")?;
-        param(self.n.is_finite() && (0.5..=4.0).contains(&self.n), "n", "must lie in 0.5..=4")?;
-        param(pos(self.dt_years), "dt_years", "must be finite and positive")
+        param(
+            self.m.is_finite() && (0.0..=2.0).contains(&self.m),
+            "m",
+            "must lie in 0..=2",
+        )?;
+        param(
+            self.n.is_finite() && (0.5..=4.0).contains(&self.n),
+            "n",
+            "must lie in 0.5..=4",
+        )?;
+        param(
+            pos(self.dt_years),
+            "dt_years",
+            "must be finite and positive",
+        )
     }
 }
 

@@ -68,7 +68,11 @@ pub(crate) fn check_values<T: Copy + Into<f64>>(
 }
 
 /// A parameter check: `ok` or the error naming it.
-pub(crate) fn param(ok: bool, name: &'static str, reason: &'static str) -> Result<(), SurfaceError> {
+pub(crate) fn param(
+    ok: bool,
+    name: &'static str,
+    reason: &'static str,
+) -> Result<(), SurfaceError> {
     if ok {
         Ok(())
     } else {

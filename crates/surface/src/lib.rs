@@ -58,3 +58,8 @@ pub use erosion::{StreamPower, stream_power_step, thermal_erosion};
 pub use error::SurfaceError;
 pub use pipeline::{MAX_EROSION_STEPS, Surface, SurfaceOptions, classify, run};
 pub use rivers::{River, discharge, rivers};
+
+/// Compiles and runs the README's example with the doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

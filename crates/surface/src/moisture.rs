@@ -64,7 +64,11 @@ pub(crate) fn carry_moisture(
     let align = |u: usize, v: usize| -> f64 {
         let d = cells.positions[v] - cells.positions[u];
         let len = d.length();
-        if len > 0.0 { wind3[v].dot(d) / len } else { 0.0 }
+        if len > 0.0 {
+            wind3[v].dot(d) / len
+        } else {
+            0.0
+        }
     };
     let mut humidity = vec![0.0f64; n];
     let mut rain = vec![0.0f32; n];
@@ -72,9 +76,9 @@ pub(crate) fn carry_moisture(
     let mut key = vec![f64::INFINITY; n];
     let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
     let relax = |c: usize,
-                     settled: &[bool],
-                     key: &mut Vec<f64>,
-                     heap: &mut BinaryHeap<Reverse<(u64, u32)>>| {
+                 settled: &[bool],
+                 key: &mut Vec<f64>,
+                 heap: &mut BinaryHeap<Reverse<(u64, u32)>>| {
         for (w, km) in cells.links(c) {
             if settled[w] || sea(w) {
                 continue;

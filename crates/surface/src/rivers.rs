@@ -34,11 +34,7 @@ pub fn discharge(
     runoff: f64,
 ) -> Result<Vec<f64>, SurfaceError> {
     cells.check("precipitation_mm", precipitation_mm)?;
-    param(
-        (0.0..=1.0).contains(&runoff),
-        "runoff",
-        "must lie in 0..=1",
-    )?;
+    param((0.0..=1.0).contains(&runoff), "runoff", "must lie in 0..=1")?;
     let weights: Vec<f64> = (0..cells.len())
         .map(|v| {
             // km² · mm/yr = 10³ m³/yr.
@@ -74,7 +70,13 @@ pub fn rivers(
     )?;
     let is_river = |v: usize| !drainage.ocean[v] && drainage.drained_km2[v] >= threshold_km2;
     let layer: Vec<f32> = (0..n)
-        .map(|v| if is_river(v) { discharge[v] as f32 } else { 0.0 })
+        .map(|v| {
+            if is_river(v) {
+                discharge[v] as f32
+            } else {
+                0.0
+            }
+        })
         .collect();
     // The main donor of each river cell: its river donor draining the most (lowest index on
     // ties); a cell is a source when no river flows into it.

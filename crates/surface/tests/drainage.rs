@@ -80,7 +80,10 @@ fn every_land_cell_drains_to_the_sea_on_a_planet() {
         if !d.ocean[v] {
             assert!(d.ocean[walk(&d, v)], "a closed planet drains to its sea");
             // No interior pit on the filled surface: a strictly lower neighbour.
-            let lowest = cells.links(v).map(|(w, _)| d.filled[w]).fold(f64::INFINITY, f64::min);
+            let lowest = cells
+                .links(v)
+                .map(|(w, _)| d.filled[w])
+                .fold(f64::INFINITY, f64::min);
             assert!(lowest < d.filled[v]);
         }
     }
@@ -105,7 +108,10 @@ fn iterative_fill(cells: &Cells, elevation: &[f32], sea: f32) -> Vec<f64> {
             if elevation[v] < sea {
                 continue;
             }
-            let low = cells.links(v).map(|(u, _)| w[u]).fold(f64::INFINITY, f64::min);
+            let low = cells
+                .links(v)
+                .map(|(u, _)| w[u])
+                .fold(f64::INFINITY, f64::min);
             let new = f64::from(elevation[v]).max(low);
             if new < w[v] {
                 w[v] = new;
@@ -127,7 +133,12 @@ fn filled_levels_match_an_independent_fill() {
     let mut flooded = 0;
     for v in cells.live_cells() {
         // Priority-Flood+ε raises flats by a few ulps per cell; nothing more.
-        assert!((d.filled[v] - slow[v]).abs() < 1e-6, "{v}: {} vs {}", d.filled[v], slow[v]);
+        assert!(
+            (d.filled[v] - slow[v]).abs() < 1e-6,
+            "{v}: {} vs {}",
+            d.filled[v],
+            slow[v]
+        );
         let lake = d.lake[v] != NONE;
         assert_eq!(lake, slow[v] > f64::from(elevation[v]) + 1e-6, "{v}");
         flooded += usize::from(lake);
@@ -144,7 +155,11 @@ fn a_bowl_on_a_map_becomes_one_lake_that_spills_over_its_rim() {
         .iter()
         .map(|p| {
             let bowl = ((p.x - 150.0).powi(2) + (p.y - 150.0).powi(2)).sqrt();
-            let dip = if bowl < 60.0 { 100.0 * (1.0 - bowl / 60.0) } else { 0.0 };
+            let dip = if bowl < 60.0 {
+                100.0 * (1.0 - bowl / 60.0)
+            } else {
+                0.0
+            };
             (200.0 + p.x - dip) as f32
         })
         .collect();

@@ -43,14 +43,23 @@ pub fn wavy_relief(pos: &[DVec3], seed: u64) -> Vec<f32> {
 /// A jittered `nx × ny` grid with `spacing` km between points, its planar map (closed by a
 /// ghost vertex, left out of the cells) and its cells at latitude `lat0_deg` on `y = 0`,
 /// 1/111 degree per km northwards.
-pub fn flat_map(nx: usize, ny: usize, spacing: f64, seed: u64, lat0_deg: f64) -> (plane::PlanarMap, Cells) {
+pub fn flat_map(
+    nx: usize,
+    ny: usize,
+    spacing: f64,
+    seed: u64,
+    lat0_deg: f64,
+) -> (plane::PlanarMap, Cells) {
     let mut rng = Rng::new(seed);
     let mut pts = Vec::with_capacity(nx * ny);
     for j in 0..ny {
         for i in 0..nx {
             let jx = (rng.unit_f64() - 0.5) * 0.3;
             let jy = (rng.unit_f64() - 0.5) * 0.3;
-            pts.push(DVec2::new((i as f64 + jx) * spacing, (j as f64 + jy) * spacing));
+            pts.push(DVec2::new(
+                (i as f64 + jx) * spacing,
+                (j as f64 + jy) * spacing,
+            ));
         }
     }
     let map = plane::triangulate(&pts).unwrap();

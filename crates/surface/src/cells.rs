@@ -214,18 +214,9 @@ impl Cells {
             offsets.push(end);
         }
         let link_km = link_lengths(&geometry, positions, &offsets, &neighbors);
-        let mut area_km2 = vec![0.0f64; slots];
-        for f in mesh.faces() {
-            let c = mesh.face_vertices(f);
-            if c.iter().any(|v| !live[v.index()]) {
-                continue;
-            }
-            let [a, b, d] = c.map(|v| positions[v.index()]);
-            let third = geometry.triangle_km2(a, b, d) / 3.0;
-            for v in c {
-                area_km2[v.index()] += third;
-            }
-        }
+        let area_km2 = cell_areas(
+            mesh, &geometry, positions, &offsets, &neighbors, &live, &boundary,
+        );
         let latitude = positions
             .par_iter()
             .map(|&p| {
@@ -306,6 +297,51 @@ impl Cells {
     ) -> Result<(), SurfaceError> {
         crate::error::check_values(what, &self.live, values)
     }
+}
+
+/// Barycentric cell areas: a third of each live triangle at the cell. Interior cells take
+/// their triangles from consecutive neighbours of their ring, on all cores (no face lookups);
+/// cells on a boundary (where the ring has a gap) from the mesh's faces.
+fn cell_areas(
+    mesh: &impl Topology,
+    geometry: &Geometry,
+    positions: &[DVec3],
+    offsets: &[u32],
+    neighbors: &[u32],
+    live: &[bool],
+    boundary: &[bool],
+) -> Vec<f64> {
+    let mut area: Vec<f64> = (0..live.len())
+        .into_par_iter()
+        .map(|v| {
+            if !live[v] || boundary[v] {
+                return 0.0;
+            }
+            let ring = &neighbors[offsets[v] as usize..offsets[v + 1] as usize];
+            let p = positions[v];
+            (0..ring.len())
+                .map(|k| {
+                    let a = positions[ring[k] as usize];
+                    let b = positions[ring[(k + 1) % ring.len()] as usize];
+                    geometry.triangle_km2(p, a, b)
+                })
+                .sum::<f64>()
+                / 3.0
+        })
+        .collect();
+    for v in (0..live.len()).filter(|&v| live[v] && boundary[v]) {
+        area[v] = mesh
+            .vertex_faces(Vertex::new(v as u32))
+            .map(|f| mesh.face_vertices(f))
+            .filter(|c| c.iter().all(|x| live[x.index()]))
+            .map(|[a, b, c]| {
+                let q = |x: Vertex| positions[x.index()];
+                geometry.triangle_km2(q(a), q(b), q(c))
+            })
+            .sum::<f64>()
+            / 3.0;
+    }
+    area
 }
 
 /// The length in km of every link, computed on all cores.

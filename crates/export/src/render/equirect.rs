@@ -79,9 +79,14 @@ pub fn render_equirect(
         return Err(ExportError::OpenMesh);
     }
     let dirs = FaceWalk::unit_dirs(positions);
-    let shade = relief
-        .filter(|_| options.hillshade > 0.0)
-        .map(|r| Hillshade::new(&vertex_gradients(mesh, &dirs, r), &dirs, options.hillshade, Vec3A::Y));
+    let shade = relief.filter(|_| options.hillshade > 0.0).map(|r| {
+        Hillshade::new(
+            &vertex_gradients(mesh, &dirs, r),
+            &dirs,
+            options.hillshade,
+            Vec3A::Y,
+        )
+    });
     let walk = FaceWalk::new(mesh, dirs);
     let lut = srgb_to_linear_table();
     let (w, h) = (width as usize, height as usize);
@@ -93,21 +98,31 @@ pub fn render_equirect(
         let mut hint = walk.start;
         for (dy, (row, mrow)) in rgb.chunks_mut(3 * w).zip(mask.chunks_mut(w)).enumerate() {
             let y = y0 + dy;
-            let lat = std::f64::consts::FRAC_PI_2 - std::f64::consts::PI * ((y as f64 + 0.5) / h as f64);
+            let lat =
+                std::f64::consts::FRAC_PI_2 - std::f64::consts::PI * ((y as f64 + 0.5) / h as f64);
             let (sl, cl) = lat.sin_cos();
             for x in 0..w {
-                let lon = std::f64::consts::TAU * ((x as f64 + 0.5) / w as f64) - std::f64::consts::PI;
+                let lon =
+                    std::f64::consts::TAU * ((x as f64 + 0.5) / w as f64) - std::f64::consts::PI;
                 let (so, co) = lon.sin_cos();
                 let p = Vec3A::new((cl * so) as f32, sl as f32, (cl * co) as f32);
                 let hit = walk.locate(hint, p);
                 hint = hit.face;
-                let k = (0..3).fold(0, |b, k| if hit.weights[k] > hit.weights[b] { k } else { b });
+                let k = (0..3).fold(0, |b, k| {
+                    if hit.weights[k] > hit.weights[b] {
+                        k
+                    } else {
+                        b
+                    }
+                });
                 let mut c = to_linear(&lut, colors[hit.corners[k] as usize]);
                 if let Some(s) = &shade {
                     c *= s.factor_interpolated(&hit);
                 }
                 if let (Some(r), Some(sea)) = (relief, options.sea_level) {
-                    let v: f32 = (0..3).map(|k| hit.weights[k] * r[hit.corners[k] as usize]).sum();
+                    let v: f32 = (0..3)
+                        .map(|k| hit.weights[k] * r[hit.corners[k] as usize])
+                        .sum();
                     mrow[x] = v >= sea;
                 }
                 row[3 * x] = linear_to_srgb(c.x);
@@ -117,7 +132,10 @@ pub fn render_equirect(
         }
     };
     std::thread::scope(|s| {
-        let chunks = img.rgb.chunks_mut(3 * w * rows_per).zip(land.chunks_mut(w * rows_per));
+        let chunks = img
+            .rgb
+            .chunks_mut(3 * w * rows_per)
+            .zip(land.chunks_mut(w * rows_per));
         for (i, (rgb, mask)) in chunks.enumerate() {
             let band = &band;
             s.spawn(move || band(i * rows_per, rgb, mask));
@@ -139,10 +157,17 @@ pub fn render_equirect(
 pub fn coast_shading(img: &mut Image, land: &[bool], reach: u32) -> Result<(), ExportError> {
     let (w, h) = (img.width as usize, img.height as usize);
     if land.len() != w * h {
-        return Err(ExportError::LengthMismatch { what: "land", expected: w * h, got: land.len() });
+        return Err(ExportError::LengthMismatch {
+            what: "land",
+            expected: w * h,
+            got: land.len(),
+        });
     }
     if reach > 64 {
-        return Err(ExportError::InvalidOption { name: "reach", reason: "at most 64 pixels" });
+        return Err(ExportError::InvalidOption {
+            name: "reach",
+            reason: "at most 64 pixels",
+        });
     }
     // Chamfer distance to land (3-4 weights), two passes; the map wraps east–west.
     const FAR: u32 = u32::MAX / 2;

@@ -4,8 +4,7 @@
 
 use super::hillshade::{Hillshade, vertex_gradients};
 use super::raster::{
-    check_samples, check_size, par_bands, srgb_to_linear_table, store, thread_count,
-    to_linear,
+    check_samples, check_size, par_bands, srgb_to_linear_table, store, thread_count, to_linear,
 };
 use super::sites::{Borders, Sites, border_rule};
 use crate::ExportError;

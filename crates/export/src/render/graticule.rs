@@ -42,7 +42,10 @@ impl GlobeLayout {
         let (w, h) = (options.width as f32, options.height as f32);
         let radius = (w / 2.0).min(h) / 2.0 * (1.0 - 2.0 * options.margin);
         Ok(Self {
-            centers: [Vec2::new(w / 4.0, h / 2.0), Vec2::new(3.0 * w / 4.0, h / 2.0)],
+            centers: [
+                Vec2::new(w / 4.0, h / 2.0),
+                Vec2::new(3.0 * w / 4.0, h / 2.0),
+            ],
             radius,
             // The back view: turned half way round the up axis.
             bases: [(right, fwd), (-right, -fwd)],
@@ -65,7 +68,10 @@ impl Projection {
             Projection::Globe(g) => (0..2).find_map(|k| {
                 let (r, f) = g.bases[k];
                 (d.dot(f) > 0.0).then(|| {
-                    (k, g.centers[k] + g.radius * Vec2::new(d.dot(r), -d.dot(g.up)))
+                    (
+                        k,
+                        g.centers[k] + g.radius * Vec2::new(d.dot(r), -d.dot(g.up)),
+                    )
                 })
             }),
             Projection::Equirect { width, height } => {
@@ -99,7 +105,13 @@ pub struct Polyline<'a> {
 
 /// Draws `lines` in `color` (opacity `alpha`), each segment split where it crosses a seam.
 /// Points that are not finite are skipped.
-pub fn draw_polylines(img: &mut Image, proj: &Projection, lines: &[Polyline<'_>], color: [u8; 3], alpha: f32) {
+pub fn draw_polylines(
+    img: &mut Image,
+    proj: &Projection,
+    lines: &[Polyline<'_>],
+    color: [u8; 3],
+    alpha: f32,
+) {
     let mut p = Painter::new(img);
     for line in lines {
         if !(line.width.is_finite() && line.width > 0.0) {
@@ -127,16 +139,32 @@ pub fn draw_graticule(img: &mut Image, proj: &Projection, step_deg: u32, color: 
     let dir = |lat: f32, lon: f32| crate::heightmap::direction(lat.to_radians(), lon.to_radians());
     let mut lines: Vec<(Vec<Vec3>, f32)> = Vec::new();
     let step = step_deg as i32;
-    for lat in (-90 + step..90).step_by(step_deg as usize).filter(|l| l % step == 0) {
-        let pts = (0..=360).map(|lon| dir(lat as f32, lon as f32 - 180.0)).collect();
+    for lat in (-90 + step..90)
+        .step_by(step_deg as usize)
+        .filter(|l| l % step == 0)
+    {
+        let pts = (0..=360)
+            .map(|lon| dir(lat as f32, lon as f32 - 180.0))
+            .collect();
         lines.push((pts, if lat == 0 { 0.45 } else { 0.28 }));
     }
     for lon in (-180..180).step_by(step_deg as usize) {
-        let pts = (-90 * 4..=90 * 4).map(|l| dir(l as f32 / 4.0, lon as f32)).collect();
+        let pts = (-90 * 4..=90 * 4)
+            .map(|l| dir(l as f32 / 4.0, lon as f32))
+            .collect();
         lines.push((pts, 0.28));
     }
     for (pts, alpha) in &lines {
-        draw_polylines(img, proj, &[Polyline { points: pts, width: 1.0 }], color, *alpha);
+        draw_polylines(
+            img,
+            proj,
+            &[Polyline {
+                points: pts,
+                width: 1.0,
+            }],
+            color,
+            *alpha,
+        );
     }
 }
 
@@ -146,7 +174,11 @@ mod tests {
 
     #[test]
     fn directions_land_where_the_renderers_put_them() {
-        let o = GlobeOptions { width: 400, height: 200, ..Default::default() };
+        let o = GlobeOptions {
+            width: 400,
+            height: 200,
+            ..Default::default()
+        };
         let g = Projection::Globe(GlobeLayout::new(&o).unwrap());
         // The view direction is the centre of the left disc; its opposite, of the right.
         let (k, p) = g.project(Vec3::Z).unwrap();
@@ -157,7 +189,10 @@ mod tests {
         assert!((p - Vec2::new(300.0, 100.0)).length() < 1e-3);
         // North is up.
         assert!(g.project(Vec3::new(0.0, 1.0, 1.0)).unwrap().1.y < 100.0);
-        let m = Projection::Equirect { width: 360, height: 180 };
+        let m = Projection::Equirect {
+            width: 360,
+            height: 180,
+        };
         let (_, p) = m.project(Vec3::Z).unwrap();
         assert!((p - Vec2::new(180.0, 90.0)).length() < 1e-3);
         let (_, p) = m.project(Vec3::X).unwrap();
@@ -168,15 +203,30 @@ mod tests {
     #[test]
     fn graticule_and_lines_draw_and_wrap() {
         let mut img = Image::new(360, 180, [0, 0, 0]);
-        let m = Projection::Equirect { width: 360, height: 180 };
+        let m = Projection::Equirect {
+            width: 360,
+            height: 180,
+        };
         draw_graticule(&mut img, &m, 30, [255, 255, 255]);
         // The equator row is lit, a point between lines is not.
         assert!(img.pixel(45, 90).unwrap()[0] > 0 || img.pixel(45, 89).unwrap()[0] > 0);
         assert_eq!(img.pixel(45, 45), Some([0, 0, 0]));
         // A line across the antimeridian is not drawn across the whole map.
         let mut img = Image::new(360, 180, [0, 0, 0]);
-        let pts = [crate::heightmap::direction(0.0, 3.1), crate::heightmap::direction(0.0, -3.1)];
-        draw_polylines(&mut img, &m, &[Polyline { points: &pts, width: 2.0 }], [255, 0, 0], 1.0);
+        let pts = [
+            crate::heightmap::direction(0.0, 3.1),
+            crate::heightmap::direction(0.0, -3.1),
+        ];
+        draw_polylines(
+            &mut img,
+            &m,
+            &[Polyline {
+                points: &pts,
+                width: 2.0,
+            }],
+            [255, 0, 0],
+            1.0,
+        );
         assert_eq!(img.pixel(180, 90), Some([0, 0, 0]));
     }
 }

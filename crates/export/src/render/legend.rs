@@ -101,7 +101,11 @@ pub fn draw_legend(
     let swatch = text_height(s);
     let columns = items.len().div_ceil(rows).max(1);
     let rows = items.len().min(rows);
-    let label_w = items.iter().map(|i| text_width(i.label, s)).max().unwrap_or(0);
+    let label_w = items
+        .iter()
+        .map(|i| text_width(i.label, s))
+        .max()
+        .unwrap_or(0);
     let col_w = swatch + 2 * i64::from(s) + label_w + 3 * pad;
     let w = (columns as i64 * col_w + pad).max(text_width(title, s) + 2 * pad);
     let h = pad + line + rows as i64 * line + pad / 2;
@@ -115,7 +119,13 @@ pub fn draw_legend(
         let y = y0 + pad + line + r * line;
         p.rect(x - 1, y - 1, swatch + 2, swatch + 2, [200, 200, 200], 1.0);
         p.rect(x, y, swatch, swatch, item.color, 1.0);
-        p.text(x + swatch + 2 * i64::from(s) + pad / 2, y, item.label, s, INK);
+        p.text(
+            x + swatch + 2 * i64::from(s) + pad / 2,
+            y,
+            item.label,
+            s,
+            INK,
+        );
     }
     Ok((w as u32, h as u32))
 }
@@ -170,9 +180,22 @@ pub fn draw_color_bar(
     }
     for &t in ticks.iter().filter(|t| (range.0..=range.1).contains(*t)) {
         let x = bx + (((t - range.0) / (range.1 - range.0)) * len as f32).round() as i64;
-        p.rect(x, by + bar_h - 2 * i64::from(s), 1.max(i64::from(s) / 2), 3 * i64::from(s), INK, 1.0);
+        p.rect(
+            x,
+            by + bar_h - 2 * i64::from(s),
+            1.max(i64::from(s) / 2),
+            3 * i64::from(s),
+            INK,
+            1.0,
+        );
         let label = format!("{t:.0}");
-        p.text(x - text_width(&label, s) / 2, by + bar_h + pad, &label, s, INK);
+        p.text(
+            x - text_width(&label, s) / 2,
+            by + bar_h + pad,
+            &label,
+            s,
+            INK,
+        );
     }
     Ok((w as u32, h as u32))
 }
@@ -217,7 +240,11 @@ pub fn draw_scale_bar(
     }
     let km = round_km(km_per_pixel, f64::from(max_px));
     let len = (km / km_per_pixel).round().max(1.0) as i64;
-    let label = if km >= 1.0 { format!("{km:.0} km {caption}") } else { format!("{:.0} m {caption}", km * 1e3) };
+    let label = if km >= 1.0 {
+        format!("{km:.0} km {caption}")
+    } else {
+        format!("{:.0} m {caption}", km * 1e3)
+    };
     let pad = 4 * i64::from(s);
     let w = (len + 2 * pad).max(text_width(&label, s) + 2 * pad);
     let bar = 2 * i64::from(s);
@@ -228,7 +255,14 @@ pub fn draw_scale_bar(
     p.text(x0 + pad, y0 + pad, &label, s, INK);
     let by = y0 + 2 * pad + text_height(s);
     p.rect(x0 + pad, by, len / 2, bar, INK, 1.0);
-    p.rect(x0 + pad + len / 2, by, len - len / 2, bar, [90, 90, 90], 1.0);
+    p.rect(
+        x0 + pad + len / 2,
+        by,
+        len - len / 2,
+        bar,
+        [90, 90, 90],
+        1.0,
+    );
     p.rect(x0 + pad + len / 2, by, len - len / 2, 1, INK, 1.0);
     Ok((w as u32, h as u32))
 }
@@ -247,14 +281,37 @@ mod tests {
     #[test]
     fn panels_land_in_their_corner_and_refuse_bad_options() {
         let mut img = Image::new(300, 200, [0, 0, 0]);
-        let items = [LegendItem { color: [255, 0, 0], label: "red" }];
-        let (w, h) = draw_legend(&mut img, Place::at(Corner::BottomRight), "KEY", &items, 5, 2).unwrap();
+        let items = [LegendItem {
+            color: [255, 0, 0],
+            label: "red",
+        }];
+        let (w, h) = draw_legend(
+            &mut img,
+            Place::at(Corner::BottomRight),
+            "KEY",
+            &items,
+            5,
+            2,
+        )
+        .unwrap();
         // The swatch: red somewhere in the panel's box, nothing outside it.
         let red = |x, y| img.pixel(x, y) == Some([255, 0, 0]);
         assert!((300 - 10 - w..290).any(|x| (200 - 10 - h..190).any(|y| red(x, y))));
         assert!(!(0..300 - 10 - w).any(|x| (0..200).any(|y| red(x, y))));
         assert!(draw_legend(&mut img, Place::at(Corner::TopLeft), "", &items, 0, 1).is_err());
         assert!(draw_scale_bar(&mut img, Place::at(Corner::TopLeft), -1.0, 100, "", 1).is_err());
-        assert!(draw_color_bar(&mut img, Place::at(Corner::TopLeft), "", &ColorMap::Viridis, (1.0, 0.0), &[], 100, 1).is_err());
+        assert!(
+            draw_color_bar(
+                &mut img,
+                Place::at(Corner::TopLeft),
+                "",
+                &ColorMap::Viridis,
+                (1.0, 0.0),
+                &[],
+                100,
+                1
+            )
+            .is_err()
+        );
     }
 }

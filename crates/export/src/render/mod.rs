@@ -22,8 +22,8 @@ mod equirect;
 mod font;
 mod globe;
 mod graticule;
-mod legend;
 mod hillshade;
+mod legend;
 mod raster;
 mod sites;
 

@@ -12,6 +12,7 @@ mod edits;
 mod motion;
 mod relief_files;
 mod steps;
+mod surface_files;
 mod tectonic;
 
 pub use motion::MIN_MOVING_VERTICES;
@@ -336,6 +337,7 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     timer.start(8);
     let meshes = steps::export_meshes(&world, &cfg.out)?;
     timer.done("export glb + ply", &mut report);
+    surface_files::write(&mut world, cfg, &mut report)?;
 
     timer.start(9);
     let file = steps::save_and_reload(&world, &cfg.out)?;

@@ -284,6 +284,11 @@ impl Cells {
             .map(|(&n, &d)| (n as usize, d))
     }
 
+    /// The live neighbours of `v` (the same order as [`Cells::links`]).
+    pub(crate) fn ring(&self, v: usize) -> &[u32] {
+        &self.neighbors[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
     /// The live slots.
     pub fn live_cells(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.live.len()).filter(|&v| self.live[v])

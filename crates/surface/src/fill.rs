@@ -17,6 +17,15 @@ pub(crate) fn ordered(x: f64) -> u64 {
     if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
+/// A heap entry: the `f32` level's order in the high half, the cell in the low half (cells
+/// enter the heap only at their own elevation, an `f32`; raised cells go to the pit queue).
+#[inline]
+fn entry(level: f32, v: usize) -> u64 {
+    let b = level.to_bits();
+    let key = if b >> 31 == 1 { !b } else { b | (1 << 31) };
+    (u64::from(key) << 32) | v as u64
+}
+
 /// The filled surface and what the flood learnt on the way.
 pub(crate) struct Filled {
     /// Elevation (m) after filling: every land cell that water does not leave from has a neighbour
@@ -34,48 +43,48 @@ pub(crate) fn priority_flood(cells: &Cells, elevation: &[f32], sea_level: f32) -
     let mut closed = vec![false; n];
 
     let mut flooded = vec![false; n];
-    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
+    let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::new();
     let ocean = |v: usize| cells.live[v] && elevation[v] < sea_level;
     for v in cells.live_cells() {
         if ocean(v) {
             closed[v] = true;
             // Only the coast needs to spread: the open sea has no land to reach.
             if cells.links(v).any(|(w, _)| !ocean(w)) {
-                heap.push(Reverse((ordered(level[v]), v as u32)));
+                heap.push(Reverse(entry(elevation[v], v)));
             }
         } else if cells.boundary[v] {
             closed[v] = true;
-            heap.push(Reverse((ordered(level[v]), v as u32)));
+            heap.push(Reverse(entry(elevation[v], v)));
         }
     }
     let mut pit: VecDeque<u32> = VecDeque::new();
-    let mut flood = |heap: &mut BinaryHeap<Reverse<(u64, u32)>>,
-                     closed: &mut Vec<bool>,
-                     level: &mut Vec<f64>| {
-        loop {
-            let c = if let Some(c) = pit.pop_front() {
-                c as usize
-            } else if let Some(Reverse((_, c))) = heap.pop() {
-                c as usize
-            } else {
-                break;
-            };
-            let spill = level[c];
-            for (w, _) in cells.links(c) {
-                if closed[w] {
-                    continue;
-                }
-                closed[w] = true;
-                if level[w] <= spill {
-                    flooded[w] = level[w] < spill;
-                    level[w] = spill.next_up();
-                    pit.push_back(w as u32);
+    let mut flood =
+        |heap: &mut BinaryHeap<Reverse<u64>>, closed: &mut Vec<bool>, level: &mut Vec<f64>| {
+            loop {
+                let c = if let Some(c) = pit.pop_front() {
+                    c as usize
+                } else if let Some(Reverse(e)) = heap.pop() {
+                    (e & 0xffff_ffff) as usize
                 } else {
-                    heap.push(Reverse((ordered(level[w]), w as u32)));
+                    break;
+                };
+                let spill = level[c];
+                for &w in cells.ring(c) {
+                    let w = w as usize;
+                    if closed[w] {
+                        continue;
+                    }
+                    closed[w] = true;
+                    if level[w] <= spill {
+                        flooded[w] = level[w] < spill;
+                        level[w] = spill.next_up();
+                        pit.push_back(w as u32);
+                    } else {
+                        heap.push(Reverse(entry(elevation[w], w)));
+                    }
                 }
             }
-        }
-    };
+        };
     flood(&mut heap, &mut closed, &mut level);
     // Land that no sea or edge reaches (a closed planet without sea, an island of the mesh):
     // its lowest cell becomes a sink, lowest first, until every cell is reached.
@@ -91,7 +100,7 @@ pub(crate) fn priority_flood(cells: &Cells, elevation: &[f32], sea_level: f32) -
             continue;
         }
         closed[v] = true;
-        heap.push(Reverse((ordered(level[v]), v as u32)));
+        heap.push(Reverse(entry(elevation[v], v)));
         flood(&mut heap, &mut closed, &mut level);
     }
     Filled { level, flooded }
@@ -99,7 +108,7 @@ pub(crate) fn priority_flood(cells: &Cells, elevation: &[f32], sea_level: f32) -
 
 #[cfg(test)]
 mod tests {
-    use super::ordered;
+    use super::{entry, ordered};
 
     #[test]
     fn keys_order_like_the_numbers() {
@@ -108,5 +117,11 @@ mod tests {
             assert!(ordered(w[0]) <= ordered(w[1]), "{w:?}");
         }
         assert!(ordered(-1.0) < ordered(1.0));
+        let ys = [-5e3f32, -1.5, -0.0, 0.0, 2.0, 9e3];
+        for w in ys.windows(2) {
+            assert!(entry(w[0], 7) <= entry(w[1], 3), "{w:?}");
+        }
+        assert!(entry(1.0, 3) < entry(1.0, 4));
+        assert_eq!(entry(1.0, 123_456) & 0xffff_ffff, 123_456);
     }
 }

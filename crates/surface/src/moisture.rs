@@ -10,7 +10,6 @@
 use crate::cells::Cells;
 use crate::climate::ClimateOptions;
 use crate::fill::ordered;
-use glam::DVec3;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -50,25 +49,45 @@ pub(crate) fn carry_moisture(
 ) -> Vec<f32> {
     let n = cells.len();
     let sea = |v: usize| elevation[v] < o.sea_level;
-    let wind3: Vec<DVec3> = (0..n)
-        .into_par_iter()
-        .map(|v| {
-            if !cells.live[v] {
-                return DVec3::ZERO;
-            }
-            let (e, no) = cells.geometry.east_north(cells.positions[v]);
-            e * f64::from(wind[v][0]) + no * f64::from(wind[v][1])
-        })
-        .collect();
-    // How well the wind at `v` blows from `u` towards it (cosine).
-    let align = |u: usize, v: usize| -> f64 {
-        let d = cells.positions[v] - cells.positions[u];
-        let len = d.length();
-        if len > 0.0 {
-            wind3[v].dot(d) / len
-        } else {
-            0.0
+    // Per link of `v`'s row, how well the wind at `v` blows from `v` towards the neighbour
+    // (cosine); its negative is how well it blows from the neighbour to `v`. One parallel
+    // pass, so the sweep below reads the row it walks and never searches another.
+    let mut down = vec![0.0f32; cells.neighbors.len()];
+    let rows: Vec<(usize, &mut [f32])> = {
+        let mut out = Vec::with_capacity(n);
+        let mut rest = down.as_mut_slice();
+        for v in 0..n {
+            let (head, tail) = rest.split_at_mut(cells.ring(v).len());
+            out.push((v, head));
+            rest = tail;
         }
+        out
+    };
+    rows.into_par_iter().for_each(|(v, row)| {
+        if !cells.live[v] {
+            return;
+        }
+        let p = cells.positions[v];
+        let (e, no) = cells.geometry.east_north(p);
+        let w = e * f64::from(wind[v][0]) + no * f64::from(wind[v][1]);
+        for (slot, &u) in row.iter_mut().zip(cells.ring(v)) {
+            let d = cells.positions[u as usize] - p;
+            let len = d.length();
+            *slot = if len > 0.0 {
+                (w.dot(d) / len) as f32
+            } else {
+                0.0
+            };
+        }
+    });
+    let conv: Vec<f64> = cells.latitude.par_iter().map(|&l| convection(l)).collect();
+    let row = |v: usize| {
+        let r = cells.offsets[v] as usize..cells.offsets[v + 1] as usize;
+        cells.neighbors[r.clone()]
+            .iter()
+            .zip(&cells.link_km[r.clone()])
+            .zip(&down[r])
+            .map(|((&u, &km), &a)| (u as usize, f64::from(km), f64::from(a)))
     };
     let mut humidity = vec![0.0f64; n];
     let mut rain = vec![0.0f32; n];
@@ -79,13 +98,12 @@ pub(crate) fn carry_moisture(
                  settled: &[bool],
                  key: &mut Vec<f64>,
                  heap: &mut BinaryHeap<Reverse<(u64, u32)>>| {
-        for (w, km) in cells.links(c) {
+        for (w, km, a) in row(c) {
             if settled[w] || sea(w) {
                 continue;
             }
-            let a = align(c, w);
             if a > MIN_ALIGN {
-                let k = key[c] + f64::from(km) / a;
+                let k = key[c] + km / a;
                 if k < key[w] {
                     key[w] = k;
                     heap.push(Reverse((ordered(k), w as u32)));
@@ -98,7 +116,7 @@ pub(crate) fn carry_moisture(
             settled[v] = true;
             key[v] = 0.0;
             humidity[v] = capacity(o, temperature[v]);
-            rain[v] = (humidity[v] * convection(cells.latitude[v])) as f32;
+            rain[v] = (humidity[v] * conv[v]) as f32;
         }
     }
     for v in cells.live_cells() {
@@ -109,20 +127,20 @@ pub(crate) fn carry_moisture(
     let mut settle = |v: usize, settled: &mut Vec<bool>, humidity: &mut Vec<f64>| {
         settled[v] = true;
         let (mut wsum, mut h, mut dist, mut zup) = (0.0, 0.0, 0.0, 0.0);
-        for (u, km) in cells.links(v) {
+        for (u, km, down) in row(v) {
             if !settled[u] {
                 continue;
             }
-            let a = align(u, v);
+            let a = -down;
             if a > MIN_ALIGN {
                 wsum += a;
                 h += a * humidity[u];
-                dist += a * f64::from(km);
+                dist += a * km;
                 zup += a * f64::from(elevation[u].max(o.sea_level));
             }
         }
         let t = temperature[v];
-        let conv = convection(cells.latitude[v]);
+        let conv = conv[v];
         if wsum == 0.0 {
             // No air reaches here along the wind: a little local moisture.
             humidity[v] = 0.15 * capacity(o, t);

@@ -13,6 +13,16 @@ use glam::{Vec2, Vec3};
 pub enum Projection {
     /// The two orthographic discs of [`render_globe`](super::render_globe).
     Globe(GlobeLayout),
+    /// A flat map as [`crate::map::render_cells`] draws it: `bounds` `[min_x, min_y, max_x,
+    /// max_y]` over `width × height` pixels, `y` up; points are `(x, y, _)`.
+    Plane {
+        /// The map's bounds.
+        bounds: [f64; 4],
+        /// Image width in pixels.
+        width: u32,
+        /// Image height in pixels.
+        height: u32,
+    },
     /// The equirectangular frame of [`crate::heightmap`], `width × height` pixels.
     Equirect {
         /// Pixels across 360° of longitude.
@@ -63,8 +73,20 @@ impl Projection {
     /// The disc (0 left, 1 right; always 0 on a map) and pixel position of direction `d`,
     /// `None` when `d` is on the far side of both discs' views or is zero.
     pub fn project(&self, d: Vec3) -> Option<(usize, Vec2)> {
+        if let Projection::Plane {
+            bounds,
+            width,
+            height,
+        } = self
+        {
+            let [x0, y0, x1, y1] = bounds.map(|b| b as f32);
+            let x = (d.x - x0) / (x1 - x0) * *width as f32;
+            let y = (y1 - d.y) / (y1 - y0) * *height as f32;
+            return (x.is_finite() && y.is_finite()).then_some((0, Vec2::new(x, y)));
+        }
         let d = d.try_normalize()?;
         match self {
+            Projection::Plane { .. } => None,
             Projection::Globe(g) => (0..2).find_map(|k| {
                 let (r, f) = g.bases[k];
                 (d.dot(f) > 0.0).then(|| {
@@ -90,6 +112,7 @@ impl Projection {
         match self {
             Projection::Globe(g) => a.0 != b.0 || (a.1 - b.1).length() > 0.25 * g.radius,
             Projection::Equirect { width, .. } => (a.1.x - b.1.x).abs() > *width as f32 / 2.0,
+            Projection::Plane { .. } => false,
         }
     }
 }

@@ -47,7 +47,7 @@ impl Default for ClimateOptions {
             ocean_precipitation_mm: 2400.0,
             rain_km: 2000.0,
             land_ice_c: -12.0,
-            sea_ice_c: -8.0,
+            sea_ice_c: -10.0,
         }
     }
 }

@@ -22,8 +22,11 @@ use world::World;
 pub const ERODED_ELEVATION: LayerInfo<f32, VertexKind> =
     LayerInfo::new("eroded_elevation").interpolation(Interpolation::Lerp);
 
-/// Rivers drain at least this many km².
+/// Rivers drain at least this many km², and at least [`RIVER_CELLS`] mean cells (so coarse
+/// planets do not call every land cell a river).
 const RIVER_KM2: f64 = 40_000.0;
+/// See [`RIVER_KM2`].
+const RIVER_CELLS: f64 = 8.0;
 /// Colour of rivers and lakes on the pictures.
 const WATER: [u8; 3] = [40, 95, 190];
 /// Rivers thinner than this on the globe are not drawn.
@@ -50,8 +53,11 @@ pub(super) fn write(
         radius_km: cfg.radius,
     };
     let cells = Cells::new(world.mesh(), &pos, geometry).map_err(|e| err("surface")(&e))?;
+    let cell_km2 =
+        4.0 * std::f64::consts::PI * cfg.radius * cfg.radius / cells.live_cells().count() as f64;
+    let threshold = RIVER_KM2.max(RIVER_CELLS * cell_km2);
     let options = SurfaceOptions {
-        river_threshold_km2: RIVER_KM2,
+        river_threshold_km2: threshold,
         ..SurfaceOptions::default()
     };
     let s = surface::run(&cells, &tectonic, None, &options).map_err(|e| err("surface")(&e))?;
@@ -63,12 +69,12 @@ pub(super) fn write(
     let colors = biome_colors(&s);
     let mut files = Vec::new();
     let globe = cfg.out.join("biomes.png");
-    biome_globe(world, &posf, &s, cfg)?
+    biome_globe(world, &posf, &s, cfg, threshold)?
         .save_png(&globe)
         .map_err(|e| err("biomes.png")(&e))?;
     files.push(globe);
     let map = cfg.out.join("biomes_equirect.png");
-    biome_map(world, &posf, &s, cfg)?
+    biome_map(world, &posf, &s, cfg, threshold)?
         .save_png(&map)
         .map_err(|e| err("biomes_equirect.png")(&e))?;
     files.push(map);
@@ -113,12 +119,12 @@ fn plain_colors(s: &Surface) -> Vec<[u8; 3]> {
 
 /// Rivers as two-point polylines, each as wide as the discharge where it starts: about
 /// one pixel at the threshold, growing with the logarithm of the drained area.
-fn river_segments(s: &Surface, posf: &[Vec3], scale: f32) -> Vec<([Vec3; 2], f32)> {
+fn river_segments(s: &Surface, posf: &[Vec3], scale: f32, threshold: f64) -> Vec<([Vec3; 2], f32)> {
     let mut out = Vec::new();
     for r in &s.rivers {
         for w in r.cells.windows(2) {
             let a = s.drainage.drained_km2[w[0] as usize];
-            let width = scale * (0.7 + 1.1 * (a / RIVER_KM2).max(1.0).log10() as f32);
+            let width = scale * (0.7 + 1.1 * (a / threshold).max(1.0).log10() as f32);
             if width >= MIN_WIDTH {
                 out.push((
                     [posf[w[0] as usize], posf[w[1] as usize]],
@@ -171,6 +177,7 @@ fn biome_globe(
     posf: &[Vec3],
     s: &Surface,
     cfg: &DemoConfig,
+    threshold: f64,
 ) -> Result<Image, DemoError> {
     let w = cfg.image_width;
     let options = GlobeOptions {
@@ -202,7 +209,7 @@ fn biome_globe(
     disc.height = w / 2;
     disc.rgb.truncate(globe.rgb.len());
     export::render::draw_graticule(&mut disc, &proj, 30, [230, 230, 230]);
-    draw_rivers(&mut disc, &proj, &river_segments(s, posf, scale));
+    draw_rivers(&mut disc, &proj, &river_segments(s, posf, scale, threshold));
     img.rgb[..disc.rgb.len()].copy_from_slice(&disc.rgb);
     let items = legend_items(s);
     let rows = 3;
@@ -242,6 +249,7 @@ fn biome_map(
     posf: &[Vec3],
     s: &Surface,
     cfg: &DemoConfig,
+    threshold: f64,
 ) -> Result<Image, DemoError> {
     let (w, h) = (cfg.image_width, cfg.image_width / 2);
     let options = EquirectOptions {
@@ -261,7 +269,7 @@ fn biome_map(
     };
     let scale = (w as f32 / 2048.0).max(0.35);
     export::render::draw_graticule(&mut img, &proj, 30, [230, 230, 230]);
-    draw_rivers(&mut img, &proj, &river_segments(s, posf, scale));
+    draw_rivers(&mut img, &proj, &river_segments(s, posf, scale, threshold));
     let text = if w >= 1600 { 2 } else { 1 };
     let items = legend_items(s);
     export::render::draw_legend(

@@ -28,10 +28,9 @@ impl<'a> Painter<'a> {
         }
         let a = alpha.min(1.0);
         let i = 3 * (y * w + x) as usize;
-        for k in 0..3 {
-            let under = self.lut[self.img.rgb[i + k] as usize];
-            let over = self.lut[color[k] as usize];
-            self.img.rgb[i + k] = linear_to_srgb(under + (over - under) * a);
+        for (px, &c) in self.img.rgb[i..i + 3].iter_mut().zip(&color) {
+            let (under, over) = (self.lut[*px as usize], self.lut[c as usize]);
+            *px = linear_to_srgb(under + (over - under) * a);
         }
     }
 

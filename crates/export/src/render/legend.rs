@@ -130,9 +130,21 @@ pub fn draw_legend(
     Ok((w as u32, h as u32))
 }
 
-/// Draws a horizontal colour bar of `map` over `range` with a label under each of `ticks`
-/// (values in the data's units, formatted without decimals) and `title` above. Returns the
-/// panel's size.
+/// What a colour bar shows: `map` over `range`, a label under each of `ticks` (values in the
+/// data's units, formatted without decimals) and `title` above.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ColorKey<'a> {
+    /// Title above the bar (e.g. `"ELEVATION (M)"`).
+    pub title: &'a str,
+    /// The colour map.
+    pub map: ColorMap,
+    /// The values at the bar's ends, as given to [`colorize`].
+    pub range: (f32, f32),
+    /// Values to label.
+    pub ticks: &'a [f32],
+}
+
+/// Draws a horizontal colour bar `length` pixels long for `key`. Returns the panel's size.
 ///
 /// # Errors
 /// [`ExportError::InvalidOption`] for a `scale` outside `1..=8`, a `length` outside
@@ -140,13 +152,11 @@ pub fn draw_legend(
 pub fn draw_color_bar(
     img: &mut Image,
     place: Place,
-    title: &str,
-    map: &ColorMap,
-    range: (f32, f32),
-    ticks: &[f32],
+    key: &ColorKey<'_>,
     length: u32,
     scale: u32,
 ) -> Result<(u32, u32), ExportError> {
+    let (title, map, range, ticks) = (key.title, &key.map, key.range, key.ticks);
     let s = check_scale(scale)?;
     if !(16..=4096).contains(&length) {
         return Err(ExportError::InvalidOption {
@@ -232,7 +242,7 @@ pub fn draw_scale_bar(
     scale: u32,
 ) -> Result<(u32, u32), ExportError> {
     let s = check_scale(scale)?;
-    if !(km_per_pixel.is_finite() && km_per_pixel > 0.0) || !(8..=4096).contains(&max_px) {
+    if !(km_per_pixel.is_finite() && km_per_pixel > 0.0 && (8..=4096).contains(&max_px)) {
         return Err(ExportError::InvalidOption {
             name: "km_per_pixel/max_px",
             reason: "km_per_pixel must be finite and positive, max_px 8..=4096",
@@ -300,18 +310,23 @@ mod tests {
         assert!(!(0..300 - 10 - w).any(|x| (0..200).any(|y| red(x, y))));
         assert!(draw_legend(&mut img, Place::at(Corner::TopLeft), "", &items, 0, 1).is_err());
         assert!(draw_scale_bar(&mut img, Place::at(Corner::TopLeft), -1.0, 100, "", 1).is_err());
-        assert!(
-            draw_color_bar(
-                &mut img,
-                Place::at(Corner::TopLeft),
-                "",
-                &ColorMap::Viridis,
-                (1.0, 0.0),
-                &[],
-                100,
-                1
-            )
-            .is_err()
-        );
+        let key = ColorKey {
+            title: "T",
+            map: ColorMap::Viridis,
+            range: (1.0, 0.0),
+            ticks: &[],
+        };
+        assert!(draw_color_bar(&mut img, Place::at(Corner::TopLeft), &key, 100, 1).is_err());
+        let key = ColorKey {
+            range: (0.0, 10.0),
+            ticks: &[0.0, 5.0, 10.0],
+            ..key
+        };
+        let mut img = Image::new(300, 200, [0, 0, 0]);
+        let (w, h) = draw_color_bar(&mut img, Place::at(Corner::TopLeft), &key, 100, 1).unwrap();
+        assert!(w > 100 && h > 10);
+        // The bar's middle is viridis' middle colour.
+        let mid = ColorMap::Viridis.color(0.5);
+        assert!((10..10 + w).any(|x| (10..10 + h).any(|y| img.pixel(x, y) == Some(mid))));
     }
 }

@@ -32,7 +32,9 @@ pub use closeup::{CloseupOptions, render_mesh_closeup, render_mesh_closeup_with}
 pub use equirect::{EquirectOptions, coast_shading, render_equirect};
 pub use globe::{GlobeOptions, Shading, render_globe, render_globe_with};
 pub use graticule::{GlobeLayout, Polyline, Projection, draw_graticule, draw_polylines};
-pub use legend::{Corner, LegendItem, Place, draw_color_bar, draw_legend, draw_scale_bar};
+pub use legend::{
+    ColorKey, Corner, LegendItem, Place, draw_color_bar, draw_legend, draw_scale_bar,
+};
 pub use plane_shade::planar_hillshade;
 pub(crate) use raster::{check_size, srgb_to_linear_table};
 pub use sites::Borders;

@@ -61,7 +61,7 @@ pub fn run(
             export::map::elevation_colour(e, plane::SEA_LEVEL)
         })
         .collect();
-    let biomes = map_surface::biome_colours(&surface);
+    let biomes = surface::biome_colors(&surface.biome);
     for (file, colours, legend) in [
         ("map.png", &terrain, false),
         ("map_biomes.png", &biomes, true),

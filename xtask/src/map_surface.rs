@@ -6,7 +6,7 @@ use export::render::{Corner, LegendItem, Place, Polyline, Projection};
 use glam::Vec3;
 use plane::PlanarMap;
 use std::error::Error;
-use surface::{ALL_BIOMES, Biome, Cells, Geometry, Surface, SurfaceOptions};
+use surface::{Cells, Geometry, Surface, SurfaceOptions};
 use world::World;
 
 /// Metres per unit of the map world's elevation (about −1..1).
@@ -46,14 +46,6 @@ pub fn run(world: &mut World, map: &PlanarMap) -> Result<Surface, Box<dyn Error>
     let units: Vec<f32> = s.elevation.iter().map(|e| e / METRES).collect();
     surface::world_layers::write_layer(world, &plane::ELEVATION, &units)?;
     Ok(s)
-}
-
-/// Biome colours per vertex.
-pub fn biome_colours(s: &Surface) -> Vec<[u8; 3]> {
-    s.biome
-        .iter()
-        .map(|&c| Biome::from_code(c).unwrap_or(Biome::Ocean).color())
-        .collect()
 }
 
 /// The map's picture: `colours` hillshaded by the eroded relief, rivers, a scale bar and,
@@ -128,13 +120,8 @@ pub fn picture(
         1,
     )?;
     if legend {
-        let mut seen = [false; ALL_BIOMES.len()];
-        for v in 0..real {
-            seen[usize::from(s.biome[v]).min(seen.len() - 1)] = true;
-        }
-        let mut items: Vec<LegendItem<'_>> = ALL_BIOMES
-            .iter()
-            .filter(|b| seen[usize::from(b.code())])
+        let mut items: Vec<LegendItem<'_>> = surface::biomes_present(&s.biome[..real])
+            .into_iter()
             .map(|b| LegendItem {
                 color: b.color(),
                 label: b.label(),

@@ -130,6 +130,29 @@ impl Biome {
     }
 }
 
+/// The biomes that occur among `codes` (a biome layer), in legend order; unknown codes are
+/// ignored.
+pub fn biomes_present(codes: &[u8]) -> Vec<Biome> {
+    let mut seen = [false; ALL_BIOMES.len()];
+    for &c in codes {
+        if let Some(x) = seen.get_mut(usize::from(c)) {
+            *x = true;
+        }
+    }
+    ALL_BIOMES
+        .into_iter()
+        .filter(|b| seen[usize::from(b.code())])
+        .collect()
+}
+
+/// The palette colour of each code of a biome layer (unknown codes as ocean).
+pub fn biome_colors(codes: &[u8]) -> Vec<[u8; 3]> {
+    codes
+        .iter()
+        .map(|&c| Biome::from_code(c).unwrap_or(Biome::Ocean).color())
+        .collect()
+}
+
 /// The land biome of an annual mean temperature (°C) and precipitation (mm/yr), after
 /// Whittaker's diagram: temperature bands (below −12 °C ice, −12 to −5 tundra, −5 to 5
 /// boreal, 5 to 20 temperate, above 20 tropical), then precipitation thresholds within each.
@@ -173,7 +196,7 @@ pub fn land_biome(temperature_c: f32, precipitation_mm: f32) -> Biome {
     }
 }
 
-/// What [`biomes`] looks at in one cell.
+/// What [`biome`] looks at in one cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellClimate {
     /// Elevation (m).

@@ -109,14 +109,6 @@ fn biome_colors(s: &Surface) -> Vec<[u8; 3]> {
         .collect()
 }
 
-/// The biome colours without river cells (the pictures draw rivers as lines).
-fn plain_colors(s: &Surface) -> Vec<[u8; 3]> {
-    s.biome
-        .iter()
-        .map(|&c| Biome::from_code(c).unwrap_or(Biome::Ocean).color())
-        .collect()
-}
-
 /// Rivers as two-point polylines, each as wide as the discharge where it starts: about
 /// one pixel at the threshold, growing with the logarithm of the drained area.
 fn river_segments(s: &Surface, posf: &[Vec3], scale: f32, threshold: f64) -> Vec<([Vec3; 2], f32)> {
@@ -147,17 +139,10 @@ fn draw_rivers(img: &mut Image, proj: &Projection, segments: &[([Vec3; 2], f32)]
     export::render::draw_polylines(img, proj, &lines, WATER, 0.95);
 }
 
-/// The land biomes that occur, for the legend (water and ice first).
+/// The legend: the biomes that occur, then rivers.
 fn legend_items(s: &Surface) -> Vec<LegendItem<'static>> {
-    let mut seen = [false; ALL_BIOMES.len()];
-    for &c in &s.biome {
-        if let Some(x) = seen.get_mut(usize::from(c)) {
-            *x = true;
-        }
-    }
-    let mut items: Vec<LegendItem<'static>> = ALL_BIOMES
-        .iter()
-        .filter(|b| seen[usize::from(b.code())])
+    let mut items: Vec<LegendItem<'static>> = surface::biomes_present(&s.biome)
+        .into_iter()
         .map(|b| LegendItem {
             color: b.color(),
             label: b.label(),
@@ -187,7 +172,7 @@ fn biome_globe(
         hillshade: 1.2,
         ..Default::default()
     };
-    let flat = plain_colors(s);
+    let flat = surface::biome_colors(&s.biome);
     let globe = export::render::render_globe_with(
         world.mesh(),
         posf,
@@ -259,7 +244,7 @@ fn biome_map(
         sea_level: Some(0.0),
         threads: 0,
     };
-    let flat = plain_colors(s);
+    let flat = surface::biome_colors(&s.biome);
     let mut img =
         export::render::render_equirect(world.mesh(), posf, &flat, Some(&s.elevation), &options)
             .map_err(|e| err("render biome map")(&e))?;

@@ -55,7 +55,8 @@ fn surface_bench(c: &mut Criterion) {
     g.bench_function("climate_biomes", |b| {
         b.iter(|| {
             let c = surface::climate(&cells, &elevation, &ClimateOptions::default()).unwrap();
-            black_box(surface::classify(&cells, &elevation, &c, &d, 0.0))
+            let q = surface::discharge(&cells, &d, &c.precipitation_mm, 0.4).unwrap();
+            black_box(surface::classify(&cells, &elevation, &c, &d, &q, 0.0))
         })
     });
     g.bench_function("rivers", |b| {

@@ -57,7 +57,7 @@ pub use climate::{Climate, ClimateOptions, climate, prevailing_wind};
 pub use drainage::{Drainage, Lake, NONE, drainage};
 pub use erosion::{StreamPower, stream_power_step, thermal_erosion};
 pub use error::SurfaceError;
-pub use pipeline::{MAX_EROSION_STEPS, Surface, SurfaceOptions, classify, run};
+pub use pipeline::{MAX_EROSION_STEPS, Surface, SurfaceOptions, classify, run, wet_lakes};
 pub use rivers::{River, discharge, rivers};
 
 /// Compiles and runs the README's example with the doc tests.

@@ -92,7 +92,7 @@ pub fn run(
     let c = climate(cells, &h, &o.climate)?;
     let q = discharge(cells, &d, &c.precipitation_mm, o.runoff)?;
     let (river, list) = rivers(&d, &q, o.river_threshold_km2)?;
-    let biome = classify(cells, &h, &c, &d, sea);
+    let biome = classify(cells, &h, &c, &d, &q, sea);
     Ok(Surface {
         elevation: h,
         drainage: d,
@@ -104,14 +104,55 @@ pub fn run(
     })
 }
 
-/// The biome code of every cell (0, deep ocean, on slots that are not live).
+/// Seconds in a year (365.25 days).
+const YEAR_S: f64 = 365.25 * 86_400.0;
+
+/// Evaporation from open water (mm/yr) at `t` °C: about 500 at 0 °C, 1500 at 20 °C.
+fn evaporation_mm(t: f64) -> f64 {
+    (500.0 + 50.0 * t).clamp(100.0, 2500.0)
+}
+
+/// Which lakes hold water: those whose inflow (the largest discharge among their cells,
+/// m³/s) at least matches the evaporation from their surface. The others are dry basins
+/// (salt flats, playas) and take the biome of their climate.
+pub fn wet_lakes(
+    cells: &Cells,
+    drainage: &Drainage,
+    discharge: &[f64],
+    climate: &Climate,
+) -> Vec<bool> {
+    let n = drainage.lakes.len();
+    let mut inflow = vec![0.0f64; n];
+    let mut temp = vec![0.0f64; n];
+    for v in cells.live_cells() {
+        let l = drainage.lake[v];
+        if l != NONE && (l as usize) < n {
+            let l = l as usize;
+            inflow[l] = inflow[l].max(discharge.get(v).copied().unwrap_or(0.0));
+            temp[l] += f64::from(climate.temperature_c[v]) * cells.area_km2[v];
+        }
+    }
+    (0..n)
+        .map(|l| {
+            let lake = &drainage.lakes[l];
+            let t = temp[l] / lake.area_km2.max(1e-12);
+            let evap = lake.area_km2 * 1e6 * evaporation_mm(t) / 1e3 / YEAR_S;
+            inflow[l] >= evap
+        })
+        .collect()
+}
+
+/// The biome code of every cell (0, deep ocean, on slots that are not live); lakes count as
+/// water only when [`wet_lakes`] says they hold water, with the given `discharge` (m³/s).
 pub fn classify(
     cells: &Cells,
     elevation: &[f32],
     climate: &Climate,
     drainage: &Drainage,
+    discharge: &[f64],
     sea_level: f32,
 ) -> Vec<u8> {
+    let wet = wet_lakes(cells, drainage, discharge, climate);
     (0..cells.len())
         .into_par_iter()
         .map(|v| {
@@ -124,7 +165,10 @@ pub fn classify(
                 temperature_c: climate.temperature_c[v],
                 precipitation_mm: climate.precipitation_mm[v],
                 ice: climate.ice[v],
-                lake: drainage.lake.get(v).is_some_and(|&l| l != NONE),
+                lake: drainage
+                    .lake
+                    .get(v)
+                    .is_some_and(|&l| wet.get(l as usize).copied().unwrap_or(false)),
             })
             .code()
         })

@@ -143,11 +143,23 @@ fn biome_table() {
         assert!(!b.label().is_empty());
     }
     assert!(Biome::from_code(ALL_BIOMES.len() as u8).is_err());
-    let codes = [Biome::Taiga.code(), 200, Biome::Ocean.code(), Biome::Taiga.code()];
-    assert_eq!(surface::biomes_present(&codes), [Biome::Ocean, Biome::Taiga]);
+    let codes = [
+        Biome::Taiga.code(),
+        200,
+        Biome::Ocean.code(),
+        Biome::Taiga.code(),
+    ];
+    assert_eq!(
+        surface::biomes_present(&codes),
+        [Biome::Ocean, Biome::Taiga]
+    );
     let colors = surface::biome_colors(&codes);
     assert_eq!(colors[0], Biome::Taiga.color());
-    assert_eq!(colors[1], Biome::Ocean.color(), "unknown codes draw as ocean");
+    assert_eq!(
+        colors[1],
+        Biome::Ocean.color(),
+        "unknown codes draw as ocean"
+    );
     let colors: std::collections::HashSet<[u8; 3]> = ALL_BIOMES.iter().map(|b| b.color()).collect();
     assert_eq!(colors.len(), ALL_BIOMES.len(), "one colour per biome");
 }

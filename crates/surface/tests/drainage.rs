@@ -146,6 +146,10 @@ fn filled_levels_match_an_independent_fill() {
     assert!(flooded > 10, "the test must see lakes: {flooded}");
 }
 
+fn lake_cell(d: &Drainage) -> usize {
+    d.lakes[0].deepest as usize
+}
+
 #[test]
 fn a_bowl_on_a_map_becomes_one_lake_that_spills_over_its_rim() {
     let (map, cells) = flat_map(30, 30, 10.0, 2, 40.0);
@@ -171,6 +175,22 @@ fn a_bowl_on_a_map_becomes_one_lake_that_spills_over_its_rim() {
     // per km, so the bottom (250 m) lies about 40 m below the spill point (290 m).
     assert!(lake.depth_m > 30.0 && lake.depth_m < 45.0, "{lake:?}");
     assert!(map.positions[lake.outlet as usize].x < 100.0, "{lake:?}");
+    // The lake holds water where rain on its basin outweighs evaporation from its surface.
+    let climate = |mm: f32| surface::Climate {
+        temperature_c: vec![20.0; cells.len()],
+        precipitation_mm: vec![mm; cells.len()],
+        wind: vec![[1.0, 0.0]; cells.len()],
+        sea_distance_km: vec![100.0; cells.len()],
+        ice: vec![false; cells.len()],
+    };
+    for (mm, wet) in [(3000.0, true), (100.0, false)] {
+        let c = climate(mm);
+        let q = surface::discharge(&cells, &d, &c.precipitation_mm, 0.4).unwrap();
+        assert_eq!(surface::wet_lakes(&cells, &d, &q, &c), [wet], "{mm} mm");
+        let biomes = surface::classify(&cells, &elevation, &c, &d, &q, -1e9);
+        let lake = surface::Biome::Lake.code();
+        assert_eq!(biomes[lake_cell(&d)] == lake, wet);
+    }
     // With no sea, the water leaves over the map's edges.
     for v in cells.live_cells() {
         let end = walk(&d, v);

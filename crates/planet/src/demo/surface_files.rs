@@ -245,9 +245,11 @@ fn biome_map(
         threads: 0,
     };
     let flat = surface::biome_colors(&s.biome);
-    let mut img =
-        export::render::render_equirect(world.mesh(), posf, &flat, Some(&s.elevation), &options)
-            .map_err(|e| err("render biome map")(&e))?;
+    // The sea floor is left flat on the map: its shading would read as clouds over the
+    // ice and the water (the globe keeps it).
+    let land: Vec<f32> = s.elevation.iter().map(|e| e.max(-1.0)).collect();
+    let mut img = export::render::render_equirect(world.mesh(), posf, &flat, Some(&land), &options)
+        .map_err(|e| err("render biome map")(&e))?;
     let proj = Projection::Equirect {
         width: w,
         height: h,
@@ -262,7 +264,7 @@ fn biome_map(
         Place::at(Corner::BottomLeft),
         "BIOMES",
         &items,
-        items.len().div_ceil(2),
+        items.len().div_ceil(4),
         text,
     )
     .map_err(|e| err("legend")(&e))?;

@@ -52,15 +52,7 @@ pub fn run(
     } else {
         (IMAGE_SIDE * width / height).round().max(1.0)
     } as u32;
-    let terrain: Vec<[u8; 3]> = (0..map.mesh.vertex_slots())
-        .map(|i| {
-            let e = elevation
-                .get(quadedge::Vertex::new(i as u32))
-                .copied()
-                .unwrap_or(-1.0);
-            export::map::elevation_colour(e, plane::SEA_LEVEL)
-        })
-        .collect();
+    let terrain = map_surface::terrain_colours(&surface);
     let biomes = surface::biome_colors(&surface.biome);
     for (file, colours, legend) in [
         ("map.png", &terrain, false),

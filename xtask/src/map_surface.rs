@@ -2,7 +2,8 @@
 //! and hillshaded, rivers drawn by drained area, a scale bar and (for biomes) a legend.
 
 use export::Image;
-use export::render::{Corner, LegendItem, Place, Polyline, Projection};
+use export::colormap::{ColorMap, colorize};
+use export::render::{ColorKey, Corner, LegendItem, Place, Polyline, Projection};
 use glam::Vec3;
 use plane::PlanarMap;
 use std::error::Error;
@@ -48,8 +49,20 @@ pub fn run(world: &mut World, map: &PlanarMap) -> Result<Surface, Box<dyn Error>
     Ok(s)
 }
 
+/// The elevation range (m) of the terrain colours and their key.
+const TERRAIN_RANGE: (f32, f32) = (-2500.0, 3000.0);
+
+/// Terrain colours of the eroded elevation (sea level 0 m).
+pub fn terrain_colours(s: &Surface) -> Vec<[u8; 3]> {
+    colorize(
+        &s.elevation,
+        &ColorMap::Terrain { sea_level: 0.0 },
+        TERRAIN_RANGE,
+    )
+}
+
 /// The map's picture: `colours` hillshaded by the eroded relief, rivers, a scale bar and,
-/// with `legend`, the biomes' legend.
+/// with `legend`, the biomes' legend, else the key of [`terrain_colours`].
 ///
 /// # Errors
 /// The renderers' errors.
@@ -132,6 +145,14 @@ pub fn picture(
             label: "river",
         });
         export::render::draw_legend(&mut img, Place::at(Corner::TopLeft), "BIOMES", &items, 8, 1)?;
+    } else {
+        let key = ColorKey {
+            title: "ELEVATION (M)",
+            map: ColorMap::Terrain { sea_level: 0.0 },
+            range: TERRAIN_RANGE,
+            ticks: &[-2000.0, 0.0, 1000.0, 2000.0, 3000.0],
+        };
+        export::render::draw_color_bar(&mut img, Place::at(Corner::TopLeft), &key, 200, 1)?;
     }
     Ok(img)
 }

@@ -56,7 +56,7 @@ fn surface_bench(c: &mut Criterion) {
         b.iter(|| {
             let c = surface::climate(&cells, &elevation, &ClimateOptions::default()).unwrap();
             let q = surface::discharge(&cells, &d, &c.precipitation_mm, 0.4).unwrap();
-            black_box(surface::classify(&cells, &elevation, &c, &d, &q, 0.0))
+            black_box(surface::classify(&cells, &elevation, &c, &d, &q, 0.0).unwrap())
         })
     });
     g.bench_function("rivers", |b| {

@@ -63,7 +63,38 @@ impl Drainage {
                 got: weights.len(),
             });
         }
+        self.check(weights.len())?;
         Ok(accumulate(self, weights))
+    }
+
+    /// Checks that every per-slot array has `slots` entries and that the receivers and the
+    /// stack name slots (a drainage built by [`drainage`] always passes).
+    ///
+    /// # Errors
+    /// [`SurfaceError::LengthMismatch`] naming the first array that does not fit.
+    pub fn check(&self, slots: usize) -> Result<(), SurfaceError> {
+        let lens = [
+            ("receiver", self.receiver.len()),
+            ("drained_km2", self.drained_km2.len()),
+            ("lake", self.lake.len()),
+            ("ocean", self.ocean.len()),
+            ("filled", self.filled.len()),
+        ];
+        if let Some(&(what, got)) = lens.iter().find(|(_, l)| *l != slots) {
+            return Err(SurfaceError::LengthMismatch {
+                what,
+                expected: slots,
+                got,
+            });
+        }
+        let bad = |&r: &u32| r != NONE && r as usize >= slots;
+        if self.receiver.iter().any(bad) || self.stack.iter().any(|&v| v as usize >= slots) {
+            return Err(SurfaceError::InvalidParameter {
+                name: "drainage",
+                reason: "a receiver or stack entry names no slot",
+            });
+        }
+        Ok(())
     }
 
     /// Land cells whose water leaves the land: to the sea, over a map edge or into a sink.

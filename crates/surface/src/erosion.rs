@@ -80,13 +80,7 @@ pub fn stream_power_step(
     if let Some(u) = uplift {
         cells.check("uplift", u)?;
     }
-    if drainage.receiver.len() != cells.len() {
-        return Err(SurfaceError::LengthMismatch {
-            what: "drainage",
-            expected: cells.len(),
-            got: drainage.receiver.len(),
-        });
-    }
+    drainage.check(cells.len())?;
     let mut h: Vec<f64> = elevation.iter().map(|&e| f64::from(e)).collect();
     // `K dt Aᵐ` per cell, on all cores: the one power of the step.
     let factor: Vec<f64> = drainage

@@ -92,7 +92,7 @@ pub fn run(
     let c = climate(cells, &h, &o.climate)?;
     let q = discharge(cells, &d, &c.precipitation_mm, o.runoff)?;
     let (river, list) = rivers(&d, &q, o.river_threshold_km2)?;
-    let biome = classify(cells, &h, &c, &d, &q, sea);
+    let biome = classify(cells, &h, &c, &d, &q, sea)?;
     Ok(Surface {
         elevation: h,
         drainage: d,
@@ -125,11 +125,12 @@ pub fn wet_lakes(
     let mut inflow = vec![0.0f64; n];
     let mut temp = vec![0.0f64; n];
     for v in cells.live_cells() {
-        let l = drainage.lake[v];
+        let l = drainage.lake.get(v).copied().unwrap_or(NONE);
         if l != NONE && (l as usize) < n {
             let l = l as usize;
             inflow[l] = inflow[l].max(discharge.get(v).copied().unwrap_or(0.0));
-            temp[l] += f64::from(climate.temperature_c[v]) * cells.area_km2[v];
+            let t = climate.temperature_c.get(v).copied().unwrap_or(0.0);
+            temp[l] += f64::from(t) * cells.area_km2[v];
         }
     }
     (0..n)
@@ -144,6 +145,11 @@ pub fn wet_lakes(
 
 /// The biome code of every cell (0, deep ocean, on slots that are not live); lakes count as
 /// water only when [`wet_lakes`] says they hold water, with the given `discharge` (m³/s).
+///
+/// # Errors
+/// [`SurfaceError::LengthMismatch`] when an input is not one entry per slot of `cells`,
+/// [`SurfaceError::NonFinite`] for a bad elevation, [`SurfaceError::InvalidParameter`] for a
+/// non-finite sea level.
 pub fn classify(
     cells: &Cells,
     elevation: &[f32],
@@ -151,9 +157,12 @@ pub fn classify(
     drainage: &Drainage,
     discharge: &[f64],
     sea_level: f32,
-) -> Vec<u8> {
+) -> Result<Vec<u8>, SurfaceError> {
+    cells.check("elevation", elevation)?;
+    param(sea_level.is_finite(), "sea_level", "must be finite")?;
+    check_lengths(cells, climate, drainage, discharge)?;
     let wet = wet_lakes(cells, drainage, discharge, climate);
-    (0..cells.len())
+    Ok((0..cells.len())
         .into_par_iter()
         .map(|v| {
             if !cells.live[v] {
@@ -172,5 +181,29 @@ pub fn classify(
             })
             .code()
         })
-        .collect()
+        .collect())
+}
+
+/// Every per-slot result has one entry per slot of `cells`.
+fn check_lengths(
+    cells: &Cells,
+    climate: &Climate,
+    drainage: &Drainage,
+    discharge: &[f64],
+) -> Result<(), SurfaceError> {
+    let lens = [
+        ("temperature_c", climate.temperature_c.len()),
+        ("precipitation_mm", climate.precipitation_mm.len()),
+        ("ice", climate.ice.len()),
+        ("lake", drainage.lake.len()),
+        ("discharge", discharge.len()),
+    ];
+    match lens.iter().find(|(_, l)| *l != cells.len()) {
+        Some(&(what, got)) => Err(SurfaceError::LengthMismatch {
+            what,
+            expected: cells.len(),
+            got,
+        }),
+        None => Ok(()),
+    }
 }

@@ -34,6 +34,7 @@ pub fn discharge(
     runoff: f64,
 ) -> Result<Vec<f64>, SurfaceError> {
     cells.check("precipitation_mm", precipitation_mm)?;
+    drainage.check(cells.len())?;
     param((0.0..=1.0).contains(&runoff), "runoff", "must lie in 0..=1")?;
     let weights: Vec<f64> = (0..cells.len())
         .map(|v| {
@@ -56,6 +57,7 @@ pub fn rivers(
     threshold_km2: f64,
 ) -> Result<(Vec<f32>, Vec<River>), SurfaceError> {
     let n = drainage.receiver.len();
+    drainage.check(n)?;
     if discharge.len() != n {
         return Err(SurfaceError::LengthMismatch {
             what: "discharge",

@@ -187,7 +187,7 @@ fn a_bowl_on_a_map_becomes_one_lake_that_spills_over_its_rim() {
         let c = climate(mm);
         let q = surface::discharge(&cells, &d, &c.precipitation_mm, 0.4).unwrap();
         assert_eq!(surface::wet_lakes(&cells, &d, &q, &c), [wet], "{mm} mm");
-        let biomes = surface::classify(&cells, &elevation, &c, &d, &q, -1e9);
+        let biomes = surface::classify(&cells, &elevation, &c, &d, &q, -1e9).unwrap();
         let lake = surface::Biome::Lake.code();
         assert_eq!(biomes[lake_cell(&d)] == lake, wet);
     }
@@ -217,4 +217,14 @@ fn bad_input_is_refused() {
     );
     let d = drainage(&cells, &wavy_relief(&pos, 1), 0.0).unwrap();
     assert!(d.accumulate(&[1.0]).is_err());
+    // A drainage of another mesh is refused, not followed out of bounds.
+    let (_, pos2, cells2) = planet(300, 2);
+    let other = drainage(&cells2, &wavy_relief(&pos2, 1), 0.0).unwrap();
+    let h = wavy_relief(&pos, 1);
+    let sp = surface::StreamPower::default();
+    assert!(surface::stream_power_step(&cells, &other, &h, None, &sp).is_err());
+    let mut broken = d.clone();
+    broken.stack.push(10_000);
+    assert!(broken.check(cells.len()).is_err());
+    assert!(surface::rivers(&broken, &vec![0.0; cells.len()], 1.0).is_err());
 }

@@ -64,7 +64,7 @@ fn stress_million_cell_stage_times() {
     time("climate+biomes", 5, &mut || {
         let c = surface::climate(&cells, &elevation, &ClimateOptions::default()).unwrap();
         let q = surface::discharge(&cells, &d, &c.precipitation_mm, 0.4).unwrap();
-        surface::classify(&cells, &elevation, &c, &d, &q, 0.0);
+        surface::classify(&cells, &elevation, &c, &d, &q, 0.0).unwrap();
     });
     let total: f64 = cells.live_cells().map(|v| cells.areas_km2()[v]).sum();
     let sphere = 4.0 * std::f64::consts::PI * 6371.0f64.powi(2);

@@ -255,9 +255,9 @@ impl Cells {
         self.geometry
     }
 
-    /// Is slot `v` a live cell?
+    /// Is slot `v` a live cell? (`false` past the end.)
     pub fn is_live(&self, v: usize) -> bool {
-        self.live[v]
+        self.live.get(v).copied().unwrap_or(false)
     }
 
     /// Area of each cell in km² (0 for slots that are not live).
@@ -275,7 +275,8 @@ impl Cells {
         &self.positions
     }
 
-    /// The live neighbours of `v` and the length (km) of each link.
+    /// The live neighbours of `v` and the length (km) of each link. Like slice indexing, it
+    /// panics for `v >= self.len()`.
     pub fn links(&self, v: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
         let r = self.offsets[v] as usize..self.offsets[v + 1] as usize;
         self.neighbors[r.clone()]

@@ -92,7 +92,7 @@ pub fn render_equirect(
     let (w, h) = (width as usize, height as usize);
     let mut img = Image::new(width, height, [0, 0, 0]);
     let mut land = vec![false; w * h];
-    let threads = thread_count(options.threads).clamp(1, h);
+    let threads = thread_count(options.threads).clamp(1, h.min(64));
     let rows_per = h.div_ceil(threads);
     let band = |y0: usize, rgb: &mut [u8], mask: &mut [bool]| {
         let mut hint = walk.start;

@@ -218,3 +218,75 @@ pub fn coast_shading(img: &mut Image, land: &[bool], reach: u32) -> Result<(), E
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn octahedron() -> (quadedge::Mesh, [Vec3; 6]) {
+        let (n, tris) = quadedge::shapes::octahedron();
+        let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
+        (
+            mesh,
+            [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z],
+        )
+    }
+
+    #[test]
+    fn each_pixel_takes_its_nearest_corner_and_bad_options_are_refused() {
+        let (mesh, pos) = octahedron();
+        let colors = [
+            [200, 0, 0],
+            [0, 200, 0],
+            [0, 0, 200],
+            [200, 200, 0],
+            [0, 200, 200],
+            [200, 0, 200],
+        ];
+        let o = EquirectOptions {
+            width: 64,
+            height: 32,
+            hillshade: 0.0,
+            sea_level: None,
+            threads: 3,
+        };
+        let img = render_equirect(&mesh, &pos, &colors, None, &o).unwrap();
+        // Latitude 0, longitude 0 is +Z (vertex 4); longitude 90° east is +X (vertex 0);
+        // the top row rings the north pole, +Y (vertex 2).
+        assert_eq!(img.pixel(32, 16), Some(colors[4]));
+        assert_eq!(img.pixel(48, 16), Some(colors[0]));
+        assert_eq!(img.pixel(5, 0), Some(colors[2]));
+        let bad = EquirectOptions {
+            width: 64,
+            height: 64,
+            ..o
+        };
+        assert!(render_equirect(&mesh, &pos, &colors, None, &bad).is_err());
+        let bad = EquirectOptions {
+            hillshade: 20.0,
+            ..o
+        };
+        assert!(render_equirect(&mesh, &pos, &colors, None, &bad).is_err());
+        assert!(render_equirect(&mesh, &pos, &colors[1..], None, &o).is_err());
+        let nan = [f32::NAN; 6];
+        assert!(render_equirect(&mesh, &pos, &colors, Some(&nan), &o).is_err());
+    }
+
+    #[test]
+    fn the_coast_is_outlined_and_the_sea_lightened_near_it() {
+        let mut img = Image::new(40, 20, [20, 40, 120]);
+        // Land: the left half.
+        let land: Vec<bool> = (0..40 * 20).map(|i| i % 40 < 20).collect();
+        coast_shading(&mut img, &land, 8).unwrap();
+        let at = |x| img.pixel(x, 10).unwrap();
+        assert_eq!(at(5), [20, 40, 120], "land is untouched");
+        assert!(at(20)[2] < 120, "the outline is darker");
+        assert!(at(23)[2] > 120, "shallow sea is lighter");
+        assert!(at(23)[2] > at(27)[2], "the more the nearer");
+        // x = 30 is 10 pixels from land on both sides (the map wraps east–west).
+        assert_eq!(at(30), [20, 40, 120], "open sea untouched");
+        assert!(at(36)[2] > 120, "land across the wrap counts");
+        assert!(coast_shading(&mut img, &land[1..], 8).is_err());
+        assert!(coast_shading(&mut img, &land, 65).is_err());
+    }
+}

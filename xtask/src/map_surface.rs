@@ -16,7 +16,7 @@ const METRES: f32 = 2500.0;
 const LATITUDE: f64 = 40.0;
 /// Rivers drain at least this many km².
 const RIVER_KM2: f64 = 1500.0;
-const WATER: [u8; 3] = [40, 95, 190];
+const WATER: [u8; 3] = surface::RIVER_COLOR;
 
 /// Runs the stages on the map (one unit is one km), writes the surface layers into `world`
 /// and the eroded elevation back into its elevation layer.
@@ -133,17 +133,10 @@ pub fn picture(
         1,
     )?;
     if legend {
-        let mut items: Vec<LegendItem<'_>> = surface::biomes_present(&s.biome[..real])
+        let items: Vec<LegendItem<'_>> = surface::legend(&s.biome[..real])
             .into_iter()
-            .map(|b| LegendItem {
-                color: b.color(),
-                label: b.label(),
-            })
+            .map(Into::into)
             .collect();
-        items.push(LegendItem {
-            color: WATER,
-            label: "river",
-        });
         export::render::draw_legend(&mut img, Place::at(Corner::TopLeft), "BIOMES", &items, 8, 1)?;
     } else {
         let key = ColorKey {

@@ -145,6 +145,20 @@ pub fn biomes_present(codes: &[u8]) -> Vec<Biome> {
         .collect()
 }
 
+/// The colour of rivers on maps, beside the biome palette.
+pub const RIVER_COLOR: [u8; 3] = [40, 95, 190];
+
+/// A map legend for a biome layer: `(colour, label)` of each biome that occurs, in legend
+/// order, then rivers.
+pub fn legend(codes: &[u8]) -> Vec<([u8; 3], &'static str)> {
+    let mut items: Vec<([u8; 3], &'static str)> = biomes_present(codes)
+        .into_iter()
+        .map(|b| (b.color(), b.label()))
+        .collect();
+    items.push((RIVER_COLOR, "river"));
+    items
+}
+
 /// The palette colour of each code of a biome layer (unknown codes as ocean).
 pub fn biome_colors(codes: &[u8]) -> Vec<[u8; 3]> {
     codes

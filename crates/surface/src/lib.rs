@@ -49,8 +49,8 @@ mod rivers;
 pub mod world_layers;
 
 pub use biome::{
-    ALL_BIOMES, ALPINE_C, ALPINE_M, Biome, CellClimate, DEEP_SEA_M, biome, biome_colors,
-    biomes_present, land_biome,
+    ALL_BIOMES, ALPINE_C, ALPINE_M, Biome, CellClimate, DEEP_SEA_M, RIVER_COLOR, biome,
+    biome_colors, biomes_present, land_biome, legend,
 };
 pub use cells::{Cells, Geometry};
 pub use climate::{Climate, ClimateOptions, climate, prevailing_wind};

@@ -61,6 +61,12 @@ pub struct LegendItem<'a> {
     pub label: &'a str,
 }
 
+impl<'a> From<([u8; 3], &'a str)> for LegendItem<'a> {
+    fn from((color, label): ([u8; 3], &'a str)) -> Self {
+        Self { color, label }
+    }
+}
+
 const PANEL: [u8; 3] = [12, 14, 22];
 const PANEL_ALPHA: f32 = 0.72;
 const INK: [u8; 3] = [235, 235, 235];

@@ -27,8 +27,8 @@ pub const ERODED_ELEVATION: LayerInfo<f32, VertexKind> =
 const RIVER_KM2: f64 = 40_000.0;
 /// See [`RIVER_KM2`].
 const RIVER_CELLS: f64 = 8.0;
-/// Colour of rivers and lakes on the pictures.
-const WATER: [u8; 3] = [40, 95, 190];
+/// Colour of rivers on the pictures.
+const WATER: [u8; 3] = surface::RIVER_COLOR;
 /// Rivers thinner than this on the globe are not drawn.
 const MIN_WIDTH: f32 = 0.6;
 
@@ -141,18 +141,10 @@ fn draw_rivers(img: &mut Image, proj: &Projection, segments: &[([Vec3; 2], f32)]
 
 /// The legend: the biomes that occur, then rivers.
 fn legend_items(s: &Surface) -> Vec<LegendItem<'static>> {
-    let mut items: Vec<LegendItem<'static>> = surface::biomes_present(&s.biome)
+    surface::legend(&s.biome)
         .into_iter()
-        .map(|b| LegendItem {
-            color: b.color(),
-            label: b.label(),
-        })
-        .collect();
-    items.push(LegendItem {
-        color: WATER,
-        label: "river",
-    });
-    items
+        .map(Into::into)
+        .collect()
 }
 
 /// `biomes.png`: both hemispheres by biome, hillshaded by the eroded relief, with rivers,

@@ -141,7 +141,7 @@ fn resample_bench(c: &mut Criterion) {
                 vertex_weights: &s.weights,
                 ..Default::default()
             };
-            w.resample(new.clone(), &plan).unwrap()
+            w.resampled(new.clone(), &plan).unwrap()
         });
         print_cpu_time(&format!("resample {name}: mesh clone alone"), 5, || {
             new.clone()
@@ -152,7 +152,7 @@ fn resample_bench(c: &mut Criterion) {
         g.bench_function(format!("world_{name}"), |b| {
             b.iter_batched(
                 || new.clone(),
-                |m| black_box(w.resample(m, &plan).unwrap()),
+                |m| black_box(w.resampled(m, &plan).unwrap()),
                 BatchSize::LargeInput,
             )
         });
@@ -166,7 +166,7 @@ fn resample_bench(c: &mut Criterion) {
                         vertex_weights: &s.weights,
                         ..Default::default()
                     };
-                    black_box(w.resample(m, &plan).unwrap())
+                    black_box(w.resampled(m, &plan).unwrap())
                 },
                 BatchSize::LargeInput,
             )

@@ -33,6 +33,22 @@ pub enum Command {
     Stress,
     /// Check the architecture invariants: crate dependencies, file sizes, unsafe, READMEs.
     Tidy,
+    /// Serve the interactive planet viewer for a demo output on 127.0.0.1 (three.js is
+    /// fetched from npm on first use).
+    View(ViewArgs),
+    /// Run the viewer's headless-browser tests (node, npm, Debian's chromium).
+    ViewTest,
+}
+
+/// Options of `cargo xtask view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Port on 127.0.0.1 (0 = any free port; the address is printed).
+    #[arg(long, value_name = "P", default_value_t = 8000)]
+    pub port: u16,
+    /// The demo's output folder (the one holding `view/manifest.json`).
+    #[arg(value_name = "DIR", default_value = "out")]
+    pub dir: PathBuf,
 }
 
 /// Options of `cargo xtask demo`.
@@ -217,6 +233,11 @@ mod tests {
         assert_eq!(kind(&["fuzz", "--target", "nope"]), ErrorKind::InvalidValue);
         assert_eq!(kind(&["stress", "extra"]), ErrorKind::UnknownArgument);
         assert_eq!(kind(&["frobnicate"]), ErrorKind::InvalidSubcommand);
+        assert_eq!(
+            kind(&["view", "--port", "70000"]),
+            ErrorKind::ValueValidation
+        );
+        assert_eq!(kind(&["view", "a", "b"]), ErrorKind::UnknownArgument);
     }
 
     #[test]
@@ -273,6 +294,14 @@ mod tests {
             panic!("not fuzz");
         };
         assert_eq!((f.seconds, f.target), (5, FuzzTarget::EditSequence));
+        let Command::View(v) = parse(&["view"]).unwrap().command else {
+            panic!("not view");
+        };
+        assert_eq!((v.port, v.dir), (8000, PathBuf::from("out")));
+        let Command::View(v) = parse(&["view", "--port", "0", "x"]).unwrap().command else {
+            panic!("not view");
+        };
+        assert_eq!((v.port, v.dir), (0, PathBuf::from("x")));
     }
 
     #[test]
@@ -300,21 +329,26 @@ mod tests {
         ] {
             assert!(help.contains(needle), "sphere help lacks {needle}:\n{help}");
         }
-        for cmd in ["bench", "snapshots", "ci", "fuzz", "stress", "tidy"] {
-            let err = parse(&[cmd, "--help"]).unwrap_err();
-            assert_eq!(err.kind(), ErrorKind::DisplayHelp, "{cmd}");
+        let help = parse(&["view", "--help"]).unwrap_err().to_string();
+        for needle in ["--port <P>", "[default: 8000]", "[DIR]", "[default: out]"] {
+            assert!(help.contains(needle), "view help lacks {needle}:\n{help}");
         }
         let help = Cli::command().render_long_help().to_string();
         for cmd in [
             "demo",
             "sphere",
+            "map",
             "bench",
             "snapshots",
             "ci",
             "fuzz",
             "stress",
             "tidy",
+            "view",
+            "view-test",
         ] {
+            let err = parse(&[cmd, "--help"]).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::DisplayHelp, "{cmd}");
             assert!(help.contains(cmd), "top-level help lacks {cmd}");
         }
     }

@@ -15,6 +15,7 @@ mod map_surface;
 mod sphere_cmd;
 mod tasks;
 mod tidy;
+mod view;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -38,6 +39,8 @@ fn main() -> ExitCode {
         Command::Fuzz(a) => fuzz::run(&a),
         Command::Stress => tasks::stress(),
         Command::Tidy => tidy::run(),
+        Command::View(a) => view::run(&a),
+        Command::ViewTest => view::test(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -135,6 +135,8 @@ pub fn ci() -> Result<(), String> {
         &["test", "--workspace"],
         &[("INSTA_UPDATE", "no"), ("CI", "true")],
     )?;
+    // The viewer in headless Chromium, as `.ci/run` does (it installs Chromium and npm).
+    crate::view::test()?;
     if !pending_snapshots().is_empty() {
         return Err("pending .snap.new files: run `cargo xtask snapshots --review`".into());
     }

@@ -58,9 +58,7 @@ impl std::error::Error for BatchError {}
 /// points than the mesh's ids can hold. Then, as [`insert`] refuses a point (on an existing
 /// vertex, outside, not in convex position): the points inserted before it stay, listed in
 /// `done`; the failed point and those after it in the batch's spatial order are not inserted.
-/// For all or nothing over the whole batch, run it inside [`Mesh::atomically`] and truncate
-/// `positions` to its old length on error (entries of dead slots may have been overwritten;
-/// live vertices' positions are not touched).
+/// For all or nothing over the whole batch, use [`insert_many_atomic`].
 ///
 /// ```
 /// use delaunay::{Sphere, insert_many, is_delaunay};
@@ -119,6 +117,50 @@ pub fn insert_many<S: Surface>(
         }
     }
     Ok(done)
+}
+
+/// [`insert_many`], all or nothing: on any error the mesh (bit for bit, free lists included)
+/// and `positions` (length, and the entries of dead vertex slots the batch reused) are as they
+/// were, and the error's `done` lists nothing. Costs one pass over the vertex slots more when
+/// the mesh has dead slots (their positions are kept aside), nothing more otherwise.
+///
+/// # Errors
+/// As [`insert_many`], with nothing done.
+///
+/// ```
+/// use delaunay::{Sphere, insert_many_atomic, remove};
+/// let (mut mesh, mut pos) = sphere::fibonacci_sphere(500, 1.0, 0.3, 1).unwrap();
+/// remove(&Sphere, &mut mesh, &pos, quadedge::Vertex::new(3)).unwrap(); // a dead slot to reuse
+/// let (before, before_pos) = (mesh.clone(), pos.clone());
+/// // The second point lies on vertex 9: refused, and nothing of the batch stays.
+/// let points = [glam::DVec3::new(0.3, -0.2, 0.9).normalize(), pos[9]];
+/// assert!(insert_many_atomic(&Sphere, &mut mesh, &mut pos, &points).is_err());
+/// assert_eq!((mesh, pos), (before, before_pos));
+/// ```
+pub fn insert_many_atomic<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    points: &[DVec3],
+) -> Result<Vec<Vertex>, BatchError> {
+    let old_len = positions.len();
+    let dead: Vec<(u32, DVec3)> = if mesh.vertex_count() < mesh.vertex_slots() {
+        (0..mesh.vertex_slots().min(old_len) as u32)
+            .filter(|&i| !mesh.is_vertex_alive(Vertex::new(i)))
+            .map(|i| (i, positions[i as usize]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    mesh.atomically(|mesh| insert_many(surface, mesh, positions, points))
+        .map_err(|mut e| {
+            positions.truncate(old_len);
+            for &(i, p) in &dead {
+                positions[i as usize] = p;
+            }
+            e.done.fill(Vertex::INVALID);
+            e
+        })
 }
 
 /// Removes every vertex of `vertices` ([`remove`] for each), in the order of a Morton key of

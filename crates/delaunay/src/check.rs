@@ -1,5 +1,7 @@
-//! Checking a triangulation: inverted faces and edges that are not locally Delaunay.
+//! Checking a triangulation: inverted faces, edges that are not locally Delaunay, and the
+//! global covering (the faces cover the surface exactly once: see [`crate::covering`]).
 
+use crate::covering::Probe;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, Topology, Vertex};
@@ -7,15 +9,25 @@ use quadedge::{Edge, Face, Mesh, Topology, Vertex};
 /// One way a mesh fails to be the Delaunay triangulation of its positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Violation {
-    /// The face is clockwise on the surface (a fold: a vertex crossed a neighbour). A flat face
-    /// (three corners on one great circle, or collinear in the plane) is not reported: it is a
-    /// valid hull face of tiny or degenerate point sets (two antipodal points joined by an
-    /// edge through the centre).
+    /// The face is clockwise on the surface (a fold: a vertex crossed a neighbour) or flat
+    /// (three corners on one great circle, or collinear in the plane). A Delaunay triangulation
+    /// of points that span the sphere's centre (or of points not all on one line) has none.
     Inverted(Face),
     /// The edge's opposite corner lies strictly inside the circumcircle of the face beside it.
     NotDelaunay(Edge),
     /// The face is not a triangle, or a closed surface's mesh has a hole.
     NotTriangulated(Face),
+    /// The faces, all counter-clockwise, cover the surface `times` times instead of once (a
+    /// mesh wrapped around the sphere more than once: every local condition can hold). In the
+    /// plane: the real faces' count over a point inside the first face.
+    Covering {
+        /// How many faces contain one point in general position.
+        times: usize,
+    },
+    /// (Plane) A boundary edge where the triangulated region is not convex: the boundary turns
+    /// right at the edge's end, or the region does not lie on the edge's left (the ghost
+    /// closure folds). The Delaunay triangulation covers the convex hull.
+    Hull(Edge),
 }
 
 /// Every violation of a mesh, from [`delaunay_report`].
@@ -27,12 +39,21 @@ pub struct Report {
     pub non_delaunay: Vec<Edge>,
     /// Faces that are not triangles (or border a hole on a closed surface).
     pub not_triangulated: Vec<Face>,
+    /// (Plane) Boundary edges where the region is not convex, in face order.
+    pub hull: Vec<Edge>,
+    /// How many times the faces cover the surface, when every face is counter-clockwise and
+    /// that is not once (see [`Violation::Covering`]).
+    pub covering: Option<usize>,
 }
 
 impl Report {
     /// No violation at all: the mesh is a Delaunay triangulation of its positions.
     pub fn is_ok(&self) -> bool {
-        self.inverted.is_empty() && self.non_delaunay.is_empty() && self.not_triangulated.is_empty()
+        self.inverted.is_empty()
+            && self.non_delaunay.is_empty()
+            && self.not_triangulated.is_empty()
+            && self.hull.is_empty()
+            && self.covering.is_none()
     }
 }
 
@@ -76,7 +97,7 @@ pub(crate) fn face_violation<S: Surface>(
     }
     let [a, b, c] = [e, e1, e2].map(|x| mesh.origin(x));
     let o = surface.orient(pos(positions, a)?, pos(positions, b)?, pos(positions, c)?);
-    Ok((o < 0.0).then_some(Violation::Inverted(f)))
+    Ok((o <= 0.0).then_some(Violation::Inverted(f)))
 }
 
 /// Is the edge strictly not locally Delaunay? Boundary edges never are.
@@ -117,13 +138,15 @@ pub(crate) fn finite4(positions: &[DVec3], v: [Vertex; 4]) -> Result<[DVec3; 4],
 }
 
 /// Calls `found` with every violation of `mesh` as a triangulation of `positions`, faces
-/// first (in face order), then non-Delaunay edges (each interior edge once, from its face
+/// first (in face order, a plane's hull edges with their face), then the covering (when every
+/// face is counter-clockwise), then non-Delaunay edges (each interior edge once, from its face
 /// with the smaller id), stopping early when `found` returns `false`. Reads the mesh through
 /// [`Topology`] only, so it runs on a [`quadedge::FrozenMesh`] as well as on a [`Mesh`].
 fn violations<S: Surface, T: Topology>(
     surface: &S,
     mesh: &T,
     positions: &[DVec3],
+    faces_only: bool,
     mut found: impl FnMut(Violation) -> bool,
 ) -> Result<(), DelaunayError> {
     if positions.len() < mesh.vertex_slots() {
@@ -132,18 +155,50 @@ fn violations<S: Surface, T: Topology>(
             needed: mesh.vertex_slots(),
         });
     }
+    let Some(first) = mesh.faces().next() else {
+        return Ok(());
+    };
+    let reference = mesh.face_vertices(first).map(|v| positions[v.index()]);
+    let probe = Probe::new(surface, reference);
+    let mut covering = 0usize;
+    let mut faces_ok = true;
     for f in mesh.faces() {
         let corners = mesh.face_vertices(f);
-        if surface.is_closed() && mesh.face_neighbors(f).iter().any(|g| !g.is_valid()) {
+        let neighbors = mesh.face_neighbors(f);
+        if surface.is_closed() && neighbors.iter().any(|g| !g.is_valid()) {
+            faces_ok = false;
             if !found(Violation::NotTriangulated(f)) {
                 return Ok(());
             }
             continue;
         }
         let [a, b, c] = corners.map(|v| pos(positions, v));
-        if surface.orient(a?, b?, c?) < 0.0 && !found(Violation::Inverted(f)) {
-            return Ok(());
+        let p = [a?, b?, c?];
+        if surface.orient(p[0], p[1], p[2]) <= 0.0 {
+            faces_ok = false;
+            if !found(Violation::Inverted(f)) {
+                return Ok(());
+            }
+            continue;
         }
+        covering += usize::from(probe.in_face(surface, p));
+        if !surface.is_closed() {
+            for (k, g) in neighbors.into_iter().enumerate() {
+                if !g.is_valid() && !convex_hull_edge(surface, mesh, positions, &probe, corners, k)?
+                {
+                    faces_ok = false;
+                    let (a, b) = (corners[k], corners[(k + 1) % 3]);
+                    let e = mesh.find_edge(a, b).unwrap_or(Edge::INVALID);
+                    if !found(Violation::Hull(e)) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+    let stop = faces_ok && covering != 1 && !found(Violation::Covering { times: covering });
+    if stop || faces_only {
+        return Ok(());
     }
     for f in mesh.faces() {
         let corners = mesh.face_vertices(f);
@@ -174,9 +229,42 @@ fn violations<S: Surface, T: Topology>(
     Ok(())
 }
 
-/// Every violation of `mesh` as a triangulation of `positions` on `surface`: inverted faces
-/// (orientation against the surface) and edges that are not locally Delaunay. With no
-/// inverted face, locally Delaunay everywhere means Delaunay (on the sphere: the convex hull).
+/// (Plane) Is the boundary edge from corner `k` to corner `k + 1` of a face a convex hull
+/// edge: the probe strictly on its left (its ghost face counter-clockwise), and no right turn
+/// to the next boundary edge?
+fn convex_hull_edge<S: Surface, T: Topology>(
+    surface: &S,
+    mesh: &T,
+    positions: &[DVec3],
+    probe: &Probe,
+    corners: [Vertex; 3],
+    k: usize,
+) -> Result<bool, DelaunayError> {
+    let (a, b) = (corners[k], corners[(k + 1) % 3]);
+    let (pa, pb) = (pos(positions, a)?, pos(positions, b)?);
+    if !probe.left_of(surface, pa, pb) {
+        return Ok(false);
+    }
+    // The boundary edge leaving b: the one with a face on its left and none on its right.
+    for g in mesh.vertex_faces(b) {
+        let gc = mesh.face_vertices(g);
+        let gn = mesh.face_neighbors(g);
+        for j in 0..3 {
+            if gc[j] == b && !gn[j].is_valid() {
+                let pc = pos(positions, gc[(j + 1) % 3])?;
+                return Ok(surface.orient(pa, pb, pc) >= 0.0);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Every violation of `mesh` as a triangulation of `positions` on `surface`: inverted or flat
+/// faces (orientation against the surface), a plane's non-convex hull edges, a covering of the
+/// surface other than once, and edges that are not locally Delaunay. With every face
+/// counter-clockwise and the surface covered once, locally Delaunay everywhere means Delaunay
+/// (on the sphere: the convex hull); the proof is in [`crate::covering`]. O(n): the covering
+/// is one exact count of the faces holding one point in general position.
 ///
 /// Generic over [`Topology`]: the same report for a [`Mesh`] and for its
 /// [`quadedge::FrozenMesh`].
@@ -195,11 +283,13 @@ pub fn delaunay_report<S: Surface, T: Topology>(
     positions: &[DVec3],
 ) -> Result<Report, DelaunayError> {
     let mut report = Report::default();
-    violations(surface, mesh, positions, |v| {
+    violations(surface, mesh, positions, false, |v| {
         match v {
             Violation::Inverted(f) => report.inverted.push(f),
             Violation::NotDelaunay(e) => report.non_delaunay.push(e),
             Violation::NotTriangulated(f) => report.not_triangulated.push(f),
+            Violation::Hull(e) => report.hull.push(e),
+            Violation::Covering { times } => report.covering = Some(times),
         }
         true
     })?;
@@ -208,8 +298,10 @@ pub fn delaunay_report<S: Surface, T: Topology>(
 }
 
 /// `Ok(())` when `mesh` is the Delaunay triangulation of `positions`, else the first
-/// violation: a non-triangulated or inverted face first, in face order (a fold hides behind
-/// locally Delaunay edges), then the non-Delaunay edge of smallest id.
+/// violation: a non-triangulated or inverted face (or a plane's non-convex hull edge) first,
+/// in face order (a fold hides behind locally Delaunay edges), then
+/// [`Violation::Covering`] (a mesh wrapped around the sphere more than once, which no local
+/// test sees), then the non-Delaunay edge of smallest id.
 ///
 /// Generic over [`Topology`], like [`delaunay_report`].
 ///
@@ -232,7 +324,7 @@ pub fn is_delaunay<S: Surface, T: Topology>(
 ) -> Result<(), Result<Violation, DelaunayError>> {
     let mut first_face = None;
     let mut least_edge: Option<Edge> = None;
-    violations(surface, mesh, positions, |v| match v {
+    violations(surface, mesh, positions, false, |v| match v {
         Violation::NotDelaunay(e) => {
             least_edge = Some(least_edge.map_or(e, |l| l.min(e)));
             true
@@ -246,5 +338,28 @@ pub fn is_delaunay<S: Surface, T: Topology>(
     match first_face.or(least_edge.map(Violation::NotDelaunay)) {
         Some(v) => Err(Ok(v)),
         None => Ok(()),
+    }
+}
+
+/// The global conditions of a triangulation, as an error for the operations to refuse or roll
+/// back on: every face a counter-clockwise triangle (a closed surface without holes), a
+/// plane's boundary convex, and the surface covered exactly once. O(n) with a cheap pass over
+/// the faces; the edges' circle tests are not made.
+pub(crate) fn check_covering<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+) -> Result<(), DelaunayError> {
+    let mut first = None;
+    violations(surface, mesh, positions, true, |v| {
+        first = Some(v);
+        false
+    })?;
+    match first {
+        None | Some(Violation::NotDelaunay(_)) => Ok(()),
+        Some(Violation::Inverted(f)) => Err(DelaunayError::Inverted(f)),
+        Some(Violation::NotTriangulated(f)) => Err(DelaunayError::NotTriangulated(f)),
+        Some(Violation::Hull(e)) => Err(DelaunayError::NotConvex(e)),
+        Some(Violation::Covering { times }) => Err(DelaunayError::Covering { times }),
     }
 }

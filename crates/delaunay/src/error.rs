@@ -43,11 +43,12 @@ pub enum DelaunayError {
     FlipLimit(usize),
     /// The point coincides with an existing vertex (the predicates cannot separate them).
     Duplicate(Vertex),
-    /// The point lies outside the triangulated region (plane) or inside the hull of the
-    /// sphere's points (not in convex position): it cannot become a vertex.
+    /// The point lies outside the triangulated region (plane), inside the hull of the sphere's
+    /// points (not in convex position), or at the centre (on no sphere): it cannot become a
+    /// vertex.
     Outside,
-    /// A moved vertex landed on another one (closer than the predicates can separate, or than
-    /// the caller's tolerance). The repair was rolled back; see
+    /// A moved vertex landed on another one (closer than the predicates can separate: the same
+    /// point, or on the sphere the same direction; or closer than the caller's tolerance). The repair was rolled back; see
     /// [`crate::RestoreOptions::merge_collisions`].
     Collision {
         /// The moved vertex.
@@ -57,11 +58,28 @@ pub enum DelaunayError {
     },
     /// Too few vertices for the operation (a sphere keeps at least a tetrahedron).
     TooFewVertices(usize),
-    /// A fold could not be repaired locally within the work budget; the repair was rolled
-    /// back.
+    /// A fold could not be repaired locally; the repair was rolled back. From
+    /// [`crate::restore`]: the motion tangled the mesh beyond local repair (vertices moved past
+    /// one another, onto each other's antipodes or old places, everything moved at once, or
+    /// into one hemisphere), or the mesh was not Delaunay before the move. The positions may
+    /// still be valid: a triangulation from scratch (`sphere::sphere_mesh`) keeps the ids.
     FoldUnresolved(Vertex),
     /// The vertex cannot be removed: it is on the boundary (plane).
     BoundaryVertex(Vertex),
+    /// The mesh (or the result the operation would have) covers the surface `times` times
+    /// instead of once, though every face is counter-clockwise: vertices moved past one
+    /// another so far (a permutation of places, an antipodal map) that the faces wrap the
+    /// sphere more than once, which flips and local relocation cannot undo. Nothing was
+    /// changed; the positions are valid, so a triangulation from scratch
+    /// (`sphere::sphere_mesh`) gives their Delaunay triangulation with the same vertex ids.
+    Covering {
+        /// How many times the faces cover the surface.
+        times: usize,
+    },
+    /// Removing the vertex would leave the remaining points in one closed hemisphere (they no
+    /// longer surround the sphere's centre), where no triangulation of the sphere exists; or,
+    /// in the plane, all on one line. Nothing was changed.
+    NotSpanning(Vertex),
     /// A mesh edit failed.
     Mesh(MeshError),
 }
@@ -91,6 +109,11 @@ impl fmt::Display for DelaunayError {
             TooFewVertices(n) => write!(f, "{n} vertices are too few"),
             FoldUnresolved(v) => write!(f, "the fold at {v:?} could not be repaired locally"),
             BoundaryVertex(v) => write!(f, "{v:?} is on the boundary"),
+            Covering { times } => write!(f, "the faces cover the surface {times} times"),
+            NotSpanning(v) => write!(
+                f,
+                "removing {v:?} would leave points that do not surround the centre"
+            ),
             Mesh(e) => write!(f, "mesh edit failed: {e}"),
         }
     }

@@ -1,6 +1,6 @@
 //! Lawson flips: restore the Delaunay property where it was lost, with exact predicates.
 
-use crate::check::{check_len, face_violation, is_reflex, pos};
+use crate::check::{check_covering, check_len, face_violation, is_reflex, pos};
 use crate::{DelaunayError, Surface, Violation};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, MeshError, Vertex};
@@ -109,7 +109,10 @@ fn refuse_folds<S: Surface>(
 ///
 /// # Errors
 /// Before any edit: positions too short or not finite, a face that is not a triangle
-/// ([`DelaunayError::NotTriangulated`]), an inverted face ([`DelaunayError::Inverted`]).
+/// ([`DelaunayError::NotTriangulated`]), an inverted or flat face
+/// ([`DelaunayError::Inverted`]), a mesh that covers the surface other than once
+/// ([`DelaunayError::Covering`]), a plane's non-convex boundary
+/// ([`DelaunayError::NotConvex`]).
 /// After flips, rolled back so that the mesh is as it was (from a copy; only possible
 /// on a mesh that wraps the surface more than once): [`DelaunayError::NotDelaunay`],
 /// [`DelaunayError::FlipLimit`].
@@ -130,7 +133,9 @@ pub fn make_delaunay<S: Surface>(
     positions: &[DVec3],
 ) -> Result<usize, DelaunayError> {
     check_len(mesh, positions)?;
-    refuse_folds(surface, mesh, positions, mesh.faces())?;
+    // Flips keep the covering (a flip retriangulates a convex quad): a mesh wrapped twice
+    // would end locally Delaunay and still wrapped twice, so it is refused here.
+    check_covering(surface, mesh, positions)?;
     let mut stack: Vec<Edge> = mesh.undirected_edges().collect();
     let limit = flip_limit(stack.len(), stack.len());
     by_copy(mesh, |mesh| {

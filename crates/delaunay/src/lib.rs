@@ -4,14 +4,16 @@
 //! exact `orient` and `in_circle` predicates: the unit sphere ([`Sphere`], points on any
 //! sphere around the origin) and the plane ([`Plane`]).
 //!
-//! * [`is_delaunay`] / [`delaunay_report`]: inverted faces and non-Delaunay edges, typed.
+//! * [`is_delaunay`] / [`delaunay_report`]: inverted or flat faces, non-Delaunay edges and the
+//!   global covering (the faces cover the surface exactly once, [`covering`]), typed.
 //! * [`make_delaunay`], [`make_delaunay_around`], [`make_delaunay_from_edges`]: Lawson flips,
 //!   globally or from what changed; never `Ok` with a non-Delaunay result.
 //! * [`locate`] / [`nearest_vertex`]: visibility walk from a hint.
 //! * [`insert`] / [`remove`]: incremental insertion (face or edge split, then flips) and
 //!   Delaunay vertex removal (ear flips, then a dissolve).
 //! * [`insert_many`] / [`remove_many`]: the same in batches, in spatial order (coherent
-//!   memory access at a million vertices).
+//!   memory access at a million vertices); [`insert_many_atomic`]: all or nothing, positions
+//!   and dead slots included.
 //! * [`restore`]: after moving any set of vertices, the exact Delaunay triangulation again,
 //!   keeping every vertex id: flips for small moves, local relocation for folds.
 //! * [`adapt`]: refine and coarsen by a size field (splits, collapses, flips), still Delaunay.
@@ -43,6 +45,7 @@
 mod adapt;
 mod batch;
 mod check;
+pub mod covering;
 mod error;
 mod flips;
 pub mod hint;
@@ -55,7 +58,7 @@ pub mod resample;
 mod restore;
 
 pub use adapt::{AdaptError, AdaptOptions, AdaptStats, Metric, adapt};
-pub use batch::{BatchError, insert_many, remove_many};
+pub use batch::{BatchError, insert_many, insert_many_atomic, remove_many};
 pub use check::{Report, Violation, delaunay_report, is_delaunay};
 pub use error::DelaunayError;
 pub use flips::{make_delaunay, make_delaunay_around, make_delaunay_from_edges};

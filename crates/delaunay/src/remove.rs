@@ -27,7 +27,10 @@ pub struct Removed {
 /// # Errors
 /// Mesh and positions unchanged: positions too short or not finite, a dead vertex, a boundary
 /// vertex ([`DelaunayError::BoundaryVertex`]), a sphere of four vertices
-/// ([`DelaunayError::TooFewVertices`]); on a mesh that was not Delaunay, flips that get stuck
+/// ([`DelaunayError::TooFewVertices`]), a vertex without which the others lie in one closed
+/// hemisphere ([`DelaunayError::NotSpanning`], found when no positive triangulation of its
+/// hole exists; the common removal decides its ears up front and pays nothing for
+/// it); on a mesh that was not Delaunay, flips that get stuck
 /// ([`DelaunayError::FoldUnresolved`], [`DelaunayError::NotDelaunay`],
 /// [`DelaunayError::FlipLimit`]), rolled back with [`Mesh::atomically`].
 pub fn remove<S: Surface>(
@@ -70,17 +73,63 @@ pub fn remove<S: Surface>(
     }
     // A star the plan cannot settle (a mesh that was not Delaunay, a huge degree, a refused
     // flip): flips, then Lawson, all or nothing since they can get stuck half-way.
+    let star_ok = star_is_positive(surface, mesh, positions, v);
     mesh.atomically(|mesh| {
         // The hole's edges: its polygon and the diagonals the ear flips create. Every other
         // edge keeps both its faces, hence its circle test.
         let mut stack: Vec<Edge> = Vec::with_capacity(32);
         stack.extend(mesh.outgoing(v).map(|e| mesh.left_next(e)));
+        let link: Vec<Vertex> = mesh.neighbors(v).collect();
         let ear_flips = reduce_to_degree3(surface, mesh, positions, v, &mut stack)?;
         mesh.dissolve_vertex(v)?;
         let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
         let flips = lawson(surface, mesh, positions, &mut stack, limit)?;
+        // Fallback ears may have left a clockwise or flat face in the hole (Lawson makes none):
+        // on a Delaunay mesh only when the points left cannot surround the centre.
+        refuse_hole_folds(surface, mesh, positions, v, &link)?;
         Ok(Removed { ear_flips, flips })
     })
+    .map_err(|e| match e {
+        // Around a star that was a valid fan, flips get stuck only when no positive
+        // triangulation of the hole exists: the points left lie in one closed hemisphere.
+        DelaunayError::NotDelaunay(_)
+        | DelaunayError::FoldUnresolved(_)
+        | DelaunayError::FlipLimit(_)
+            if star_ok && surface.is_closed() =>
+        {
+            DelaunayError::NotSpanning(v)
+        }
+        e => e,
+    })
+}
+
+/// Does every face around `v` turn counter-clockwise?
+fn star_is_positive<S: Surface>(surface: &S, mesh: &Mesh, positions: &[DVec3], v: Vertex) -> bool {
+    mesh.vertex_faces(v).all(|f| {
+        let [a, b, c] = mesh.face_vertices(f).map(|x| positions[x.index()]);
+        surface.orient(a, b, c) > 0.0
+    })
+}
+
+/// Every face around the hole of `v` (the faces around its old link) must turn
+/// counter-clockwise; a positive triangulation of the hole's simple polygon covers it once,
+/// so the covering is kept. Else [`DelaunayError::NotSpanning`].
+fn refuse_hole_folds<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    link: &[Vertex],
+) -> Result<(), DelaunayError> {
+    for &u in link {
+        for f in mesh.vertex_faces(u) {
+            let [a, b, c] = mesh.face_vertices(f).map(|x| positions[x.index()]);
+            if surface.orient(a, b, c) <= 0.0 {
+                return Err(DelaunayError::NotSpanning(v));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The ear flips of a removal, decided before the first edit (reusable buffers).

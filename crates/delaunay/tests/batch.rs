@@ -317,3 +317,46 @@ fn insert_many_under_atomically_is_all_or_nothing() {
     assert_eq!(m, mesh);
     assert_eq!(p, pos);
 }
+
+/// `insert_many_atomic`: random batches on a mesh with dead slots; a batch with a point on a
+/// vertex (or twice the same point) fails and leaves mesh and positions, dead slots included,
+/// as they were; a clean batch is the same as `insert_many`.
+#[test]
+fn atomic_batches_leave_nothing_behind() {
+    let mut rng = Rng::new(77);
+    let (mut mesh, mut pos) = sphere::fibonacci_sphere(400, 1.0, 0.3, 3).unwrap();
+    for round in 0..40 {
+        let live: Vec<Vertex> = mesh.vertices().collect();
+        let victims: Vec<Vertex> = (0..5).map(|_| live[rng.below(live.len())]).collect();
+        for v in victims {
+            let _ = delaunay::remove(&Sphere, &mut mesh, &pos, v);
+        }
+        let mut points: Vec<DVec3> = (0..20).map(|_| rng.unit_dvec3()).collect();
+        let fails = round % 2 == 0;
+        if fails {
+            let on = mesh.vertices().nth(rng.below(mesh.vertex_count())).unwrap();
+            points[rng.below(20)] = pos[on.index()];
+        }
+        let (before, before_pos) = (mesh.clone(), pos.clone());
+        match delaunay::insert_many_atomic(&Sphere, &mut mesh, &mut pos, &points) {
+            Ok(new) => {
+                assert!(!fails);
+                let (mut m2, mut p2) = (before, before_pos);
+                assert_eq!(insert_many(&Sphere, &mut m2, &mut p2, &points), Ok(new));
+                assert_eq!((&mesh, &pos), (&m2, &p2));
+            }
+            Err(e) => {
+                assert!(fails, "{e:?}");
+                assert!(e.done.iter().all(|v| !v.is_valid()));
+                assert_eq!(mesh, before);
+                assert_eq!(pos.len(), before_pos.len());
+                assert!(
+                    pos.iter()
+                        .zip(&before_pos)
+                        .all(|(a, b)| a.to_array().map(f64::to_bits)
+                            == b.to_array().map(f64::to_bits))
+                );
+            }
+        }
+    }
+}

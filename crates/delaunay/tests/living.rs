@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Rng, from_scratch, plate_motion, triangle_set};
+use common::{Rng, from_scratch, in_closed_hemisphere, plate_motion, triangle_set};
 use delaunay::{
     DelaunayError, Location, RestoreOptions, Sphere, delaunay_report, insert, is_delaunay, locate,
     nearest_vertex, remove, restore,
@@ -190,12 +190,32 @@ fn insertions_and_removals_equal_scratch() {
     }
     assert_eq!(mesh.vertex_count(), 300);
     assert_same_as_scratch(&mesh, &pos);
-    // Down to the tetrahedron, then refused.
-    while mesh.vertex_count() > 4 {
-        let v = mesh.vertices().next().unwrap();
-        remove(&Sphere, &mut mesh, &pos, v).unwrap();
+    // Down to the tetrahedron, then refused. A removal that would leave the rest in one
+    // hemisphere is refused (checked independently); another vertex goes instead.
+    'outer: while mesh.vertex_count() > 4 {
+        let live: Vec<Vertex> = mesh.vertices().collect();
+        for &v in &live {
+            match remove(&Sphere, &mut mesh, &pos, v) {
+                Ok(_) => continue 'outer,
+                Err(DelaunayError::NotSpanning(_)) => {
+                    let rest: Vec<DVec3> = live
+                        .iter()
+                        .filter(|&&u| u != v)
+                        .map(|u| pos[u.index()])
+                        .collect();
+                    assert!(in_closed_hemisphere(&rest));
+                }
+                Err(e) => panic!("{e:?}"),
+            }
+        }
+        // Every vertex holds the rest around the centre (possible from five points on).
+        break;
     }
     mesh.check().unwrap();
+    assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
+    if mesh.vertex_count() > 4 {
+        return;
+    }
     let v = mesh.vertices().next().unwrap();
     assert_eq!(
         remove(&Sphere, &mut mesh, &pos, v),

@@ -54,3 +54,31 @@ fn planar_insertions_and_removals_stay_delaunay() {
         Err(DelaunayError::BoundaryVertex(Vertex::new(0)))
     );
 }
+
+/// The plane's ghost closure (issue 21): a concave boundary is no Delaunay triangulation of
+/// its points (the hull is convex), though every face turns counter-clockwise and every edge
+/// is locally Delaunay; `make_delaunay` refuses it.
+#[test]
+fn a_concave_boundary_is_seen() {
+    // A chevron: boundary A → B → C → D, B pointing in.
+    let pos = vec![
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(2.0, 1.0, 0.0),
+        DVec3::new(4.0, 0.0, 0.0),
+        DVec3::new(2.0, 3.0, 0.0),
+    ];
+    let mut mesh = Mesh::from_triangles(4, &[[0, 1, 3], [1, 2, 3]]).unwrap();
+    let r = is_delaunay(&Plane, &mesh, &pos);
+    assert!(matches!(r, Err(Ok(delaunay::Violation::Hull(_)))), "{r:?}");
+    let report = delaunay::delaunay_report(&Plane, &mesh, &pos).unwrap();
+    assert!(!report.is_ok() && !report.hull.is_empty() && report.inverted.is_empty());
+    let before = mesh.clone();
+    assert!(matches!(
+        delaunay::make_delaunay(&Plane, &mut mesh, &pos),
+        Err(DelaunayError::NotConvex(_))
+    ));
+    assert_eq!(mesh, before);
+    // The square of the other tests passes, with collinear points on its sides.
+    let (mesh, pos) = square();
+    assert_eq!(is_delaunay(&Plane, &mesh, &pos), Ok(()));
+}

@@ -92,7 +92,7 @@ fn onto_its_own_mesh_every_layer_comes_back_bit_for_bit() {
     for e in mesh.directed_edges() {
         assert_eq!(s.edges[e.index()], e);
     }
-    let back = w.resample(mesh.clone(), &plan(&s)).unwrap();
+    let back = w.resampled(mesh.clone(), &plan(&s)).unwrap();
     assert_eq!(
         back.layer_names().collect::<Vec<_>>(),
         w.layer_names().collect::<Vec<_>>()
@@ -132,7 +132,7 @@ fn onto_a_fresh_sphere_a_linear_field_is_reproduced() {
         StencilKinds::ALL,
     )
     .unwrap();
-    let out = w.resample(new_mesh.clone(), &plan(&s)).unwrap();
+    let out = w.resampled(new_mesh.clone(), &plan(&s)).unwrap();
     assert_eq!(out.mesh(), &new_mesh);
     let h = out.layer(&HEIGHT).unwrap();
     let plate = out.layer(&PLATE).unwrap();
@@ -210,7 +210,7 @@ fn vertex_only_stencils_leave_faces_and_edges_empty() {
     let mut world = World::new(old.clone(), 1);
     world.lock_layer(&AREA).unwrap();
     let before = world.clone();
-    let err = world.resample(new.clone(), &plan(&s)).unwrap_err();
+    let err = world.resampled(new.clone(), &plan(&s)).unwrap_err();
     assert!(
         matches!(err, world::resample::ResampleError::SlotCount { .. }),
         "{err}"

@@ -27,9 +27,26 @@ pub(crate) fn check_len(
 
 /// Validates the common inputs: a mesh with faces, positions (and colours) per vertex slot,
 /// finite positions on live vertices (NaN would end up in files and in glTF bounds).
-pub(crate) fn check_inputs(
+/// A position whose coordinates can be checked for finiteness (`f32` or `f64` vectors).
+pub(crate) trait Finite {
+    fn finite(&self) -> bool;
+}
+
+impl Finite for Vec3 {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Finite for glam::DVec3 {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+pub(crate) fn check_inputs<P: Finite>(
     mesh: &impl Topology,
-    positions: &[Vec3],
+    positions: &[P],
     colors: Option<&[[u8; 3]]>,
 ) -> Result<(), ExportError> {
     if mesh.face_count() == 0 {
@@ -40,7 +57,7 @@ pub(crate) fn check_inputs(
         check_len("colors", mesh, c.len())?;
     }
     for v in mesh.vertices() {
-        if !positions[v.index()].is_finite() {
+        if !positions[v.index()].finite() {
             return Err(ExportError::NonFinitePosition { vertex: v });
         }
     }

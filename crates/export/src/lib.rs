@@ -13,6 +13,7 @@
 //! * [`heightmap::equirectangular`]: a scalar layer on a 2:1 latitude/longitude grid,
 //!   interpolated inside faces, saved as a 16-bit greyscale PNG.
 //! * [`apng::save_apng`]: an animated PNG, one frame per simulation step.
+//! * [`view::write_view`]: the browser viewer's files (mesh, named layers, per-step frames).
 //! * [`render::render_globe`]: both hemispheres side by side, cells coloured (flat or
 //!   interpolated), region borders anti-aliased, optional hillshading
 //!   ([`render::render_globe_with`]); [`render::render_mesh_closeup`]: Delaunay triangles and Voronoi cells of a
@@ -60,6 +61,7 @@ pub mod map;
 pub mod obj;
 pub mod ply;
 pub mod render;
+pub mod view;
 
 /// The test meshes the integration tests use, for the unit tests too.
 #[cfg(test)]

@@ -76,6 +76,15 @@ fn obj_compacts_dead_vertex_slots() {
     assert!(f.iter().flatten().all(|&i| (1..=42).contains(&i)));
 }
 
+/// Where a PLY file's binary body starts.
+fn header_end(bytes: &[u8]) -> usize {
+    bytes
+        .windows(11)
+        .position(|w| w == b"end_header\n")
+        .unwrap()
+        + 11
+}
+
 #[test]
 fn ply_header_and_byte_length() {
     let (mesh, pos) = icosphere_with_hole(1);
@@ -87,11 +96,7 @@ fn ply_header_and_byte_length() {
         let c = with_colors.then_some(&colors[..]);
         ply::write_ply(&path, &mesh, &pos, c).unwrap();
         let bytes = std::fs::read(&path).unwrap();
-        let end = bytes
-            .windows(11)
-            .position(|w| w == b"end_header\n")
-            .unwrap()
-            + 11;
+        let end = header_end(&bytes);
         let header = std::str::from_utf8(&bytes[..end]).unwrap();
         assert!(header.starts_with("ply\nformat binary_little_endian 1.0\n"));
         assert!(header.contains("element vertex 42\n"));
@@ -116,6 +121,40 @@ fn ply_header_and_byte_length() {
             }
         }
     }
+}
+
+/// `f64` positions are written as `double` and read back bit for bit (what an independent
+/// exact checker of the Delaunay property needs).
+#[test]
+fn ply_double_positions_keep_every_bit() {
+    let (mesh, pos) = icosphere_with_hole(1);
+    let exact: Vec<glam::DVec3> = pos.iter().map(|p| p.as_dvec3() * (1.0 + 1e-12)).collect();
+    let tmp = temp_dir();
+    let path = tmp.path().join("ico64.ply");
+    ply::write_ply(&path, &mesh, &exact, None).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let end = bytes
+        .windows(11)
+        .position(|w| w == b"end_header\n")
+        .unwrap()
+        + 11;
+    let header = std::str::from_utf8(&bytes[..end]).unwrap();
+    assert!(header.contains("property double x\nproperty double y\nproperty double z\n"));
+    assert_eq!(bytes.len(), end + 42 * 24 + 80 * 13);
+    let live: Vec<usize> = mesh.vertices().map(|v| v.index()).collect();
+    for (k, &i) in live.iter().enumerate() {
+        for c in 0..3 {
+            let at = end + 24 * k + 8 * c;
+            let x = f64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+            assert_eq!(x.to_bits(), exact[i][c].to_bits());
+        }
+    }
+    let mut bad = exact.clone();
+    bad[live[3]].y = f64::NAN;
+    assert!(matches!(
+        ply::write_ply(tmp.path().join("bad.ply"), &mesh, &bad, None),
+        Err(ExportError::NonFinitePosition { .. })
+    ));
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

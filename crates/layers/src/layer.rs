@@ -204,6 +204,15 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.data.get(K::index(id))
     }
 
+    /// The value at a point inside the triangle of elements `ids` with barycentric `weights`,
+    /// blended by the layer's interpolation policy exactly as a vertex inserted there gets it
+    /// (`None` for policies that produce no value, such as `Reset`, or an id past the end).
+    pub fn blend3(&self, ids: [K::Id; 3], weights: [f32; 3]) -> Option<T> {
+        let [a, b, c] = ids.map(|id| self.data.get(K::index(id)));
+        let v = [a?, b?, c?];
+        crate::replay::Replay::<T, K>::blend3(self.info.interpolation_policy(), v, weights)
+    }
+
     /// The value of `id` for writing (copies the values first if shared), `None` past the end.
     #[inline]
     pub fn get_mut(&mut self, id: K::Id) -> Option<&mut T> {

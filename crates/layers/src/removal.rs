@@ -44,6 +44,9 @@ fn removes(kind: ElementKind, oc: bool, ip: bool, c: &Change) -> bool {
                         || r.removed_faces.iter().any(face)
                         || r.removed_edges.iter().any(edge))
         }
+        Change::Stitch(r) => oc && (r.removed.iter().any(vertex) || edge(&r.removed_edge)),
+        Change::Unstitch(r) => ip && edge(&r.new_edge),
+        Change::VertexSplit(r) => ip && vertex(&r.vertex),
         _ => false,
     }
 }

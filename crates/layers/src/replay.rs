@@ -15,6 +15,8 @@ use quadedge::{
     Change, CollapseRecord, DissolveRecord, Edge, Face, FaceSplitRecord, Remap, SplitRecord, Vertex,
 };
 
+mod stitch;
+
 impl<T: LayerValue, K: Kind> Layer<T, K> {
     /// Replays mesh changes (in order) according to the layer's policies, then sets the length
     /// to `K::KIND.slots(sizes)` (the mesh's slot counts after the changes).
@@ -261,6 +263,9 @@ impl<T: LayerValue, K: Kind> Replay<'_, T, K> {
             Change::Collapse(r) => self.collapse(r),
             Change::VertexDissolved(r) => self.dissolve(r),
             Change::Compact(remap) => self.compact(remap),
+            Change::Stitch(r) => self.stitch(r),
+            Change::Unstitch(r) => self.unstitch(r),
+            Change::VertexSplit(r) => self.vertex_split(r),
             _ => {}
         }
     }

@@ -116,17 +116,23 @@ pub trait LayerValue:
 macro_rules! float_value {
     ($($t:ty),*) => {$(
         impl Interpolate for $t {
+            /// `a + (b − a)·t`, or `a·(1 − t) + b·t` where `b − a` overflows: finite between
+            /// finite values.
             #[inline]
             fn lerp(a: &Self, b: &Self, t: f32) -> Self {
-                a + (b - a) * (t as $t)
+                let (t, r) = (t as $t, a + (b - a) * t as $t);
+                if r.is_finite() || !(a.is_finite() && b.is_finite()) { r } else { a * (1.0 - t) + b * t }
             }
+            /// Where the sum overflows between finite values: normalised weights, halved values,
+            /// clamped to the values' range.
             #[inline]
             fn lerp3(v: [&Self; 3], w: [f32; 3]) -> Self {
                 let sum = w[0] as $t + w[1] as $t + w[2] as $t;
-                if !(sum > 0.0 && sum.is_finite()) {
-                    return *v[0];
-                }
-                (v[0] * w[0] as $t + v[1] * w[1] as $t + v[2] * w[2] as $t) / sum
+                if !(sum > 0.0 && sum.is_finite()) { return *v[0]; }
+                let r = (v[0] * w[0] as $t + v[1] * w[1] as $t + v[2] * w[2] as $t) / sum;
+                if r.is_finite() || !v.iter().all(|x| x.is_finite()) { return r; }
+                let half: $t = (0..3).map(|i| v[i] * 0.5 * (w[i] as $t / sum)).sum();
+                (half * 2.0).clamp(v[0].min(*v[1]).min(*v[2]), v[0].max(*v[1]).max(*v[2]))
             }
             #[inline]
             fn min_value(a: &Self, b: &Self) -> Self {
@@ -214,9 +220,11 @@ impl LayerValue for bool {
 macro_rules! vector_value {
     ($($t:ident: $s:ty),*) => {$(
         impl Interpolate for $t {
+            /// As the scalars: finite between finite vectors.
             #[inline]
             fn lerp(a: &Self, b: &Self, t: f32) -> Self {
-                a.lerp(*b, t as $s)
+                let (t, r) = (t as $s, a.lerp(*b, t as $s));
+                if r.is_finite() || !(a.is_finite() && b.is_finite()) { r } else { *a * (1.0 - t) + *b * t }
             }
             /// `normalize(lerp(a, b, t)) * lerp(|a|, |b|, t)`. A zero blend (antipodes at
             /// `t = 0.5`) falls back to the nearer input.
@@ -263,10 +271,11 @@ macro_rules! vector_value {
             #[inline]
             fn lerp3(v: [&Self; 3], w: [f32; 3]) -> Self {
                 let sum = w[0] as $s + w[1] as $s + w[2] as $s;
-                if !(sum > 0.0 && sum.is_finite()) {
-                    return *v[0];
-                }
-                (*v[0] * w[0] as $s + *v[1] * w[1] as $s + *v[2] * w[2] as $s) / sum
+                if !(sum > 0.0 && sum.is_finite()) { return *v[0]; }
+                let r = (*v[0] * w[0] as $s + *v[1] * w[1] as $s + *v[2] * w[2] as $s) / sum;
+                if r.is_finite() || !v.iter().all(|x| x.is_finite()) { return r; }
+                let half = (0..3).fold(Self::ZERO, |acc, i| acc + *v[i] * 0.5 * (w[i] as $s / sum));
+                (half * 2.0).clamp(v[0].min(*v[1]).min(*v[2]), v[0].max(*v[1]).max(*v[2]))
             }
             /// Normalised barycentric blend of the values, scaled to the barycentric blend of
             /// their lengths; a zero blend falls back to the heaviest source.

@@ -230,3 +230,29 @@ fn dict_values_compare_bit_for_bit() {
     assert_ne!(Value::Float(0.0), Value::Float(-0.0));
     assert_ne!(Value::Vertex(Vertex::new(1)), Value::Int(1));
 }
+
+/// Issue 21: no infinity between finite values, however large.
+#[test]
+fn blends_never_overflow_between_finite_values() {
+    use glam::{DVec3, Vec3};
+    use layers::Interpolate;
+    assert_eq!(f32::lerp(&f32::MAX, &-f32::MAX, 0.5), 0.0);
+    assert_eq!(f64::lerp(&-f64::MAX, &f64::MAX, 0.5), 0.0);
+    assert_eq!(f32::lerp(&f32::MAX, &-f32::MAX, 0.0), f32::MAX);
+    assert_eq!(f32::lerp(&f32::MAX, &-f32::MAX, 1.0), -f32::MAX);
+    for t in [0.1f32, 0.25, 0.75, 0.999] {
+        let r = f32::lerp(&f32::MAX, &-f32::MAX, t);
+        assert!(r.is_finite() && r.abs() <= f32::MAX, "{t}: {r}");
+    }
+    let big = f32::MAX;
+    let r = f32::lerp3([&big, &big, &-big], [1.0, 1.0, 1.0]);
+    assert!(r.is_finite() && (r - big / 3.0).abs() <= big * 1e-6, "{r}");
+    let r = f64::lerp3([&f64::MAX, &f64::MAX, &f64::MAX], [1e30, 1e30, 1.0]);
+    assert_eq!(r, f64::MAX);
+    let (a, b) = (Vec3::splat(f32::MAX), Vec3::splat(-f32::MAX));
+    assert_eq!(<Vec3 as Interpolate>::lerp(&a, &b, 0.5), Vec3::ZERO);
+    let r = <DVec3 as Interpolate>::lerp3([&DVec3::MAX, &DVec3::MAX, &DVec3::MIN], [1.0; 3]);
+    assert!(r.is_finite());
+    // Non-finite inputs stay as the plain formula gives them (no finite value invented).
+    assert!(!f32::lerp(&f32::INFINITY, &0.0, 0.5).is_finite());
+}

@@ -46,6 +46,7 @@ pub fn triangulate(points: &[DVec2]) -> Result<PlanarMap, PlaneError> {
     let (tris, rect) = half_edges_in(points)?;
     let n = points.len();
     let mesh = Mesh::from_half_edges(n + 1, &tris.triangles, &tris.twins)?;
+    let solid_faces = tris.solid as usize;
     drop(tris);
     let mut positions: Vec<DVec3> = try_vec(n + 1)?;
     positions.extend(points.iter().map(|p| p.extend(0.0)));
@@ -55,6 +56,7 @@ pub fn triangulate(points: &[DVec2]) -> Result<PlanarMap, PlaneError> {
         positions,
         ghost: Vertex::new(n as u32),
         rect,
+        solid_faces,
     })
 }
 
@@ -62,14 +64,19 @@ pub fn triangulate(points: &[DVec2]) -> Result<PlanarMap, PlaneError> {
 /// [`triangulate_half_edges`] returns and [`Mesh::from_half_edges`] takes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HalfEdges {
-    /// Counter-clockwise triangles; ghost triangles have `ghost` as a corner. Sorted by their
-    /// lowest corner, so faces follow the vertex order.
+    /// Counter-clockwise triangles; ghost triangles have `ghost` as a corner. The solid ones
+    /// come first, sorted by their lowest corner (so faces follow the vertex order), then the
+    /// ghost ones, sorted by their lowest real corner: as in Red Blob's dual mesh, triangle
+    /// `t` is a ghost exactly when `t >= solid`, and half-edge `h` belongs to a ghost triangle
+    /// exactly when `h >= 3 * solid`, with no lookup.
     pub triangles: Vec<[u32; 3]>,
     /// `twins[3t + k]` is the half-edge opposite to the one from corner `k` to corner `k + 1`
     /// of triangle `t`; every half-edge has one (the triangulation is closed).
     pub twins: Vec<u32>,
     /// The ghost vertex's id: the number of points.
     pub ghost: u32,
+    /// Number of solid (real) triangles: `triangles[..solid]` are real, the rest ghosts.
+    pub solid: u32,
 }
 
 /// The same triangulation as [`triangulate`] without building the quad-edge mesh: triangles
@@ -113,12 +120,7 @@ fn half_edges_in(points: &[DVec2]) -> Result<(HalfEdges, Rect), PlaneError> {
     drop(order);
     // Faces in vertex order: the mesh build (and later traversals) then walk vertices and
     // faces together instead of jumping through memory in insertion order.
-    let (triangles, twins) = sort_by_vertex(n, &t.corners, &t.twins)?;
-    let tris = HalfEdges {
-        triangles,
-        twins,
-        ghost: n as u32,
-    };
+    let tris = sort_by_vertex(n, &t.corners, &t.twins)?;
     Ok((tris, Rect { min: lo, max: hi }))
 }
 
@@ -167,24 +169,31 @@ fn first_triangle(points: &[DVec2], order: &mut [u32]) -> Result<[u32; 3], Plane
     })
 }
 
-/// Triangles renumbered by their lowest corner (a counting sort), twins remapped: the mesh
-/// build then walks vertices and faces in the same order.
-fn sort_by_vertex(
-    n: usize,
-    corners: &[[u32; 3]],
-    twins: &[u32],
-) -> Result<(Vec<[u32; 3]>, Vec<u32>), PlaneError> {
-    let mut start: Vec<u32> = try_vec(n + 2)?;
-    start.resize(n + 2, 0);
+/// Triangles renumbered by their lowest corner (a counting sort), the ghost ones after all
+/// solid ones (by their lowest real corner), twins remapped: the mesh build then walks
+/// vertices and faces in the same order, and ghosts are a range.
+fn sort_by_vertex(n: usize, corners: &[[u32; 3]], twins: &[u32]) -> Result<HalfEdges, PlaneError> {
+    // Buckets 0..n: solid triangles by lowest corner; n..2n: ghosts by lowest real corner.
+    let key = |c: &[u32; 3]| {
+        let low = c[0].min(c[1]).min(c[2]) as usize;
+        if c.contains(&(n as u32)) {
+            n + low
+        } else {
+            low
+        }
+    };
+    let mut start: Vec<u32> = try_vec(2 * n + 1)?;
+    start.resize(2 * n + 1, 0);
     for c in corners {
-        start[c[0].min(c[1]).min(c[2]) as usize + 1] += 1;
+        start[key(c) + 1] += 1;
     }
-    for v in 0..=n {
-        start[v + 1] += start[v];
+    for k in 0..2 * n {
+        start[k + 1] += start[k];
     }
+    let solid = start[n];
     let mut new_of: Vec<u32> = try_vec(corners.len())?;
     new_of.extend(corners.iter().map(|c| {
-        let slot = &mut start[c[0].min(c[1]).min(c[2]) as usize];
+        let slot = &mut start[key(c)];
         *slot += 1;
         *slot - 1
     }));
@@ -201,5 +210,10 @@ fn sort_by_vertex(
             new_twins[3 * nt + k] = 3 * new_of[h as usize / 3] + h % 3;
         }
     }
-    Ok((sorted, new_twins))
+    Ok(HalfEdges {
+        triangles: sorted,
+        twins: new_twins,
+        ghost: n as u32,
+        solid,
+    })
 }

@@ -33,6 +33,7 @@
 
 mod bridson;
 mod build;
+mod dual;
 mod error;
 mod noise;
 mod order;
@@ -44,11 +45,12 @@ mod voronoi;
 mod world_map;
 
 pub use build::{HalfEdges, triangulate, triangulate_half_edges};
+pub use dual::{DUAL_POINT, DualCentre, dual_point, dual_points, set_dual_layer};
 pub use error::{PlaneError, Violation};
 pub use noise::ValueNoise;
 pub use points::{MAX_POINTS, PoissonPoints, poisson_disc, validate};
 pub use repair::{is_ghost_edge, is_ghost_face, make_delaunay_from_edges};
-pub use voronoi::{VoronoiCells, voronoi_cells};
+pub use voronoi::{VoronoiCells, voronoi_cells, voronoi_cells_with};
 pub use world_map::{ELEVATION, MapOptions, POSITION, SEA_LEVEL, map_world};
 
 use glam::{DVec2, DVec3};
@@ -91,6 +93,11 @@ pub struct PlanarMap {
     pub ghost: Vertex,
     /// The bounding box of the points.
     pub rect: Rect,
+    /// Faces `0..solid_faces` are real and the rest are ghosts, as [`triangulate`] numbers
+    /// them (Red Blob's ghost range): [`PlanarMap::is_ghost_face`] is then one comparison.
+    /// Flips of interior edges keep it; an edit that adds faces or makes a real face a ghost
+    /// (flipping a hull edge) does not: after such edits use [`is_ghost_face`].
+    pub solid_faces: usize,
 }
 
 impl PlanarMap {
@@ -99,19 +106,24 @@ impl PlanarMap {
         v == self.ghost
     }
 
-    /// Is `f` a ghost face (one corner is the ghost)?
+    /// Is `f` a ghost face (one corner is the ghost)? By its id alone: ghost faces are
+    /// numbered after the real ones ([`PlanarMap::solid_faces`]).
+    #[inline]
     pub fn is_ghost_face(&self, f: Face) -> bool {
-        is_ghost_face(&self.mesh, self.ghost, f)
+        f.index() >= self.solid_faces
     }
 
-    /// Is `e` a ghost edge (one end is the ghost)?
+    /// Is `e` a ghost edge (one end is the ghost)? Two loads of the edge's own endpoints,
+    /// no walk: quad-edges are numbered by their lower endpoint (for ring locality), so the
+    /// ghost's edges, whose lower endpoint is a hull vertex, cannot form a range.
+    #[inline]
     pub fn is_ghost_edge(&self, e: Edge) -> bool {
         is_ghost_edge(&self.mesh, self.ghost, e)
     }
 
-    /// The real (non-ghost) faces.
+    /// The real (non-ghost) faces: the range `0..solid_faces`.
     pub fn real_faces(&self) -> impl Iterator<Item = Face> + '_ {
-        self.mesh.faces().filter(|&f| !self.is_ghost_face(f))
+        (0..self.solid_faces as u32).map(Face::new)
     }
 
     /// The real faces as vertex-id triangles, counter-clockwise.

@@ -1,7 +1,9 @@
-//! Voronoi cells of a planar map, clipped to a rectangle, for drawing.
+//! Voronoi cells of a planar map, clipped to a rectangle, for drawing: around the
+//! circumcentres, or around any other [`DualCentre`].
 
-use crate::{PlanarMap, Rect};
-use glam::{DVec2, DVec3};
+use crate::dual::{DualCentre, checked, points_of};
+use crate::{PlanarMap, PlaneError, Rect};
+use glam::DVec2;
 use quadedge::Vertex;
 
 /// Clipped Voronoi cells, one convex polygon (counter-clockwise) per vertex slot, flat:
@@ -26,14 +28,6 @@ impl VoronoiCells {
     }
 }
 
-/// The circumcentre of a triangle (floating point: for drawing, not for decisions).
-fn circumcentre(a: DVec3, b: DVec3, c: DVec3) -> DVec2 {
-    let (b, c) = ((b - a).truncate(), (c - a).truncate());
-    let d = 2.0 * b.perp_dot(c);
-    let (b2, c2) = (b.length_squared(), c.length_squared());
-    a.truncate() + DVec2::new(c.y * b2 - b.y * c2, b.x * c2 - c.x * b2) / d
-}
-
 /// The Voronoi cell of every real vertex of `map`, clipped to `clip`.
 ///
 /// Around an interior vertex the cell's corners are its faces' circumcentres in order. A hull
@@ -52,7 +46,35 @@ fn circumcentre(a: DVec3, b: DVec3, c: DVec3) -> DVec2 {
 /// assert!((area - 48.0).abs() < 1e-9);
 /// ```
 pub fn voronoi_cells(map: &PlanarMap, clip: Rect) -> VoronoiCells {
+    cells_around(map, clip, DualCentre::Circumcentre)
+}
+
+/// [`voronoi_cells`] with the cell corners at the chosen [dual centres](DualCentre): the
+/// centroid or a blend gives rounder cells around thin triangles; the cells of any choice
+/// still tile the rectangle (areas sum to its area).
+///
+/// # Errors
+/// [`PlaneError::InvalidArgument`] (`"blend"`) for a blend weight outside `0.0..=1.0`.
+///
+/// ```
+/// use plane::DualCentre;
+/// let pts = plane::poisson_disc(8.0, 6.0, 1.0, 1).unwrap();
+/// let map = plane::triangulate(&pts.points).unwrap();
+/// let cells = plane::voronoi_cells_with(&map, pts.rect, DualCentre::Centroid).unwrap();
+/// assert_eq!(cells.offsets.len(), map.mesh.vertex_slots() + 1);
+/// ```
+pub fn voronoi_cells_with(
+    map: &PlanarMap,
+    clip: Rect,
+    choice: DualCentre,
+) -> Result<VoronoiCells, PlaneError> {
+    Ok(cells_around(map, clip, checked(choice)?))
+}
+
+/// The cells around a valid choice of dual points.
+fn cells_around(map: &PlanarMap, clip: Rect, choice: DualCentre) -> VoronoiCells {
     let mesh = &map.mesh;
+    let duals = points_of(mesh, &map.positions, map.ghost, choice);
     let far = 4.0 * (clip.size().length() + (map.rect.size().length()));
     let slots = mesh.vertex_slots();
     let mut offsets = Vec::with_capacity(slots + 1);
@@ -64,7 +86,7 @@ pub fn voronoi_cells(map: &PlanarMap, clip: Rect) -> VoronoiCells {
         let v = Vertex::new(i as u32);
         if mesh.is_vertex_alive(v) && v != map.ghost {
             poly.clear();
-            cell_polygon(map, v, far, &mut poly);
+            cell_polygon(map, &duals, v, far, &mut poly);
             clip_to(&mut poly, &mut scratch, clip);
             points.extend(poly.iter().map(|p| [p.x, p.y]));
         }
@@ -73,8 +95,8 @@ pub fn voronoi_cells(map: &PlanarMap, clip: Rect) -> VoronoiCells {
     VoronoiCells { offsets, points }
 }
 
-/// The (unclipped) cell of real vertex `v`, counter-clockwise.
-fn cell_polygon(map: &PlanarMap, v: Vertex, far: f64, out: &mut Vec<DVec2>) {
+/// The (unclipped) cell of real vertex `v` around the faces' dual points, counter-clockwise.
+fn cell_polygon(map: &PlanarMap, duals: &[glam::DVec3], v: Vertex, far: f64, out: &mut Vec<DVec2>) {
     let mesh = &map.mesh;
     let p = |u: Vertex| map.positions[u.index()];
     // Start just after the edge to the ghost, if any, so the real faces come in one run.
@@ -87,9 +109,8 @@ fn cell_polygon(map: &PlanarMap, v: Vertex, far: f64, out: &mut Vec<DVec2>) {
     loop {
         let f = mesh.left(e);
         // A hole (a face removed by an edit) contributes no corner.
-        if f.is_valid() && !map.is_ghost_face(f) {
-            let [a, b, c] = mesh.face_vertices(f);
-            out.push(circumcentre(p(a), p(b), p(c)));
+        if f.is_valid() && !crate::is_ghost_face(mesh, map.ghost, f) {
+            out.push(duals[f.index()].truncate());
         }
         e = mesh.origin_next(e);
         if e == first {

@@ -1,14 +1,13 @@
 //! A map world: the ghost-closed mesh with positions and an elevation.
 
 use crate::{PlanarMap, PlaneError, ValueNoise, poisson_disc, triangulate};
-use glam::{DVec2, DVec3};
+use glam::DVec2;
 use layers::{Interpolation, LayerInfo, VertexKind};
 use quadedge::Vertex;
 use world::World;
 
 /// Vertex positions, `z = 0`; the ghost holds the bounding box's centre (a placeholder).
-pub const POSITION: LayerInfo<DVec3, VertexKind> =
-    LayerInfo::new("position").interpolation(Interpolation::Lerp);
+pub use world::PLANE_POSITION as POSITION;
 
 /// Vertex elevation: positive is land, negative is water ([`SEA_LEVEL`]); the ghost holds
 /// `-1` (open sea beyond the edge).

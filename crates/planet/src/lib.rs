@@ -10,8 +10,3 @@
 
 pub mod demo;
 pub mod plates;
-
-/// The repository README's example, compiled and run as a doc test.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;

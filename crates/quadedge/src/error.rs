@@ -79,6 +79,22 @@ pub enum MeshError {
     NotDissolvable(Vertex),
     /// A vertex still has edges, so it cannot be removed on its own.
     VertexInUse(Vertex),
+    /// [`Mesh::connect_edges`](crate::Mesh::connect_edges): the edge has faces on both sides
+    /// already (it is stitched), or on neither.
+    NotBoundaryEdge(Edge),
+    /// [`Mesh::connect_edges`](crate::Mesh::connect_edges): the edge has its face on the
+    /// right; stitching takes the boundary half-edge with the face on its left (its `sym()`).
+    WrongOrientation(Edge),
+    /// [`Mesh::connect_edges`](crate::Mesh::connect_edges) was given the same edge twice.
+    SameEdge(Edge),
+    /// A stitch or cut would join `from` and `to` by a second edge, or make a loop when
+    /// `from == to`.
+    WouldDuplicateEdge {
+        /// One end (after the merge).
+        from: Vertex,
+        /// The other end (after the merge).
+        to: Vertex,
+    },
     /// [`Mesh::record_changes`](crate::Mesh::record_changes) while a journal is recorded already.
     AlreadyRecording,
     /// The journal was not started by the [`Recording`](crate::journal::Recording) given, or
@@ -158,6 +174,16 @@ impl fmt::Display for MeshError {
                 "vertex {v:?} is not an interior vertex of degree 3, so it cannot be dissolved"
             ),
             VertexInUse(v) => write!(f, "vertex {v:?} still has edges"),
+            NotBoundaryEdge(e) => write!(f, "edge {e:?} is not a boundary edge"),
+            WrongOrientation(e) => write!(
+                f,
+                "edge {e:?} has its face on the right; pass the half-edge with the face on its left"
+            ),
+            SameEdge(e) => write!(f, "edge {e:?} cannot be stitched to itself"),
+            WouldDuplicateEdge { from, to } => write!(
+                f,
+                "the edit would join {from:?} and {to:?} twice (or make a loop)"
+            ),
             AlreadyRecording => write!(f, "a change journal is being recorded already"),
             NotRecording => write!(f, "no change journal is being recorded for this recording"),
             UndoLogOn => write!(f, "an undo log is being recorded already"),

@@ -81,6 +81,60 @@ pub enum Change {
     FaceSplit(FaceSplitRecord),
     /// A vertex of degree 3 was removed and its three faces merged into one.
     VertexDissolved(DissolveRecord),
+    /// Two boundary edges were stitched into one interior edge
+    /// ([`Mesh::connect_edges`](crate::Mesh::connect_edges)).
+    Stitch(StitchRecord),
+    /// An interior edge was cut into two boundary edges
+    /// ([`Mesh::disconnect_edge`](crate::Mesh::disconnect_edge)); the vertex splits it needs
+    /// follow as [`Change::VertexSplit`] records.
+    Unstitch(UnstitchRecord),
+    /// A fan of a vertex's faces was moved to a new vertex, so that every vertex keeps a
+    /// single fan (after [`Mesh::disconnect_edge`](crate::Mesh::disconnect_edge) or
+    /// [`Mesh::remove_face`](crate::Mesh::remove_face)).
+    VertexSplit(VertexSplitRecord),
+}
+
+/// What [`Mesh::connect_edges`](crate::Mesh::connect_edges) did.
+///
+/// The quad-edge of `edge` stays and now has a face on both sides; the other quad-edge is
+/// removed, and so are the vertices that met the survivors (their data follows the on-change
+/// policy; the survivors keep theirs, as PathEngine's `connectEdges` keeps the first edge's
+/// vertices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StitchRecord {
+    /// The kept edge, as given (its face on the left; now the other face on its right).
+    pub edge: Edge,
+    /// Base id of the removed quad-edge (the second edge given).
+    pub removed_edge: Edge,
+    /// The vertices merged into `edge`'s origin and destination, in that order; `INVALID`
+    /// where the two ends were one vertex already.
+    pub removed: [Vertex; 2],
+}
+
+/// What [`Mesh::disconnect_edge`](crate::Mesh::disconnect_edge) did.
+///
+/// `edge` keeps its quad-edge and its left face and gets a hole on its right; `new_edge` runs
+/// the other way with the former right face on its left and descends from `edge.sym()` (same
+/// orientation, journal convention).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnstitchRecord {
+    /// The cut edge, as given.
+    pub edge: Edge,
+    /// The new boundary edge on the other side of the cut.
+    pub new_edge: Edge,
+}
+
+/// A vertex split: `vertex` is new (or a reused id) and took over one fan of `from`; its data
+/// is a copy of `from`'s (both sit at the same place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct VertexSplitRecord {
+    /// The vertex that was split and keeps the other fan.
+    pub from: Vertex,
+    /// The new vertex.
+    pub vertex: Vertex,
 }
 
 /// What [`Mesh::flip`](crate::Mesh::flip) did.

@@ -59,7 +59,7 @@ pub use ids::{DUAL_BIT, Edge, Face, NONE, Vertex};
 pub use iter::*;
 pub use journal::{
     Change, CollapseRecord, DissolveRecord, FaceSplitRecord, FlipRecord, Recording, Remap,
-    SplitRecord,
+    SplitRecord, StitchRecord, UnstitchRecord, VertexSplitRecord,
 };
 pub use mesh::Mesh;
 #[cfg(feature = "rayon")]

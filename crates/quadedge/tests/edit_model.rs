@@ -120,6 +120,22 @@ impl Model {
                     assert!(self.faces.remove(&x.raw()));
                 }
             }
+            Change::Stitch(r) => {
+                assert!(self.quads.contains(&(r.edge.quad() as u32)));
+                assert_eq!(r.removed_edge, r.removed_edge.base());
+                assert!(self.quads.remove(&(r.removed_edge.quad() as u32)));
+                for x in r.removed.into_iter().filter(|x| x.is_valid()) {
+                    assert!(self.vertices.remove(&x.raw()));
+                }
+            }
+            Change::Unstitch(r) => {
+                assert!(self.quads.contains(&(r.edge.quad() as u32)));
+                self.add_quad(r.new_edge);
+            }
+            Change::VertexSplit(r) => {
+                assert!(self.vertices.contains(&r.from.raw()));
+                assert!(self.vertices.insert(r.vertex.raw()));
+            }
             Change::Compact(r) => {
                 let map = |s: &BTreeSet<u32>, m: &[u32]| -> BTreeSet<u32> {
                     for (i, &n) in m.iter().enumerate() {
@@ -147,6 +163,9 @@ enum Op {
     SplitFace(u32, [f32; 3]),
     Dissolve(u32),
     Compact,
+    FreeTriangle,
+    Connect(u32, u32),
+    Disconnect(u32, u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -163,6 +182,9 @@ fn op() -> impl Strategy<Value = Op> {
             [0.2, 0.3, 0.5], [1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [f32::NAN, 0.5, 0.5]][k])),
         6 => any::<u32>().prop_map(Op::Dissolve),
         1 => Just(Op::Compact),
+        2 => Just(Op::FreeTriangle),
+        6 => (any::<u32>(), any::<u32>()).prop_map(|(i, j)| Op::Connect(i, j)),
+        3 => (any::<u32>(), 0u8..4).prop_map(|(i, r)| Op::Disconnect(i, r)),
     ]
 }
 
@@ -188,7 +210,34 @@ fn apply(m: &mut Mesh, op: Op) -> (bool, bool) {
             m.compact();
             (true, true)
         }
+        Op::FreeTriangle => (m.add_free_triangle().is_ok(), false),
+        Op::Connect(i, j) => {
+            let (a, b) = (boundary_half_edge(m, i), boundary_half_edge(m, j));
+            (m.connect_edges(a, b).is_ok(), false)
+        }
+        Op::Disconnect(i, r) => (m.disconnect_edge(pick_edge(m, i, r)).is_ok(), false),
     }
+}
+
+/// The `i`-th boundary half-edge (face on the left), modulo their number; or a live edge
+/// picked as usual when there is none (the op is then rejected).
+fn boundary_half_edge(m: &Mesh, i: u32) -> Edge {
+    let n = m
+        .directed_edges()
+        .filter(|&e| is_boundary_half(m, e))
+        .count();
+    if n == 0 {
+        return pick_edge(m, i, 0);
+    }
+    let k = i as usize % n;
+    m.directed_edges()
+        .filter(|&e| is_boundary_half(m, e))
+        .nth(k)
+        .unwrap_or(Edge::INVALID)
+}
+
+fn is_boundary_half(m: &Mesh, e: Edge) -> bool {
+    m.left(e).is_valid() && !m.right(e).is_valid()
 }
 
 fn run_model(start: Mesh, ops: &[Op], closed: bool) -> Result<(), TestCaseError> {

@@ -69,14 +69,27 @@ fn remove_face_rejections_and_vertices() {
 }
 
 #[test]
-fn remove_face_can_leave_a_bowtie() {
-    // Hexagonal disk: remove two opposite faces, the centre keeps two fans.
+fn remove_face_splits_a_bowtie() {
+    // Hexagonal disk: remove two opposite faces; the centre's two fans come apart, so the
+    // centre is split in two (PathEngine's vertex connectivity: one fan per vertex).
     let mut m = build(shapes::disk(6));
+    let rec = m.record_changes().unwrap();
     m.remove_face(f(0)).unwrap();
+    assert_eq!(m.vertex_count(), 7);
     m.remove_face(f(3)).unwrap();
     m.check().unwrap();
-    assert_eq!(m.face_count(), 4);
-    assert_eq!(m.vertex_faces(v(0)).count(), 4);
+    assert_eq!((m.face_count(), m.vertex_count()), (4, 8));
+    assert_eq!(m.vertex_faces(v(0)).count(), 2);
+    assert_eq!(m.vertex_faces(v(7)).count(), 2);
+    assert!(m.vertices().all(|x| m.fan_count(x) == 1));
+    let changes = m.take_changes(&rec).unwrap();
+    assert_eq!(
+        changes.last(),
+        Some(&Change::VertexSplit(quadedge::VertexSplitRecord {
+            from: v(0),
+            vertex: v(7)
+        }))
+    );
     insta::assert_snapshot!("remove_face_bowtie", m.describe());
 }
 

@@ -175,9 +175,11 @@ fn a_closed_frozen_mesh_holds_50_bytes_per_vertex() {
 #[test]
 fn high_degree_vertices_find_their_faces_past_the_stored_ranks() {
     // The centre of a 600-face fan counts all 600 faces: ranks past 254 are found by a scan.
+    // (Seed 7: its edits keep the centre of the 400-face fan in one piece; face removals split
+    // vertices whose fans come apart.)
     for m in [
         build(shapes::disk(600)),
-        edited(build(shapes::disk(400)), 6, 50),
+        edited(build(shapes::disk(400)), 7, 50),
     ] {
         let m = in_sweep_order(&m, None);
         let f = FrozenMesh::freeze(&m).unwrap();

@@ -246,3 +246,45 @@ fn a_clone_shares_the_state_and_keeps_recording() {
     m.undo(&own).unwrap();
     assert_eq!(m, start);
 }
+
+/// `atomically` with the caller's log on: a failing batch of random edits (compactions
+/// included) is taken back by playing the log's tail, so the mesh is bit-identical and the
+/// log still undoes every kept batch exactly back to the start.
+#[test]
+fn a_failed_atomic_batch_under_the_callers_log_leaves_no_trace() {
+    let mut rolled_back = 0;
+    for start in 0..START_MESHES {
+        let mut m = start_mesh(start);
+        let first = m.clone();
+        let mut rng = Rng::new(31 + start as u64);
+        m.start_undo_log().unwrap();
+        for batch in 0..30 {
+            let before = m.clone();
+            let fail = batch % 2 == 0;
+            let r: Result<(), MeshError> = m.atomically(|m| {
+                for _ in 0..5 {
+                    let op = pick_op(m, &mut rng);
+                    let _ = apply(m, op);
+                }
+                if batch % 6 == 0 {
+                    m.compact();
+                }
+                if fail {
+                    Err(MeshError::UndoLogOff)
+                } else {
+                    Ok(())
+                }
+            });
+            assert_eq!(r.is_err(), fail);
+            m.check().unwrap();
+            if fail {
+                assert_eq!(m, before, "start {start}, batch {batch}");
+                rolled_back += 1;
+            }
+        }
+        let log = m.take_undo_log().unwrap();
+        m.undo(&log).unwrap();
+        assert_eq!(m, first, "start {start}");
+    }
+    assert!(rolled_back > 0);
+}

@@ -39,6 +39,8 @@ pub enum SphereError {
     InvalidPerturbation(f64),
     /// The subdivision level would overflow the vertex id space.
     TooManySubdivisions(u32),
+    /// A [`DualCentre::Blend`](crate::dual::DualCentre::Blend) weight outside `0.0..=1.0`.
+    InvalidBlend(f64),
     /// Allocating this many bytes failed: the input is too large for this machine's memory.
     OutOfMemory {
         /// The refused request.
@@ -55,6 +57,11 @@ pub enum SphereError {
     /// floating-point point lies strictly inside it) with more points to insert; the points
     /// are coplanar for every practical purpose.
     TooFlat,
+    /// All points lie in one closed hemisphere (a cap, one great circle, a symmetric handful
+    /// such as the four-point Fibonacci lattice): their hull does not hold the sphere's centre
+    /// strictly inside, so it is no triangulation of the sphere (its rim faces turn away from
+    /// the centre or pass through it). [`crate::triangulate`] still returns that hull.
+    NotEnclosingCentre,
     /// The mesh is not Delaunay: an inverted face or a non-Delaunay edge.
     NotDelaunay(delaunay::Violation),
     /// A Delaunay operation refused its input or could not finish.
@@ -79,12 +86,17 @@ impl fmt::Display for SphereError {
             InvalidRadius(r) => write!(f, "radius {r} is not within 1e-100..=1e100"),
             InvalidPerturbation(p) => write!(f, "perturbation {p} is not within 0.0..1.0"),
             TooManySubdivisions(s) => write!(f, "{s} subdivisions are too many"),
+            InvalidBlend(t) => write!(f, "dual centre blend {t} is not within 0.0..=1.0"),
             OutOfMemory { bytes } => write!(f, "could not allocate {bytes} bytes"),
             Unscalable { index } => write!(
                 f,
                 "point {index} cannot be scaled exactly into the range of the exact predicates"
             ),
             TooFlat => write!(f, "the points' hull is flatter than their rounding"),
+            NotEnclosingCentre => write!(
+                f,
+                "the points lie in one closed hemisphere: their hull does not surround the centre"
+            ),
             NotDelaunay(v) => write!(f, "not Delaunay: {v:?}"),
             Delaunay(e) => write!(f, "{e}"),
             Mesh(e) => write!(f, "mesh construction failed: {e}"),

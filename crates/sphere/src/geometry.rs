@@ -139,13 +139,42 @@ pub fn circumcenters(mesh: &impl Topology, positions: &[DVec3]) -> Vec<DVec3> {
 /// assert!((total - want).abs() < 1e-9 * want);
 /// ```
 pub fn voronoi_areas(mesh: &impl Topology, positions: &[DVec3]) -> Vec<f64> {
-    let cc = circumcenters(mesh, positions);
+    cell_areas(mesh, positions, &circumcenters(mesh, positions))
+}
+
+/// [`voronoi_areas`] with the cell corners at the chosen [dual centres](crate::dual): the
+/// cells of any choice tile a closed mesh, so their areas still sum to `4πr²`.
+///
+/// # Errors
+/// [`SphereError::InvalidBlend`](crate::SphereError::InvalidBlend) for a bad blend weight.
+///
+/// # Panics
+/// When `positions` is shorter than the mesh's vertex slots.
+///
+/// ```
+/// use sphere::dual::DualCentre;
+/// let (mesh, pos) = sphere::fibonacci_sphere(1000, 2.0, 0.3, 1).unwrap();
+/// let a = sphere::geometry::voronoi_areas_with(&mesh, &pos, DualCentre::Centroid).unwrap();
+/// let want = 4.0 * std::f64::consts::PI * 4.0;
+/// assert!((a.iter().sum::<f64>() - want).abs() < 1e-9 * want);
+/// ```
+pub fn voronoi_areas_with(
+    mesh: &impl Topology,
+    positions: &[DVec3],
+    choice: crate::dual::DualCentre,
+) -> Result<Vec<f64>, crate::SphereError> {
+    let points = crate::dual::dual_points(mesh, positions, choice)?;
+    Ok(cell_areas(mesh, positions, &points))
+}
+
+/// The signed-triangle area of every closed cell around the given dual points.
+fn cell_areas(mesh: &impl Topology, positions: &[DVec3], cc: &[DVec3]) -> Vec<f64> {
     let mut out = vec![0.0; mesh.vertex_slots()];
     for v in mesh.vertices() {
         if mesh.is_boundary_vertex(v) {
             continue;
         }
-        out[v.index()] = cell_area(mesh, positions, &cc, v);
+        out[v.index()] = cell_area(mesh, positions, cc, v);
     }
     out
 }

@@ -276,6 +276,7 @@ fn mesh_of_sorted(
     let parts = crate::triangulate::triangulate_sorted_with_twins(&points, scale)?;
     let (tris, twins) = crate::order::by_lowest_corner(parts, points.len())?;
     let mesh = crate::build_mesh(points.len(), &tris, twins.as_flattened())?;
+    crate::encloses::check_encloses(&mesh, &points)?;
     Ok((mesh, points))
 }
 

@@ -16,6 +16,8 @@
 //!   (flips; [`delaunay::restore`] repairs folds after moves as well).
 //! * [`geometry`]: great-circle distance, spherical areas, circumcentres, Voronoi areas, mesh
 //!   quality.
+//! * [`dual`]: the dual point of each face as circumcentre, centroid or a blend pulled inside
+//!   the triangle (Red Blob's choice for maps).
 //!
 //! ```
 //! let (mesh, positions) = sphere::fibonacci_sphere(1000, 6371.0, 0.0, 0).unwrap();
@@ -27,6 +29,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod dual;
+mod encloses;
 mod error;
 pub mod geometry;
 mod hilbert;
@@ -140,6 +144,10 @@ pub(crate) fn build_mesh<'a>(
 /// The spherical Delaunay mesh of `points` (see [`triangulate`]); vertex `i` is point `i`, and
 /// a copy of the points is returned beside the mesh for use as its position layer.
 ///
+/// Errors: those of [`triangulate`], and [`SphereError::NotEnclosingCentre`] when the points
+/// lie in one closed hemisphere (a cap): their hull is no triangulation of the sphere. Every
+/// `Ok` passes [`delaunay::is_delaunay`].
+///
 /// ```
 /// use glam::DVec3;
 /// let p = vec![DVec3::X, DVec3::NEG_X, DVec3::Y, DVec3::NEG_Y, DVec3::Z, DVec3::NEG_Z];
@@ -151,6 +159,7 @@ pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> 
     probe_memory(points.len())?;
     let (tris, twins) = triangulate::triangulate_with_twins(points)?;
     let mesh = build_mesh(points.len(), &tris, twins)?;
+    encloses::check_encloses(&mesh, points)?;
     Ok((mesh, points.to_vec()))
 }
 
@@ -169,7 +178,10 @@ pub fn sphere_mesh(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>), SphereError> 
 ///
 /// # Errors
 /// Those of [`fibonacci_points`] and [`triangulate`]; [`SphereError::OutOfMemory`] before any
-/// work when the peak memory of the build (about 256 bytes per point) cannot be allocated.
+/// work when the peak memory of the build (about 256 bytes per point) cannot be allocated;
+/// [`SphereError::NotEnclosingCentre`] for the four-point lattice (its two pairs of points
+/// are symmetric about planes through the centre: two faces pass through it) and for a
+/// handful of strongly perturbed points that all fall in one hemisphere.
 pub fn fibonacci_sphere(
     n: usize,
     radius: f64,
@@ -188,6 +200,7 @@ pub fn fibonacci_sphere(
         let (tris, twins) = triangulate::triangulate_with_twins(&points)?;
         build_mesh(n, &tris, twins)?
     };
+    encloses::check_encloses(&mesh, &points)?;
     Ok((mesh, points))
 }
 

@@ -42,7 +42,9 @@ use quadedge::NONE;
 /// co-circular quads. Points need not be exactly on the sphere; they must be in convex position
 /// (every point a vertex of the hull), which points on a sphere always are unless two of them
 /// are closer than about `1e-7 · radius`. The sphere's centre need not be inside the hull:
-/// points confined to a cap triangulate too (the cap's rim is then spanned by large faces).
+/// points confined to a cap triangulate too (the cap's rim is then spanned by large faces that
+/// turn away from the centre: a convex hull, but no mesh of the sphere, which is why
+/// [`crate::sphere_mesh`] refuses such input with [`SphereError::NotEnclosingCentre`]).
 ///
 /// Runs in about `O(n log n)` (a Morton sort, then insertion with short walks). Use
 /// [`crate::sphere_mesh`] for a quad-edge [`Mesh`].

@@ -82,12 +82,12 @@ fn restores_delaunay_after_moving_points() {
 
 #[test]
 fn voronoi_areas_tile_the_sphere() {
-    for (n, r, p) in [
-        (4, 1.0, 0.0),
-        (5, 2.0, 0.0),
-        (100, 6371.0, 0.3),
-        (20_000, 1.0, 0.9),
-    ] {
+    // The four-point lattice surrounds no sphere (two faces pass through the centre): refused.
+    assert_eq!(
+        fibonacci_sphere(4, 1.0, 0.0, 8),
+        Err(sphere::SphereError::NotEnclosingCentre)
+    );
+    for (n, r, p) in [(5, 2.0, 0.0), (100, 6371.0, 0.3), (20_000, 1.0, 0.9)] {
         let (mesh, pos) = fibonacci_sphere(n, r, p, 8).unwrap();
         let areas = voronoi_areas(&mesh, &pos);
         let total: f64 = areas.iter().sum();

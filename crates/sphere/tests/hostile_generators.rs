@@ -56,9 +56,11 @@ fn a_very_flat_tetrahedron_is_a_tetrahedron() {
         DVec3::new(-h, 0.0, 0.5),
         DVec3::new(0.0, -h, 0.5000000000000001),
     ];
-    let (mesh, _) = sphere_mesh(&p).unwrap();
+    let mesh = quadedge::Mesh::from_triangles(4, &triangulate(&p).unwrap()).unwrap();
     mesh.check().unwrap();
     assert_eq!(mesh.face_count(), 4);
+    // All four lie in the cap z >= 0.5: a hull, but no mesh of the sphere.
+    assert_eq!(sphere_mesh(&p), Err(SphereError::NotEnclosingCentre));
     // Exactly coplanar is still refused.
     let mut q = p;
     q[3].z = 0.5;
@@ -152,4 +154,44 @@ fn stress_two_rings_scale_like_shuffled_points() {
         assert_eq!(triangulate(&shuffled).unwrap().len(), 2 * n - 4);
         eprintln!("two rings n={n}: {rings:?}; shuffled: {:?}", t.elapsed());
     }
+}
+
+/// Degenerate input is a typed error everywhere (issue 21): all at the centre, a great circle
+/// with one point off it, a hemisphere.
+#[test]
+fn degenerate_input_is_refused_everywhere() {
+    let (mut mesh, pos) = sphere::fibonacci_sphere(50, 1.0, 0.0, 0).unwrap();
+    let zeros = vec![DVec3::ZERO; pos.len()];
+    let before = mesh.clone();
+    assert!(matches!(
+        sphere::make_delaunay(&mut mesh, &zeros),
+        Err(SphereError::Delaunay(
+            sphere::delaunay::DelaunayError::Inverted(_)
+        ))
+    ));
+    assert_eq!(mesh, before);
+    assert!(sphere::is_delaunay(&mesh, &zeros).is_err());
+    assert!(sphere_mesh(&zeros[..8]).is_err());
+    // A great circle through the centre, and one point above it: a closed hemisphere.
+    let mut ring: Vec<DVec3> = (0..12)
+        .map(|i| {
+            let t = i as f64 * std::f64::consts::TAU / 12.0;
+            DVec3::new(t.cos(), t.sin(), 0.0)
+        })
+        .collect();
+    assert_eq!(sphere_mesh(&ring), Err(SphereError::Coplanar));
+    ring.push(DVec3::Z);
+    assert_eq!(sphere_mesh(&ring), Err(SphereError::NotEnclosingCentre));
+    ring.push(DVec3::NEG_Z);
+    let (mesh, pos) = sphere_mesh(&ring).unwrap();
+    assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
+    // The open upper hemisphere, and its closure.
+    let mut cap: Vec<DVec3> = sphere::fibonacci_points(400, 1.0, 0.0, 0)
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.z > 0.0)
+        .collect();
+    assert_eq!(sphere_mesh(&cap), Err(SphereError::NotEnclosingCentre));
+    cap.extend([DVec3::X, DVec3::NEG_X, DVec3::Y, DVec3::NEG_Y]);
+    assert_eq!(sphere_mesh(&cap), Err(SphereError::NotEnclosingCentre));
 }

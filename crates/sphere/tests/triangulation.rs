@@ -139,15 +139,21 @@ fn random_points(n: usize, seed: u64, radius: f64) -> Vec<DVec3> {
 
 #[test]
 fn valid_for_many_sizes() {
-    for n in (4..200).chain([1000, 4097, 10_000, 100_000]) {
+    assert_eq!(
+        fibonacci_sphere(4, 1.0, 0.0, 0),
+        Err(SphereError::NotEnclosingCentre)
+    );
+    for n in (5..200).chain([1000, 4097, 10_000, 100_000]) {
         let (mesh, pos) = fibonacci_sphere(n, 1.0, 0.0, 0).unwrap();
         assert_valid(&mesh, &pos, true);
         let (general, _) = sphere::sphere_mesh(&pos).unwrap();
         assert_valid(&general, &pos, true);
     }
     for n in [4, 5, 9, 100, 10_000] {
-        let (mesh, pos) = fibonacci_sphere(n, 2.0, 0.99, 5).unwrap();
-        assert_valid(&mesh, &pos, true);
+        match fibonacci_sphere(n, 2.0, 0.99, 5) {
+            Ok((mesh, pos)) => assert_valid(&mesh, &pos, true),
+            Err(e) => assert!(n < 10 && e == SphereError::NotEnclosingCentre, "{n}: {e:?}"),
+        }
     }
 }
 
@@ -156,9 +162,17 @@ fn valid_for_many_sizes() {
 fn stress_valid_for_many_sizes() {
     for n in (4..3000).chain([1_000_000]) {
         for (p, seed) in [(0.0, 0), (0.5, n as u64)] {
-            let (mesh, pos) = fibonacci_sphere(n, 1.0, p, seed).unwrap();
-            // A handful of perturbed points need not surround the centre (n = 4 does not).
-            assert_valid(&mesh, &pos, n >= 8 || encloses_centre(&mesh, &pos));
+            // A handful of perturbed points need not surround the centre (n = 4 does not):
+            // refused, and the hull of the same points indeed does not hold the centre.
+            match fibonacci_sphere(n, 1.0, p, seed) {
+                Ok((mesh, pos)) => assert_valid(&mesh, &pos, true),
+                Err(SphereError::NotEnclosingCentre) if n < 8 => {
+                    let pos = fibonacci_points(n, 1.0, p, seed).unwrap();
+                    let mesh = Mesh::from_triangles(n, &triangulate(&pos).unwrap()).unwrap();
+                    assert!(!encloses_centre(&mesh, &pos));
+                }
+                Err(e) => panic!("{n}: {e}"),
+            }
         }
     }
     let pos = random_points(1_000_000, 9, 1.0);
@@ -224,9 +238,20 @@ fn points_in_a_cap() {
         .filter(|p| p.z > 0.866)
         .collect();
     assert!(pos.len() > 100);
-    let (mesh, _) = sphere::sphere_mesh(&pos).unwrap();
+    // The hull is computed, but it is no mesh of the sphere: `sphere_mesh` refuses it.
+    let mesh = Mesh::from_triangles(pos.len(), &triangulate(&pos).unwrap()).unwrap();
     assert_valid(&mesh, &pos, false);
     compare_with_chull(&pos);
+    assert_eq!(
+        sphere::sphere_mesh(&pos),
+        Err(SphereError::NotEnclosingCentre)
+    );
+    assert_eq!(
+        sphere::sphere_mesh_hilbert(&pos).map(|_| ()),
+        Err(SphereError::NotEnclosingCentre)
+    );
+    // The hull's faces at the rim turn away from the centre: `is_delaunay` agrees.
+    assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_err());
 }
 
 #[test]
@@ -298,10 +323,19 @@ proptest! {
 
     #[test]
     fn fibonacci_any_n_and_seed(n in 4usize..3000, p in 0.0f64..0.999, seed in any::<u64>(), r in 0.001f64..1e6) {
-        let (mesh, pos) = fibonacci_sphere(n, r, p, seed).unwrap();
         // A handful of strongly perturbed points can all sit on one side of the centre
-        // (4 points: a tetrahedron beside it); from a few dozen on, the lattice surrounds it.
-        assert_valid(&mesh, &pos, n >= 32 || encloses_centre(&mesh, &pos));
+        // (4 points: a tetrahedron beside it): refused, and the hull indeed does not hold the
+        // centre; from a few dozen on, the lattice surrounds it.
+        match fibonacci_sphere(n, r, p, seed) {
+            Ok((mesh, pos)) => assert_valid(&mesh, &pos, true),
+            Err(SphereError::NotEnclosingCentre) => {
+                prop_assert!(n < 32);
+                let pos = fibonacci_points(n, r, p, seed).unwrap();
+                let mesh = Mesh::from_triangles(n, &triangulate(&pos).unwrap()).unwrap();
+                prop_assert!(!encloses_centre(&mesh, &pos));
+            }
+            Err(e) => panic!("{n}: {e}"),
+        }
     }
 
     /// Any input is either triangulated validly or rejected with a typed error, never a panic:
@@ -353,8 +387,13 @@ proptest! {
     fn random_points_any_seed(n in 4usize..2000, seed in any::<u64>()) {
         let pos = random_points(n, seed, 1.0);
         match sphere::sphere_mesh(&pos) {
-            Ok((mesh, _)) => assert_valid(&mesh, &pos, n > 50),
-            // A handful of random points can all fall in a plane only with probability 0.
+            Ok((mesh, _)) => assert_valid(&mesh, &pos, true),
+            // A handful of random points may all fall in one hemisphere (then the hull says
+            // so); in a plane only with probability 0.
+            Err(SphereError::NotEnclosingCentre) => {
+                let mesh = Mesh::from_triangles(n, &triangulate(&pos).unwrap()).unwrap();
+                prop_assert!(!encloses_centre(&mesh, &pos));
+            }
             Err(e) => panic!("{e}"),
         }
     }

@@ -30,20 +30,21 @@ impl World {
     /// Locks a layer for writing, creating it (initial values, sized to the mesh) if missing.
     ///
     /// A layer keeps the info it was created with; asking with another value type or element
-    /// kind is an error, other differing settings are ignored. The layer's version changes
-    /// only if the guard is used to write.
+    /// kind, or with other settings (initial value, range, validation, policies), is an
+    /// error. The layer's version changes only if the guard is used to write.
     ///
     /// # Errors
     ///
-    /// [`WorldError::LayerMismatch`] for another type or kind; for a layer loaded from a file,
-    /// the decode errors of [`World::try_layer`]. Nothing changes on error.
+    /// [`WorldError::LayerMismatch`] for another type or kind,
+    /// [`WorldError::LayerSettingsDiffer`] for other settings, [`WorldError::Invalid`] for a
+    /// new auto-validated layer whose initial value is outside its range (or whose range is
+    /// empty); for a layer loaded from a file, the decode errors of [`World::try_layer`].
+    /// Nothing changes on error.
     pub fn lock_layer<T: LayerValue, K: Kind>(
         &mut self,
         info: &LayerInfo<T, K>,
     ) -> Result<LayerGuard<'_, T, K>, WorldError> {
-        if let Some(i) = self.slot_index(info.name()) {
-            self.layers[i].get_mut::<T, K>()?;
-        }
+        self.check_layer(info)?;
         let i = self.ensure_layer(info);
         let stamp = self.tick();
         Ok(LayerGuard::new(&mut self.layers[i], stamp))
@@ -64,12 +65,8 @@ impl World {
         if a.name() == b.name() {
             return Err(WorldError::SameLayerTwice(a.name().to_string()));
         }
-        if let Some(i) = self.slot_index(a.name()) {
-            self.layers[i].get_mut::<A, KA>()?;
-        }
-        if let Some(j) = self.slot_index(b.name()) {
-            self.layers[j].get_mut::<B, KB>()?;
-        }
+        self.check_layer(a)?;
+        self.check_layer(b)?;
         let i = self.ensure_layer(a);
         let j = self.ensure_layer(b);
         let (stamp_a, stamp_b) = (self.tick(), self.tick());
@@ -80,8 +77,30 @@ impl World {
         Ok((LayerGuard::new(sa, stamp_a), LayerGuard::new(sb, stamp_b)))
     }
 
+    /// Can `info` be locked? An existing layer of its name must have its type, kind and
+    /// settings; a new one must accept its own initial value when it validates itself.
+    pub(crate) fn check_layer<T: LayerValue, K: Kind>(
+        &mut self,
+        info: &LayerInfo<T, K>,
+    ) -> Result<(), WorldError> {
+        match self.slot_index(info.name()) {
+            Some(i) => {
+                let layer = self.layers[i].get_mut::<T, K>()?;
+                if layer.info().bits_eq(info) {
+                    Ok(())
+                } else {
+                    Err(WorldError::LayerSettingsDiffer(info.name().to_string()))
+                }
+            }
+            None if info.is_auto_validated() => Layer::new(info.clone(), 1)
+                .validate()
+                .map_err(WorldError::Invalid),
+            None => Ok(()),
+        }
+    }
+
     /// The index of the layer named like `info`, created if missing. The caller has checked
-    /// the type of an existing one.
+    /// it with [`World::check_layer`].
     pub(crate) fn ensure_layer<T: LayerValue, K: Kind>(&mut self, info: &LayerInfo<T, K>) -> usize {
         match self.slot_index(info.name()) {
             Some(i) => i,

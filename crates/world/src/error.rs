@@ -16,6 +16,9 @@ pub enum WorldError {
         /// Kind and type asked for.
         requested: (ElementKind, String),
     },
+    /// A layer of that name exists with other settings (initial value, range, validation or
+    /// policies): a layer keeps the info it was created with.
+    LayerSettingsDiffer(String),
     /// Two infos of one `lock_layers` call name the same layer.
     SameLayerTwice(String),
     /// No layer of that name (a [`Transaction`](crate::Transaction) does not create layers on
@@ -94,6 +97,9 @@ impl fmt::Display for WorldError {
                 "layer `{name}` is a {} layer of `{}`, asked for a {} layer of `{}`",
                 stored.0, stored.1, requested.0, requested.1
             ),
+            WorldError::LayerSettingsDiffer(n) => {
+                write!(f, "layer `{n}` exists with other settings")
+            }
             WorldError::SameLayerTwice(n) => write!(f, "layer `{n}` requested twice in one lock"),
             WorldError::NoSuchLayer(n) => write!(f, "no layer `{n}`"),
             WorldError::Borrowed(n) => write!(f, "`{n}` is borrowed already"),

@@ -60,12 +60,14 @@ mod edit;
 mod eq;
 mod error;
 mod file;
+mod geometry;
 mod guards;
 mod history;
 mod mesh_log;
 mod pending;
 mod positions;
 pub mod resample;
+#[doc(hidden)]
 pub mod sample;
 mod slot;
 mod stored;
@@ -74,6 +76,10 @@ mod transaction;
 pub use edit::MeshReplacement;
 pub use error::WorldError;
 pub use file::{FORMAT_VERSION, MAX_NAME_BYTES};
+pub use geometry::{
+    EditError, EditReport, Geometry, MoveOptions, PLANE_POSITION, POSITION_NAME, SPHERE_POSITION,
+    Sample,
+};
 pub use guards::{DictGuard, GuardPair, LayerGuard, MeshGuard, RandomGuard};
 pub use history::History;
 pub use layers::{Dict, Layer, LayerInfo};

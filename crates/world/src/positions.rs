@@ -51,9 +51,7 @@ impl World {
         &mut self,
         info: &LayerInfo<DVec3, VertexKind>,
     ) -> Result<MeshPositionsGuard<'_>, WorldError> {
-        if let Some(i) = self.slot_index(info.name()) {
-            self.layers[i].get_mut::<DVec3, VertexKind>()?;
-        }
+        self.check_layer(info)?;
         let i = self.ensure_layer(info);
         let writes_before = self.layers[i].write_count();
         let len_on_entry = self.layers[i].get::<DVec3, VertexKind>()?.len();
@@ -81,7 +79,7 @@ pub struct MeshPositionsGuard<'w> {
 }
 
 /// The caller's values that the journal replay would overwrite, kept across it.
-enum Kept {
+pub(crate) enum Kept {
     /// `(vertex index, value)` for vertices the journal adds or merges below the length on
     /// entry, and every value past it.
     Slots(Vec<(usize, DVec3)>),
@@ -164,7 +162,7 @@ impl MeshPositionsGuard<'_> {
 impl World {
     /// Before the replay: brings the lent positions back to their length on entry (what the
     /// journal starts from) and keeps the caller's values the replay would overwrite.
-    fn keep_lent(&mut self, name: &str, len: usize, changes: &[Change]) -> Option<Kept> {
+    pub(crate) fn keep_lent(&mut self, name: &str, len: usize, changes: &[Change]) -> Option<Kept> {
         let i = self.slot_index(name)?;
         let layer = self.layers[i].get_mut::<DVec3, VertexKind>().ok()?;
         let initial = *layer.info().initial_value();
@@ -192,6 +190,7 @@ impl World {
                 Change::Split(r) => keep(r.vertex),
                 Change::FaceSplit(r) => keep(r.vertex),
                 Change::Collapse(r) => keep(r.survivor),
+                Change::VertexSplit(r) => keep(r.vertex),
                 _ => {}
             }
         }
@@ -205,7 +204,7 @@ impl World {
     }
 
     /// After the replay: the caller's values win for live vertices.
-    fn put_back_lent(&mut self, name: &str, kept: Kept) {
+    pub(crate) fn put_back_lent(&mut self, name: &str, kept: Kept) {
         let Some(i) = self.slot_index(name) else {
             return; // a policy removed the layer
         };

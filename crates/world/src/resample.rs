@@ -1,6 +1,7 @@
-//! [`World::resample`]: the same world on another mesh, every layer carried over by a plan.
+//! [`World::resample`]: the world moved onto another mesh in place, every layer carried
+//! over by a plan.
 
-use crate::slot::{State, registered_decoder};
+use crate::slot::{Slot, State, registered_decoder};
 use crate::{MeshReplacement, World, WorldError};
 use layers::resample::{ResampleError as PlanError, ResamplePlan};
 use layers::{AnyLayer, ElementKind};
@@ -77,35 +78,63 @@ impl From<PlanError> for ResampleError {
 }
 
 impl World {
-    /// This world on `mesh`: every layer carried over by `plan` (computed by point location,
-    /// for instance with `delaunay::resample::stencils`), with the same names, types, policies
-    /// and order; the same dictionaries and generator state (so the seed's sequence goes on).
+    /// Moves this world onto `mesh` in place: every layer carried over by `plan` (computed
+    /// by point location, for instance with `delaunay::resample::stencils`; a world with
+    /// geometry does it all with [`World::resample_onto`] or
+    /// [`World::resample_fresh_sphere`]), with the same names, types, policies and order;
+    /// the same dictionaries and generator state (so the seed's sequence goes on).
     ///
     /// The rules, per layer policy, are those of [`Layer::resampled`](layers::Layer::resampled):
     /// vertex layers blend their stencil's three corners by the layer's interpolation (the
     /// heaviest corner for `MaxWeight`, exact copies where a new vertex sits on an old one),
-    /// face and edge layers copy their source element's value. A position layer is blended
-    /// like any other: write the new mesh's positions into it afterwards. Mesh ids stored in
+    /// face and edge layers copy their source element's value. Mesh ids stored in
     /// dictionaries become `Null` (nothing maps an old element to one new element), as with
-    /// [`MeshReplacement::ResetAll`]. Every component of the new world gets a fresh version.
+    /// [`MeshReplacement::ResetAll`]. Every layer gets a fresh version.
+    ///
+    /// The resample is one step for a [`History`](crate::History) following the world: the
+    /// next commit records it, and an undo brings the old mesh and every old layer back
+    /// exactly.
     ///
     /// Cost: one pass over the plan to check it, then one gather per layer.
     ///
     /// # Errors
     /// [`ResampleError`] when the plan does not cover the new mesh for a kind the world has
     /// layers of, names a dead or invalid source for a live element, holds unusable weights,
-    /// or a stored layer cannot be decoded. `self` is unchanged either way.
-    pub fn resample(&self, mesh: Mesh, plan: &ResamplePlan<'_>) -> Result<World, ResampleError> {
+    /// or a stored layer cannot be decoded. The world is unchanged then.
+    pub fn resample(&mut self, mesh: Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
+        let layers = self.resampled_layers(&mesh, plan)?;
+        self.install_resampled(mesh, layers);
+        Ok(())
+    }
+
+    /// A copy of this world moved onto `mesh` by `plan` ([`World::resample`] on a clone);
+    /// `self` is untouched. A [`History`](crate::History) does not follow the copy: to keep
+    /// undo across the resample, resample the world itself in place.
+    ///
+    /// # Errors
+    /// As [`World::resample`].
+    pub fn resampled(&self, mesh: Mesh, plan: &ResamplePlan<'_>) -> Result<World, ResampleError> {
+        let mut copy = self.clone();
+        copy.resample(mesh, plan)?;
+        Ok(copy)
+    }
+
+    /// Every layer of this world carried onto `mesh` by `plan`; the world is not touched.
+    pub(crate) fn resampled_layers(
+        &self,
+        mesh: &Mesh,
+        plan: &ResamplePlan<'_>,
+    ) -> Result<Vec<Slot>, ResampleError> {
         plan.check_lengths()?;
         let has = |k: ElementKind| self.layers.iter().any(|s| s.kind == k);
         if has(ElementKind::Vertex) {
-            self.check_vertices(&mesh, plan)?;
+            self.check_vertices(mesh, plan)?;
         }
         if has(ElementKind::Face) {
-            self.check_faces(&mesh, plan)?;
+            self.check_faces(mesh, plan)?;
         }
         if ElementKind::ALL.iter().any(|k| k.is_edge() && has(*k)) {
-            self.check_edges(&mesh, plan)?;
+            self.check_edges(mesh, plan)?;
         }
         let mut layers = Vec::with_capacity(self.layers.len());
         for slot in &self.layers {
@@ -130,17 +159,18 @@ impl World {
             s.error = None;
             layers.push(s);
         }
-        let mut world = self.clone();
-        world.layers = Vec::new();
-        world
-            .replace_mesh(mesh, MeshReplacement::ResetAll)
-            .map_err(ResampleError::Layer)?;
-        for mut s in layers {
-            s.version = world.tick();
-            world.layers.push(s);
+        Ok(layers)
+    }
+
+    /// Swaps in `mesh` and the layers made for it (infallible: everything was checked).
+    pub(crate) fn install_resampled(&mut self, mesh: Mesh, layers: Vec<Slot>) {
+        self.replace_mesh(mesh, MeshReplacement::ResetAll)
+            .expect("ResetAll accepts any mesh");
+        self.layers = layers;
+        for i in 0..self.layers.len() {
+            let stamp = self.tick();
+            self.layers[i].version = stamp;
         }
-        world.rng_version = world.tick();
-        Ok(world)
     }
 
     fn check_vertices(&self, mesh: &Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {

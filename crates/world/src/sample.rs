@@ -15,9 +15,10 @@ use glam::DVec3;
 use layers::{EdgeKind, FaceKind, Interpolation, VertexKind};
 use quadedge::Mesh;
 
-/// Vertex positions, interpolated along great circles.
+/// A vertex point per vertex (not a geometry: the sample world has no positions), blended
+/// along great circles.
 pub const POSITION: LayerInfo<DVec3, VertexKind> =
-    LayerInfo::new("position").interpolation(Interpolation::Slerp);
+    LayerInfo::new("point").interpolation(Interpolation::Slerp);
 /// Vertex heights.
 pub const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height");
 /// Vertex temperatures.

@@ -128,8 +128,17 @@ impl Transaction<'_> {
         info: &LayerInfo<T, K>,
     ) -> Result<(), WorldError> {
         if let Ok(i) = self.index(info.name()) {
-            self.slots[i].get_mut().get_mut::<T, K>()?;
-            return Ok(());
+            let layer = self.slots[i].get_mut().get_mut::<T, K>()?;
+            return if layer.info().bits_eq(info) {
+                Ok(())
+            } else {
+                Err(WorldError::LayerSettingsDiffer(info.name().to_string()))
+            };
+        }
+        if info.is_auto_validated() {
+            Layer::new(info.clone(), 1)
+                .validate()
+                .map_err(WorldError::Invalid)?;
         }
         // A new layer is sized to the mesh as it is now: bring the journal up to date first,
         // so the edits made so far are not replayed into it a second time.

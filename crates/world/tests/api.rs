@@ -436,3 +436,47 @@ fn replacements_through_the_positions_guard_or_a_transaction_are_reported() {
     assert!(w.take_errors().is_empty());
     assert_eq!(w.layer(&HEIGHT).unwrap().len(), 7);
 }
+
+/// A layer keeps the settings it was created with: asking with others is a typed error, and
+/// a new self-validating layer must accept its own initial value.
+#[test]
+fn layer_settings_are_checked_not_silently_ignored() {
+    use layers::{Interpolation, LayerInfo, VertexKind};
+    use world::WorldError;
+    const A: LayerInfo<f32, VertexKind> = LayerInfo::new("a").range(0.0, 1.0);
+    const A_WIDER: LayerInfo<f32, VertexKind> = LayerInfo::new("a").range(0.0, 2.0);
+    const A_SLERP: LayerInfo<f32, VertexKind> = LayerInfo::new("a")
+        .range(0.0, 1.0)
+        .interpolation(Interpolation::MaxWeight);
+    const BAD_INITIAL: LayerInfo<f32, VertexKind> =
+        LayerInfo::new("b").range(1.0, 2.0).auto_validate(true);
+    const EMPTY_RANGE: LayerInfo<f32, VertexKind> = LayerInfo::new("c")
+        .range(2.0, 1.0)
+        .initial(1.5)
+        .auto_validate(true);
+    let mut w = common::octahedron_world();
+    w.lock_layer(&A).unwrap()[quadedge::Vertex::new(0)] = 0.5;
+    let before = w.clone();
+    let version = w.layer_version("a");
+    for info in [&A_WIDER, &A_SLERP] {
+        assert!(matches!(
+            w.lock_layer(info),
+            Err(WorldError::LayerSettingsDiffer(n)) if n == "a"
+        ));
+        assert!(matches!(
+            w.lock_layers(info, &BAD_INITIAL),
+            Err(WorldError::LayerSettingsDiffer(_))
+        ));
+    }
+    for info in [&BAD_INITIAL, &EMPTY_RANGE] {
+        assert!(matches!(w.lock_layer(info), Err(WorldError::Invalid(_))));
+        let mut t = w.transaction();
+        assert!(matches!(t.create(info), Err(WorldError::Invalid(_))));
+        drop(t);
+    }
+    assert!(w == before);
+    assert_eq!(w.layer_version("a"), version);
+    assert_eq!(w.layer_names().count(), 1, "no layer was created");
+    // The same settings lock fine.
+    assert!(w.lock_layer(&A).is_ok());
+}

@@ -87,7 +87,7 @@ impl Identity {
 fn the_identity_plan_gives_the_world_back() {
     let w = sample();
     let id = Identity::of(w.mesh());
-    let back = w.resample(w.mesh().clone(), &id.plan()).unwrap();
+    let back = w.resampled(w.mesh().clone(), &id.plan()).unwrap();
     assert_eq!(back.layer(&HEIGHT), w.layer(&HEIGHT));
     assert_eq!(back.layer(&PLATE), w.layer(&PLATE));
     assert_eq!(back.layer(&COLOR), w.layer(&COLOR));
@@ -121,7 +121,7 @@ fn stencils_blend_by_policy_and_edges_map_by_direction() {
     id.faces[0] = Face::new(5);
     id.edges[0] = Edge::primal(7);
     id.edges[1] = Edge::primal(6);
-    let out = w.resample(mesh, &id.plan()).unwrap();
+    let out = w.resampled(mesh, &id.plan()).unwrap();
     assert_eq!(out.layer(&HEIGHT).unwrap()[Vertex::new(0)], 2.625);
     assert_eq!(out.layer(&PLATE).unwrap()[Vertex::new(0)], 11);
     assert_eq!(out.layer(&COLOR).unwrap()[Face::new(0)], 15);
@@ -136,7 +136,7 @@ fn a_stored_layer_is_decoded_and_resampled() {
     let w = sample();
     let loaded = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
     let id = Identity::of(w.mesh());
-    let back = loaded.resample(w.mesh().clone(), &id.plan()).unwrap();
+    let back = loaded.resampled(w.mesh().clone(), &id.plan()).unwrap();
     assert_eq!(back.layer(&HEIGHT), w.layer(&HEIGHT));
     assert_eq!(back.layer(&FLOW), w.layer(&FLOW));
 }
@@ -149,7 +149,7 @@ fn hostile_plans_are_refused_and_change_nothing() {
     let refuse = |edit: &dyn Fn(&mut Identity), check: &dyn Fn(&ResampleError) -> bool| {
         let mut id = Identity::of(&mesh);
         edit(&mut id);
-        let e = w.resample(mesh.clone(), &id.plan()).unwrap_err();
+        let e = w.resampled(mesh.clone(), &id.plan()).unwrap_err();
         assert!(check(&e), "{e:?}");
         assert!(!e.to_string().is_empty());
         assert_eq!(w, before);
@@ -293,7 +293,7 @@ fn random_plans_resample_or_are_refused_never_panic() {
     let (mut ok, mut refused) = (0, 0);
     for _ in 0..400 {
         let id = random_plan(&mesh, &mut rng);
-        match w.resample(mesh.clone(), &id.plan()) {
+        match w.resampled(mesh.clone(), &id.plan()) {
             Ok(out) => {
                 ok += 1;
                 out.mesh().check().unwrap();

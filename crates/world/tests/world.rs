@@ -55,12 +55,12 @@ fn a_layer_keeps_its_type_and_kind() {
     }
     assert!(w.try_layer(&HEIGHT_AS_U8).is_err());
     assert_eq!(w.layer(&HEIGHT_AS_U8), None);
-    // Other settings of a later info are ignored: the stored initial value stays.
+    // Other settings of a later info are refused, not silently ignored.
     const DISTANCE_ZERO: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance").initial(0.0);
-    assert_eq!(
-        *w.lock_layer(&DISTANCE_ZERO).unwrap().info().initial_value(),
-        -1.0
-    );
+    assert!(matches!(
+        w.lock_layer(&DISTANCE_ZERO),
+        Err(WorldError::LayerSettingsDiffer(_))
+    ));
     assert!(matches!(
         w.lock_layers(&HEIGHT, &HEIGHT),
         Err(WorldError::SameLayerTwice(_))

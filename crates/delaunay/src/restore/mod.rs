@@ -10,7 +10,7 @@
 //! data in every layer; the work is proportional to the folded region and to how far its
 //! vertices moved.
 
-use crate::check::{check_len, finite4, pos};
+use crate::check::{check_covering, check_len, finite4, pos};
 use crate::flips::{flip_limit, lawson, star_and_link};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
@@ -72,7 +72,15 @@ pub struct RestoreStats {
 /// non-finite moved vertex, [`DelaunayError::Collision`], [`DelaunayError::Outside`] (a vertex
 /// moved off the sphere, into the hull), [`DelaunayError::FoldUnresolved`] (a fold the local
 /// repair could not undo within its budget: only for meshes that were not Delaunay before the
-/// move), flip errors.
+/// move), [`DelaunayError::Covering`] (vertices moved past one another so far, as in a
+/// permutation of places or an antipodal map, that the local repair wraps the surface more
+/// than once: rebuild from the positions instead), flip errors.
+///
+/// **Which motions are repaired.** Any motion after which each moved vertex can be walked to
+/// its new place through a mesh that covers the surface once: small moves (flips), folds of
+/// plates and scattered far moves (relocation). A restore that found a fold, merged, or moved
+/// more than an eighth of the vertices ends with one O(n) count of the covering
+/// ([`crate::covering`]); a restore without folds keeps the covering by construction.
 pub fn restore<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -102,7 +110,10 @@ fn restore_edits<S: Surface>(
         if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
             return Err(DelaunayError::DeadVertex(v));
         }
-        pos(positions, v)?;
+        // The centre is on no sphere around it: off the surface.
+        if pos(positions, v)? == DVec3::ZERO && surface.is_closed() {
+            return Err(DelaunayError::Outside);
+        }
     }
     let mut stats = RestoreStats::default();
     // When many vertices moved, a mask lets each face and edge be checked once instead of
@@ -250,6 +261,12 @@ fn restore_edits<S: Surface>(
                 collide_within(surface, mesh, positions, v, options, &mut stats)?;
             }
         }
+    }
+    // Folds, merges and mass motion are where vertices can pass one another far enough for
+    // the repaired mesh to wrap the surface twice, with every local condition met: one O(n)
+    // count settles it (see `crate::covering`). Small moves (no fold) keep the covering.
+    if mask.is_some() || stats.folds > 0 || stats.merged > 0 {
+        check_covering(surface, mesh, positions)?;
     }
     Ok(stats)
 }

@@ -78,7 +78,17 @@ pub(super) fn relocate<S: Surface>(
             }
             return Err(DelaunayError::Outside);
         }
-        // Inside the triangle, on one of its edges, or on a corner.
+        // Inside the triangle, on one of its edges, or on a corner. A corner within the
+        // caller's tolerance is a collision before any flip: near-coincident points would
+        // only get Lawson stuck.
+        if options.tolerance > 0.0
+            && let Some(corner) = outer
+                .iter()
+                .map(|&e| mesh.origin(e))
+                .find(|c| positions[c.index()].distance(p) < options.tolerance)
+        {
+            return collide(surface, mesh, positions, v, corner, options, stats);
+        }
         let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
         match zeros.len() {
             0 => {}
@@ -131,6 +141,12 @@ pub(super) fn collide<S: Surface>(
     options: &RestoreOptions,
     stats: &mut RestoreStats,
 ) -> Result<Relocation, DelaunayError> {
+    let (pv, po) = (positions[v.index()], positions[other.index()]);
+    if !same_place(surface, pv, po) && pv.distance(po) >= options.tolerance {
+        // The walk met a corner it cannot pass (an antipode, a vertex of a tangled region),
+        // not a vertex at v's place: the motion is beyond local repair.
+        return Err(DelaunayError::FoldUnresolved(v));
+    }
     if !options.merge_collisions {
         return Err(DelaunayError::Collision { moved: v, other });
     }
@@ -170,4 +186,13 @@ pub(super) fn collide_within<S: Surface>(
         stats.flips += lawson(surface, mesh, positions, &mut stack, limit)?;
     }
     Ok(())
+}
+
+/// Can the predicates not separate `p` and `q`: equal, or (sphere) the same direction?
+pub(super) fn same_place<S: Surface>(surface: &S, p: DVec3, q: DVec3) -> bool {
+    p == q
+        || ([DVec3::X, DVec3::Y, DVec3::Z]
+            .iter()
+            .all(|&d| surface.orient(p, q, d) == 0.0)
+            && (!surface.is_closed() || p.dot(q) > 0.0))
 }

@@ -60,3 +60,23 @@ pub fn plate_motion(
     }
     moved
 }
+
+/// Do the points lie in one closed hemisphere (up to rounding)? Independent of the library: a
+/// separating great circle can be turned until it passes through two of the points (or one,
+/// or is any circle through an antipodal pair), so its pole is among `±(p × q)` and `±p`.
+pub fn in_closed_hemisphere(points: &[DVec3]) -> bool {
+    let tol = 1e-12;
+    let fits = |u: DVec3| {
+        u.length() > 1e-300
+            && points
+                .iter()
+                .all(|p| p.dot(u) >= -tol * u.length() * p.length())
+    };
+    points.iter().any(|&p| fits(p) || fits(-p))
+        || points.iter().enumerate().any(|(i, &p)| {
+            points[i + 1..].iter().any(|&q| {
+                let n = p.cross(q);
+                fits(n) || fits(-n)
+            })
+        })
+}

@@ -50,6 +50,11 @@ pub struct CloseupOptions {
     pub caption: String,
     /// Draw a legend naming the line styles in the lower left corner; default `true`.
     pub legend: bool,
+    /// The cell outlines' corners by face slot (unit or not: only directions count), e.g.
+    /// the centroids or blends of `sphere::dual::dual_points`; empty (the default) draws the
+    /// circumcentres, the true Voronoi cells. The fill always shows the nearest site, so with
+    /// other corners leave [`fill_cells`](Self::fill_cells) off to compare outlines.
+    pub dual_points: Vec<Vec3>,
 }
 
 impl Default for CloseupOptions {
@@ -69,6 +74,7 @@ impl Default for CloseupOptions {
             highlight: Vec::new(),
             caption: String::new(),
             legend: true,
+            dual_points: Vec::new(),
         }
     }
 }
@@ -151,6 +157,18 @@ pub fn render_mesh_closeup_with(
         return Err(ExportError::InvalidOption {
             name: "line_width/delaunay_width/site_radius",
             reason: "must be finite and not negative",
+        });
+    }
+    let dual_ok = |f: quadedge::Face| {
+        options
+            .dual_points
+            .get(f.index())
+            .is_some_and(|p| p.is_finite() && p.length_squared() > 0.0)
+    };
+    if !options.dual_points.is_empty() && !mesh.faces().all(dual_ok) {
+        return Err(ExportError::InvalidOption {
+            name: "dual_points",
+            reason: "must give a finite non-zero point for every live face",
         });
     }
     let mut alive = Vec::new();
@@ -259,7 +277,10 @@ pub fn render_mesh_closeup_with(
         let mut cc = vec![Vec3A::ZERO; mesh.face_slots()];
         for f in mesh.faces() {
             let [a, b, c] = mesh.face_vertices(f).map(|v| sites.dirs[v.index()]);
-            cc[f.index()] = circumcenter(a, b, c);
+            cc[f.index()] = match options.dual_points.get(f.index()) {
+                Some(&p) => Vec3A::from(p).normalize(),
+                None => circumcenter(a, b, c),
+            };
         }
         // A Voronoi edge joins the circumcentres of two adjacent faces: each pair once, from
         // the smaller face (none across a boundary).

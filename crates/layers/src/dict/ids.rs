@@ -37,6 +37,10 @@ fn killed(c: &Change, out: &mut Vec<Element>) -> bool {
             out.extend(r.removed_faces.iter().filter_map(|x| f(*x)));
             out.extend(r.removed_edges.iter().filter_map(|x| e(*x)));
         }
+        Change::Stitch(r) => {
+            out.extend(r.removed.iter().filter_map(|x| v(*x)));
+            out.extend(e(r.removed_edge));
+        }
         Change::Collapse(r) => {
             out.extend(v(r.removed));
             out.extend(r.removed_faces.iter().filter_map(|x| f(*x)));
@@ -51,7 +55,8 @@ impl Dict {
     /// Makes the mesh ids stored in this dictionary ([`Value::Vertex`], [`Value::Face`],
     /// [`Value::Edge`], at any depth) follow a change journal: `Compact` renumbers them, and
     /// an id whose element the journal deletes (a removal, the vertex, faces and edges a
-    /// collapse or a vertex dissolve removes) becomes [`Value::Null`] — even if the id is later reused by a new
+    /// collapse or a vertex dissolve removes, the vertices and edge a stitch merges away)
+    /// becomes [`Value::Null`] — even if the id is later reused by a new
     /// element. Returns whether anything changed.
     ///
     /// Cost: nothing when the journal neither deletes nor compacts; otherwise one walk of the

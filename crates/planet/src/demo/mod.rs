@@ -14,6 +14,7 @@ mod relief_files;
 mod steps;
 mod surface_files;
 mod tectonic;
+mod view_files;
 
 pub use motion::MIN_MOVING_VERTICES;
 pub use tectonic::{ELEVATION, boundary_distance, size_factor};
@@ -333,11 +334,12 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
         format!("{:.0} .. {:.0}", range.0, range.1),
     ));
     timer.done("render globes + heightmap", &mut report);
+    surface_files::write(&mut world, cfg, &mut report)?;
 
     timer.start(8);
     let meshes = steps::export_meshes(&world, &cfg.out)?;
+    view_files::write(&world, cfg)?;
     timer.done("export glb + ply", &mut report);
-    surface_files::write(&mut world, cfg, &mut report)?;
 
     timer.start(9);
     let file = steps::save_and_reload(&world, &cfg.out)?;
@@ -425,6 +427,7 @@ fn tectonics(
             }
         }
         frames.push(relief_files::frame(world, cfg)?);
+        view_files::record_step(world, cfg, step)?;
         report.motion.push(MotionStep {
             stats,
             seconds: clock.elapsed().as_secs_f64(),

@@ -313,7 +313,7 @@ pub(super) fn resample_onto_fresh_sphere(
     };
     // The draw above advanced the generator: resample from the world that made it.
     let mut out = draw
-        .resample(mesh, &plan)
+        .resampled(mesh, &plan)
         .map_err(|e| err("resample")(&e))?;
     out.lock_layer(&POSITION)
         .map_err(|e| err("resample positions")(&e))?

@@ -161,7 +161,7 @@ impl Mesh {
     }
 
     /// [`Mesh::add_face`], with the undo log (`LOG`) or without: one branch per edit, not per write.
-    fn add_face_with<const LOG: bool>(
+    pub(crate) fn add_face_with<const LOG: bool>(
         &mut self,
         a: Vertex,
         b: Vertex,

@@ -44,7 +44,10 @@ impl Mesh {
     /// component).
     ///
     /// What this accepts, every edit accepts as input: a closed surface of two triangles on
-    /// the same three vertices (a pillow) is valid, a multigraph is not. Every accepted edit
+    /// the same three vertices (a pillow) is valid, a multigraph is not. A vertex may join
+    /// several fans of faces ([`Mesh::add_face`] builds such bowties on purpose), so one fan per
+    /// boundary vertex is not checked here: the stitching edits and [`Mesh::remove_face`] keep
+    /// it, and [`Mesh::fan_count`] reports it. Every accepted edit
     /// leaves a mesh that passes `check()`.
     ///
     /// Costs O(n); meant for tests, debugging and data read from files.

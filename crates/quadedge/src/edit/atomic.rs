@@ -9,8 +9,9 @@ impl Mesh {
     /// instance) can fail half-way and still leave nothing changed.
     ///
     /// With no undo log on, the edit runs under a private one ([`Mesh::start_undo_log`]) that
-    /// is played back on failure: the cost is proportional to what the edit wrote. With the
-    /// caller's undo log on, the mesh is copied first instead (the cost of a clone).
+    /// is played back on failure; with the caller's undo log on, the writes it recorded since
+    /// the call are played back and dropped from it. Either way the cost is proportional to
+    /// what the edit wrote, never a copy of the mesh.
     ///
     /// Contract: `edit` must not start or stop undo logs. If it stops the private log, the
     /// failure cannot be undone and is returned as it is (debug builds assert).
@@ -38,16 +39,11 @@ impl Mesh {
         edit: impl FnOnce(&mut Mesh) -> Result<T, E>,
     ) -> Result<T, E> {
         let journal_len = self.journal.as_ref().map(|j| j.changes.len());
-        if self.undo.rec.is_some() {
-            // The caller's log keeps recording; a copy (journal aside) is the way back.
-            let journal = self.journal.take();
-            let backup = self.clone();
-            self.journal = journal;
+        if let Some(mark) = self.undo_mark() {
+            // The caller's log keeps recording; its tail since the mark is the way back.
             let result = edit(self);
             if result.is_err() {
-                let journal = self.journal.take();
-                *self = backup;
-                self.journal = journal;
+                self.rollback_to_mark(mark);
                 self.truncate_journal(journal_len);
             }
             return result;

@@ -15,8 +15,10 @@
 
 mod atomic;
 mod collapse;
+mod fans;
 mod flip_split;
 mod star;
+mod stitch;
 #[cfg(test)]
 mod tests;
 
@@ -147,10 +149,13 @@ impl Mesh {
     /// quad-edges in the order of [`Mesh::face_edges`]. Logs [`Change::FaceRemoved`], then one
     /// [`Change::EdgeRemoved`] per removed quad-edge.
     ///
-    /// The remaining faces may meet at a vertex in several fans afterwards.
+    /// A corner whose faces come apart in several fans (the face was the only link between
+    /// them) is split: the fan holding its entry edge keeps the id, every other fan gets a new
+    /// vertex ([`Change::VertexSplit`] each, logged last), so no vertex is left non-manifold.
     ///
     /// # Errors
-    /// [`MeshError::DeadFace`] for a dead or out-of-range face, changing nothing.
+    /// Changing nothing: [`MeshError::DeadFace`] for a dead or out-of-range face,
+    /// [`MeshError::TooManyElements`] when a split vertex would not fit the id space.
     ///
     /// ```
     /// use quadedge::{Face, Mesh, MeshError, Vertex};
@@ -161,6 +166,11 @@ impl Mesh {
     /// assert_eq!(m.remove_face(Face::new(0)), Err(MeshError::DeadFace(Face::new(0))));
     /// m.check().unwrap();
     /// m.remove_vertex(Vertex::new(1)).unwrap();
+    /// m.check().unwrap();
+    /// // Two triangles meeting only at vertex 0 through a third: removing it splits vertex 0.
+    /// let mut m = Mesh::from_triangles(5, &[[0, 1, 2], [0, 2, 3], [0, 3, 4]]).unwrap();
+    /// m.remove_face(Face::new(1)).unwrap();
+    /// assert_eq!((m.vertex_count(), m.fan_count(Vertex::new(0))), (6, 1));
     /// m.check().unwrap();
     /// ```
     pub fn remove_face(&mut self, f: Face) -> Result<(), MeshError> {
@@ -177,6 +187,11 @@ impl Mesh {
             return Err(MeshError::DeadFace(f));
         }
         let es = self.face_edges(f);
+        let corners = es.map(|x| self.origin(x));
+        let splits: usize = es.iter().map(|&x| self.ring_gaps(x)).sum();
+        if !self.can_alloc_vertices(splits) {
+            return Err(MeshError::TooManyElements);
+        }
         for x in es {
             self.set_dual_origin::<LOG>(x.index() ^ 1, Face::INVALID);
         }
@@ -188,6 +203,12 @@ impl Mesh {
                 self.unlink::<LOG>(x.sym());
                 self.free_quad::<LOG>(x);
                 self.log(|| Change::EdgeRemoved(x.base()));
+            }
+        }
+        for v in corners {
+            let keep = self.vertex_edge[v.index()];
+            if keep.is_valid() {
+                self.split_fans::<LOG>(v, keep);
             }
         }
         Ok(())

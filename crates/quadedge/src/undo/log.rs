@@ -80,6 +80,21 @@ impl Write {
     }
 }
 
+impl Write {
+    /// The same write with a whole-rewrite index counted from `base` (for replaying the tail
+    /// of a recorder's pairs split off at `base`).
+    pub(crate) fn rebased(self, base: usize) -> Self {
+        if self.op == Op::Whole {
+            Self {
+                index: self.index - base as u32,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+}
+
 /// A before/after pair of whole-topology copies, for rewrites that touch everything.
 pub(crate) type WholePair = [Box<Mesh>; 2];
 

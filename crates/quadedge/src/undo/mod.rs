@@ -21,6 +21,14 @@ mod log;
 mod write;
 
 pub(crate) use log::Target;
+
+/// A point in the running undo log ([`Mesh::undo_mark`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct UndoMark {
+    writes: usize,
+    wholes: usize,
+    stamp: u64,
+}
 use log::{Recorder, WholePair, Write};
 
 use crate::{Mesh, MeshError};
@@ -279,6 +287,35 @@ impl Mesh {
         self.play(log.writes.iter().copied(), back, &log.wholes)?;
         self.undo.stamp = log.after;
         Ok(())
+    }
+
+    /// Where the running undo log stands: pass it to [`Mesh::rollback_to_mark`] to take the
+    /// mesh back to this state without a copy. `None` when no log is being recorded.
+    pub(crate) fn undo_mark(&self) -> Option<UndoMark> {
+        self.undo.rec.as_ref().map(|r| UndoMark {
+            writes: r.writes.len(),
+            wholes: r.wholes.len(),
+            stamp: self.undo.stamp,
+        })
+    }
+
+    /// Takes the mesh back to the state of `mark` by playing the writes recorded since then
+    /// backwards, and forgets them: the log goes on as if they were never made. Costs what
+    /// was written since the mark, never a copy of the mesh.
+    pub(crate) fn rollback_to_mark(&mut self, mark: UndoMark) {
+        let Some(mut rec) = self.undo.rec.take() else {
+            debug_assert!(false, "rollback_to_mark: the log was stopped");
+            return;
+        };
+        let wholes = rec.wholes.split_off(mark.wholes.min(rec.wholes.len()));
+        let base = mark.wholes;
+        for w in rec.writes.drain(mark.writes.min(rec.writes.len())..).rev() {
+            let w = w.inverse().rebased(base);
+            let ok = self.apply_write(w, &wholes);
+            debug_assert!(ok, "rollback of a recorded write cannot fail");
+        }
+        self.undo.stamp = mark.stamp;
+        self.undo.rec = Some(rec);
     }
 
     /// Applies `writes`; on the first that does not fit, plays the matching tail of

@@ -1,0 +1,375 @@
+//! The geometric edits of a world, each all or nothing: move, insert, remove, refine.
+//!
+//! Every operation runs through [`World::geometric_edit`]: the mesh and the position layer's
+//! own `Vec` are lent to the Delaunay algorithm inside [`Mesh::atomically`], whose rollback
+//! plays back the undo log of what the edit wrote (never a copy of the mesh, whether or not a
+//! [`History`](crate::History) follows the world). Only when the algorithm succeeds is the
+//! journal replayed into the layers and are versions stamped, so a failure leaves the world
+//! `==` to what it was, with the same versions.
+
+use super::report::EditReport;
+use super::{EditError, Geometry, POSITION_NAME};
+use crate::World;
+use crate::edit::start_edit;
+use delaunay::{AdaptOptions, AdaptStats, DelaunayError, RestoreOptions, RestoreStats};
+use glam::DVec3;
+use layers::VertexKind;
+use quadedge::{Mesh, Vertex};
+use rayon::prelude::*;
+
+/// How [`World::move_vertices`] treats collisions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveOptions {
+    /// Two vertices closer than this (straight-line distance) collide. Default 0: only
+    /// vertices the exact predicates cannot separate.
+    pub tolerance: f64,
+    /// Merge a moved vertex into the vertex it hit (it is removed; layers merge their data
+    /// by their collapse policy) instead of failing with a collision. Default `false`.
+    pub merge_collisions: bool,
+}
+
+impl World {
+    /// Runs `edit` on the mesh and the position layer's own values as one all-or-nothing
+    /// step (see the module docs). `writes_positions`: the edit writes positions (their
+    /// version is stamped on success).
+    pub(crate) fn geometric_edit<R>(
+        &mut self,
+        writes_positions: bool,
+        edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
+    ) -> Result<(R, EditReport), EditError> {
+        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
+        let i = self
+            .slot_index(POSITION_NAME)
+            .ok_or(EditError::NoGeometry)?;
+        self.layers[i]
+            .get_mut::<DVec3, VertexKind>()
+            .map_err(EditError::World)?;
+        let mut recording = None;
+        let (result, len_on_entry) = {
+            let World {
+                mesh,
+                mesh_before_edit,
+                layers,
+                mesh_logged,
+                ..
+            } = self;
+            let mesh = start_edit(mesh, mesh_before_edit, &mut recording, *mesh_logged);
+            let positions = layers[i]
+                .get_mut::<DVec3, VertexKind>()
+                .expect("typed above")
+                .values_vec_mut();
+            let len = positions.len();
+            let result = mesh.atomically(|m| {
+                let r = edit(geometry, m, positions);
+                if r.is_err() {
+                    // Positions the algorithm appended for new vertices go with them.
+                    positions.truncate(len);
+                }
+                r
+            });
+            (result, len)
+        };
+        let Some(recording) = recording else {
+            unreachable!("start_edit always starts the journal")
+        };
+        match result {
+            Ok(r) => {
+                let mut report = EditReport::default();
+                let ended = self.finish_mesh_edit_with(recording, |w, changes| {
+                    report = EditReport::from_journal(&changes, &w.mesh);
+                    let kept = w.keep_lent(POSITION_NAME, len_on_entry, &changes);
+                    w.apply_journal(changes);
+                    if let Some(kept) = kept {
+                        w.put_back_lent(POSITION_NAME, kept);
+                    }
+                });
+                ended.map_err(EditError::World)?;
+                if writes_positions {
+                    self.clock += 1;
+                    let stamp = self.clock;
+                    if let Some(i) = self.slot_index(POSITION_NAME) {
+                        self.layers[i].version = stamp;
+                    }
+                }
+                Ok((r, report))
+            }
+            Err(e) => {
+                // The journal lost every record the edit made: ending it replays nothing and
+                // puts a mesh shared with a snapshot back.
+                let _ = self.finish_mesh_edit_with(recording, |_, _| {});
+                Err(e)
+            }
+        }
+    }
+
+    /// Moves the vertices of `moves` to their new positions and restores the exact Delaunay
+    /// triangulation (Lawson flips for small moves; a vertex whose faces folded is relocated
+    /// by flips), keeping every vertex id and its data. The positions are stored exactly as
+    /// given and must be on the world's surface ([`Geometry::project`] puts a point there).
+    ///
+    /// ```
+    /// use world::{MoveOptions, World};
+    /// use quadedge::Vertex;
+    /// let mut world = World::fibonacci_sphere(2000, 1.0, 0.3, 1).unwrap();
+    /// let v = Vertex::new(17);
+    /// let p = (world.positions()[17] + glam::DVec3::new(0.01, 0.0, 0.0)).normalize();
+    /// let report = world.move_vertices(&[(v, p)], &MoveOptions::default()).unwrap();
+    /// assert_eq!(world.positions()[17], p);
+    /// assert_eq!(report.moved, vec![v]);
+    /// ```
+    ///
+    /// # Errors
+    /// The world unchanged: [`EditError::Item`] for a dead vertex, a vertex named twice or a
+    /// non-finite point, [`EditError::OffSurface`], [`EditError::Delaunay`] when the repair
+    /// cannot finish ([`DelaunayError::Collision`] for a vertex that landed on another one
+    /// without `merge_collisions`).
+    pub fn move_vertices(
+        &mut self,
+        moves: &[(Vertex, DVec3)],
+        options: &MoveOptions,
+    ) -> Result<EditReport, EditError> {
+        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
+        check_moves(&self.mesh, moves, geometry)?;
+        check_distinct(moves)?;
+        self.move_checked(moves, options)
+    }
+
+    /// [`World::move_vertices`] for moves already checked (live, distinct, on the surface).
+    fn move_checked(
+        &mut self,
+        moves: &[(Vertex, DVec3)],
+        options: &MoveOptions,
+    ) -> Result<EditReport, EditError> {
+        let vertices: Vec<Vertex> = moves.iter().map(|m| m.0).collect();
+        let (_, mut report) = self.geometric_edit(true, |g, mesh, positions| {
+            let old: Vec<DVec3> = vertices.iter().map(|v| positions[v.index()]).collect();
+            for &(v, p) in moves {
+                positions[v.index()] = p;
+            }
+            let r = restore_on(g, mesh, positions, Some(&vertices), options);
+            if r.is_err() {
+                for (v, p) in vertices.iter().zip(old) {
+                    positions[v.index()] = p;
+                }
+            }
+            r
+        })?;
+        report.set_moved(vertices, &self.mesh);
+        Ok(report)
+    }
+
+    /// Moves every live vertex to `to(vertex, position)` (computed on all cores) and restores
+    /// the exact Delaunay triangulation, as [`World::move_vertices`] does; a vertex whose
+    /// position comes back unchanged is not moved. The closure's results must be on the
+    /// surface.
+    ///
+    /// ```
+    /// use world::{MoveOptions, World};
+    /// let mut world = World::fibonacci_sphere(5000, 1.0, 0.3, 1).unwrap();
+    /// // Turn the whole planet by 0.01 rad about the z axis: no flip is needed.
+    /// let turn = glam::DQuat::from_rotation_z(0.01);
+    /// world.move_all(|_, p| turn * p, &MoveOptions::default()).unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// As [`World::move_vertices`] (item indices are vertex indices).
+    pub fn move_all(
+        &mut self,
+        to: impl Fn(Vertex, DVec3) -> DVec3 + Sync,
+        options: &MoveOptions,
+    ) -> Result<EditReport, EditError> {
+        let positions = self.positions();
+        let mesh = &self.mesh;
+        let moves: Vec<(Vertex, DVec3)> = (0..positions.len())
+            .into_par_iter()
+            .filter_map(|i| {
+                let v = Vertex::new(i as u32);
+                if !mesh.is_vertex_alive(v) {
+                    return None;
+                }
+                let p = to(v, positions[i]);
+                (p != positions[i]).then_some((v, p))
+            })
+            .collect();
+        // One move per live vertex, in vertex order: distinct by construction.
+        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
+        check_moves(&self.mesh, &moves, geometry).map_err(|e| match e {
+            EditError::Item { index, error } => EditError::Item {
+                index: moves[index].0.index(),
+                error,
+            },
+            EditError::OffSurface { index } => EditError::OffSurface {
+                index: moves[index].0.index(),
+            },
+            e => e,
+        })?;
+        self.move_checked(&moves, options)
+    }
+
+    /// Inserts `points` (Delaunay insertion in spatial order), each stored exactly as given;
+    /// returns the new vertex of each point, in input order. New vertices take their data from
+    /// the face or edge they fell in, by each layer's interpolation.
+    ///
+    /// ```
+    /// let mut world = world::World::fibonacci_sphere(1000, 1.0, 0.3, 1).unwrap();
+    /// let p = glam::DVec3::new(0.3, -0.4, 0.5).normalize();
+    /// let (new, report) = world.insert_points(&[p]).unwrap();
+    /// assert_eq!(world.positions()[new[0].index()], p);
+    /// assert_eq!(report.created, new);
+    /// ```
+    ///
+    /// # Errors
+    /// The world unchanged, no vertex inserted: [`EditError::OffSurface`],
+    /// [`EditError::Item`] naming the first point refused (not finite, a duplicate of a vertex
+    /// or of another point, outside a planar map).
+    pub fn insert_points(
+        &mut self,
+        points: &[DVec3],
+    ) -> Result<(Vec<Vertex>, EditReport), EditError> {
+        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
+        if let Some(index) = points.iter().position(|&p| !geometry.contains(p)) {
+            return Err(EditError::OffSurface { index });
+        }
+        self.geometric_edit(true, |g, mesh, positions| {
+            let r = match g {
+                Geometry::Sphere { .. } => {
+                    delaunay::insert_many_atomic(&delaunay::Sphere, mesh, positions, points)
+                }
+                Geometry::Plane => {
+                    delaunay::insert_many_atomic(&delaunay::Plane, mesh, positions, points)
+                }
+            };
+            r.map_err(|e| EditError::Item {
+                index: e.index,
+                error: e.error,
+            })
+        })
+    }
+
+    /// Removes `vertices` and re-triangulates their holes as Delaunay; their data is gone,
+    /// nothing else changes value.
+    ///
+    /// ```
+    /// let mut world = world::World::fibonacci_sphere(1000, 1.0, 0.3, 1).unwrap();
+    /// let gone: Vec<_> = world.mesh().vertices().step_by(10).collect();
+    /// let report = world.remove_vertices(&gone).unwrap();
+    /// assert_eq!(world.mesh().vertex_count(), 900);
+    /// assert_eq!(report.removed.len(), 100);
+    /// ```
+    ///
+    /// # Errors
+    /// The world unchanged, no vertex removed: [`EditError::Item`] naming the first vertex
+    /// refused (dead, named twice, on a planar map's boundary, or leaving a sphere with fewer
+    /// than four vertices).
+    pub fn remove_vertices(&mut self, vertices: &[Vertex]) -> Result<EditReport, EditError> {
+        let (_, report) = self.geometric_edit(false, |g, mesh, positions| {
+            let r = match g {
+                Geometry::Sphere { .. } => {
+                    delaunay::remove_many(&delaunay::Sphere, mesh, positions, vertices)
+                }
+                Geometry::Plane => {
+                    delaunay::remove_many(&delaunay::Plane, mesh, positions, vertices)
+                }
+            };
+            r.map_err(|e| EditError::Item {
+                index: e.index,
+                error: e.error,
+            })
+        })?;
+        Ok(report)
+    }
+
+    /// Refines and coarsens the mesh towards the edge lengths `size(vertex, position)` asks
+    /// for (midpoint splits, guarded collapses, flips), keeping it Delaunay; new vertices take
+    /// their data by each layer's interpolation. See [`delaunay::adapt`] for the rules.
+    ///
+    /// ```
+    /// let mut world = world::World::fibonacci_sphere(2000, 1.0, 0.0, 1).unwrap();
+    /// let spacing = (4.0 * std::f64::consts::PI / 2000.0).sqrt();
+    /// let (stats, report) = world
+    ///     .refine(|_, p| spacing * (1.75 - 1.25 * p.z), &delaunay::AdaptOptions::default())
+    ///     .unwrap();
+    /// assert!(stats.splits > 0 && !report.created.is_empty());
+    /// ```
+    ///
+    /// # Errors
+    /// The world unchanged: [`EditError::Adapt`] for bad options or a bad size.
+    pub fn refine(
+        &mut self,
+        size: impl Fn(Vertex, DVec3) -> f64,
+        options: &AdaptOptions,
+    ) -> Result<(AdaptStats, EditReport), EditError> {
+        self.geometric_edit(true, |g, mesh, positions| {
+            let r = match g {
+                Geometry::Sphere { .. } => {
+                    delaunay::adapt(&delaunay::Sphere, mesh, positions, &size, options)
+                }
+                Geometry::Plane => {
+                    delaunay::adapt(&delaunay::Plane, mesh, positions, &size, options)
+                }
+            };
+            r.map_err(EditError::Adapt)
+        })
+    }
+}
+
+/// Exact Delaunay restore on the world's surface.
+fn restore_on(
+    geometry: Geometry,
+    mesh: &mut Mesh,
+    positions: &mut [DVec3],
+    moved: Option<&[Vertex]>,
+    options: &MoveOptions,
+) -> Result<RestoreStats, EditError> {
+    let options = RestoreOptions {
+        tolerance: options.tolerance,
+        merge_collisions: options.merge_collisions,
+    };
+    let r = match geometry {
+        Geometry::Sphere { .. } => {
+            delaunay::restore(&delaunay::Sphere, mesh, positions, moved, &options)
+        }
+        Geometry::Plane => delaunay::restore(&delaunay::Plane, mesh, positions, moved, &options),
+    };
+    r.map_err(EditError::Delaunay)
+}
+
+/// Every move names a live vertex and a finite point on the surface.
+fn check_moves(
+    mesh: &Mesh,
+    moves: &[(Vertex, DVec3)],
+    geometry: Geometry,
+) -> Result<(), EditError> {
+    for (index, &(v, p)) in moves.iter().enumerate() {
+        let item = |error| EditError::Item { index, error };
+        if !mesh.is_vertex_alive(v) {
+            return Err(item(DelaunayError::DeadVertex(v)));
+        }
+        if !p.is_finite() {
+            return Err(item(DelaunayError::NonFinite(Some(v))));
+        }
+        if !geometry.contains(p) {
+            return Err(EditError::OffSurface { index });
+        }
+    }
+    Ok(())
+}
+
+/// No vertex is named twice (a sort of the moves, not a pass over the mesh); the error names
+/// the later mention.
+fn check_distinct(moves: &[(Vertex, DVec3)]) -> Result<(), EditError> {
+    let mut order: Vec<(Vertex, usize)> = moves.iter().enumerate().map(|(i, m)| (m.0, i)).collect();
+    order.sort_unstable();
+    match order
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| w[1].1)
+        .min()
+    {
+        Some(index) => Err(EditError::Item {
+            index,
+            error: DelaunayError::DeadVertex(moves[index].0),
+        }),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,118 @@
+//! [`EditReport`]: what a geometric world operation changed, so derived data (edge lengths,
+//! face areas, boundary flags) can be refreshed in time proportional to the change.
+
+use quadedge::{Change, Edge, Face, Mesh, Vertex};
+
+/// What an operation changed, read off the mesh's change journal. Each list is sorted and
+/// holds each id once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EditReport {
+    /// Vertices whose position was set by the caller (moves).
+    pub moved: Vec<Vertex>,
+    /// Live vertices made by the operation, or that absorbed a removed one (a collapse's
+    /// survivor): their data came from their layers' policies.
+    pub created: Vec<Vertex>,
+    /// Vertices removed by the operation (their ids are dead now; a later edit may reuse them).
+    pub removed: Vec<Vertex>,
+    /// Live faces made or re-cornered by the operation.
+    pub faces: Vec<Face>,
+    /// Faces removed by the operation.
+    pub removed_faces: Vec<Face>,
+    /// Live undirected edges (base edge of each quad-edge) made or flipped.
+    pub edges: Vec<Edge>,
+    /// Undirected edges removed.
+    pub removed_edges: Vec<Edge>,
+    /// Every id may have changed (a compaction, or the whole mesh replaced by a resample):
+    /// recompute all derived data; the lists above are then empty.
+    pub renumbered: bool,
+}
+
+impl EditReport {
+    /// The report of a journal, against the mesh as it is after the edit.
+    pub(crate) fn from_journal(changes: &[Change], mesh: &Mesh) -> EditReport {
+        if changes.iter().any(|c| matches!(c, Change::Compact(_))) {
+            return EditReport::renumbered();
+        }
+        let (mut v, mut f, mut e) = (Vec::new(), Vec::new(), Vec::new());
+        for c in changes {
+            match c {
+                Change::VerticesAdded { first, count } => {
+                    v.extend((0..*count).map(|k| Vertex::new(first.index() as u32 + k)));
+                }
+                Change::FaceAdded(x) | Change::FaceRemoved(x) => f.push(*x),
+                Change::EdgeAdded(x) | Change::EdgeRemoved(x) => e.push(*x),
+                Change::VertexRemoved(x) => v.push(*x),
+                Change::Flip(x) => {
+                    e.push(x.edge);
+                    f.extend(x.faces);
+                }
+                Change::Split(x) => {
+                    v.push(x.vertex);
+                    e.extend([x.edge, x.new_edge]);
+                    e.extend(x.cross_edges);
+                    f.extend(x.faces.iter().flat_map(|&(a, b)| [a, b]));
+                }
+                Change::Collapse(x) => {
+                    v.extend([x.survivor, x.removed]);
+                    e.extend(x.removed_edges);
+                    f.extend(x.removed_faces);
+                }
+                Change::FaceSplit(x) => {
+                    v.push(x.vertex);
+                    e.extend(x.spokes);
+                    f.push(x.face);
+                    f.extend(x.faces);
+                }
+                Change::VertexDissolved(x) => {
+                    v.push(x.vertex);
+                    e.extend(x.removed_edges);
+                    f.push(x.face);
+                    f.extend(x.removed_faces);
+                }
+                #[allow(unreachable_patterns)]
+                _ => return EditReport::renumbered(),
+            }
+        }
+        let base = |x: &Edge| Edge::of_quad(x.quad() as u32);
+        let mut e: Vec<Edge> = e.iter().filter(|x| x.is_valid()).map(base).collect();
+        v.retain(|x| x.is_valid());
+        v.sort_unstable();
+        v.dedup();
+        f.retain(|x| x.is_valid());
+        f.sort_unstable();
+        f.dedup();
+        e.sort_unstable();
+        e.dedup();
+        let (created, removed) = v.into_iter().partition(|&x| mesh.is_vertex_alive(x));
+        let (faces, removed_faces) = f.into_iter().partition(|&x| mesh.is_face_alive(x));
+        let (edges, removed_edges) = e.into_iter().partition(|&x| mesh.is_edge_alive(x));
+        EditReport {
+            moved: Vec::new(),
+            created,
+            removed,
+            faces,
+            removed_faces,
+            edges,
+            removed_edges,
+            renumbered: false,
+        }
+    }
+
+    /// Records the moved vertices (those still alive: a merged one is in `removed`).
+    pub(crate) fn set_moved(&mut self, mut moved: Vec<Vertex>, mesh: &Mesh) {
+        moved.retain(|&v| mesh.is_vertex_alive(v));
+        moved.sort_unstable();
+        moved.dedup();
+        // A survivor of a merge appears in the journal's collapse, not as new.
+        self.created.retain(|v| moved.binary_search(v).is_err());
+        self.moved = moved;
+    }
+
+    /// The report of a resample or a replaced mesh: everything is new.
+    pub(crate) fn renumbered() -> EditReport {
+        EditReport {
+            renumbered: true,
+            ..EditReport::default()
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use export::Image;
 use export::colormap::{ColorMap, colorize};
-use export::render::{ColorKey, Corner, LegendItem, Place, Polyline, Projection};
+use export::render::{ColorKey, Corner, LegendItem, Place, Projection};
 use glam::Vec3;
 use plane::PlanarMap;
 use std::error::Error;
@@ -114,14 +114,7 @@ pub fn picture(
             ([pos(w[0]), pos(w[1])], width)
         })
         .collect();
-    let lines: Vec<Polyline<'_>> = segments
-        .iter()
-        .map(|(p, w)| Polyline {
-            points: p,
-            width: *w,
-        })
-        .collect();
-    export::render::draw_polylines(&mut img, &proj, &lines, WATER, 0.95);
+    export::render::draw_segments(&mut img, &proj, &segments, WATER, 0.95);
     let km_per_px = (hi.x - lo.x) / f64::from(img.width);
     let bar = img.width / 6;
     export::render::draw_scale_bar(

@@ -153,6 +153,25 @@ pub fn draw_polylines(
     }
 }
 
+/// Draws separate segments, each with its own width (rivers whose width follows the
+/// discharge along them): [`draw_polylines`] with one two-point line per segment.
+pub fn draw_segments(
+    img: &mut Image,
+    proj: &Projection,
+    segments: &[([Vec3; 2], f32)],
+    color: [u8; 3],
+    alpha: f32,
+) {
+    let lines: Vec<Polyline<'_>> = segments
+        .iter()
+        .map(|(p, w)| Polyline {
+            points: p,
+            width: *w,
+        })
+        .collect();
+    draw_polylines(img, proj, &lines, color, alpha);
+}
+
 /// Draws meridians and parallels every `step_deg` degrees (thin, translucent), the equator a
 /// little stronger. Nothing for a step outside `1..=90`.
 pub fn draw_graticule(img: &mut Image, proj: &Projection, step_deg: u32, color: [u8; 3]) {

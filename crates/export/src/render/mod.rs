@@ -31,7 +31,9 @@ mod sites;
 pub use closeup::{CloseupOptions, render_mesh_closeup, render_mesh_closeup_with};
 pub use equirect::{EquirectOptions, coast_shading, render_equirect};
 pub use globe::{GlobeOptions, Shading, render_globe, render_globe_with};
-pub use graticule::{GlobeLayout, Polyline, Projection, draw_graticule, draw_polylines};
+pub use graticule::{
+    GlobeLayout, Polyline, Projection, draw_graticule, draw_polylines, draw_segments,
+};
 pub use legend::{
     ColorKey, Corner, LegendItem, Place, draw_color_bar, draw_legend, draw_scale_bar,
 };

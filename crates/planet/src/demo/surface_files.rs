@@ -6,9 +6,7 @@
 
 use super::tectonic::ELEVATION;
 use super::{DemoConfig, DemoError, POSITION, Report, err};
-use export::render::{
-    Corner, EquirectOptions, GlobeLayout, LegendItem, Place, Polyline, Projection,
-};
+use export::render::{Corner, EquirectOptions, GlobeLayout, LegendItem, Place, Projection};
 use export::{Borders, GlobeOptions, Image};
 use glam::{DVec3, Vec3};
 use layers::{Interpolation, LayerInfo, VertexKind};
@@ -129,14 +127,7 @@ fn river_segments(s: &Surface, posf: &[Vec3], scale: f32, threshold: f64) -> Vec
 }
 
 fn draw_rivers(img: &mut Image, proj: &Projection, segments: &[([Vec3; 2], f32)]) {
-    let lines: Vec<Polyline<'_>> = segments
-        .iter()
-        .map(|(p, w)| Polyline {
-            points: p,
-            width: *w,
-        })
-        .collect();
-    export::render::draw_polylines(img, proj, &lines, WATER, 0.95);
+    export::render::draw_segments(img, proj, segments, WATER, 0.95);
 }
 
 /// The legend: the biomes that occur, then rivers.

@@ -11,6 +11,7 @@ mod cli;
 mod demo;
 mod fuzz;
 mod map_cmd;
+mod map_surface;
 mod sphere_cmd;
 mod tasks;
 mod tidy;

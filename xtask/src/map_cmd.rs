@@ -1,8 +1,11 @@
 //! `cargo xtask map`: a flat map world (Poisson-disc points, exact planar Delaunay closed by a
-//! ghost vertex, elevation from the distance to the edge plus noise) written as
-//! `DIR/map.png` (Voronoi cells coloured by elevation), `DIR/map.obj` (the real triangles)
-//! and `DIR/map.world`.
+//! ghost vertex, elevation from the distance to the edge plus noise), run through the surface
+//! stages (drainage, erosion, climate, rivers, biomes; one map unit is one km, the map sits at
+//! 40° N), written as `DIR/map.png` (Voronoi cells coloured by elevation, hillshaded, with
+//! rivers and a scale bar), `DIR/map_biomes.png` (the same by biome, with a legend),
+//! `DIR/map.obj` (the real triangles) and `DIR/map.world` (with the surface layers).
 
+use crate::map_surface;
 use std::error::Error;
 use std::path::Path;
 use std::time::Instant;
@@ -35,38 +38,29 @@ pub fn run(
         spacing,
         seed,
     };
-    let (world, map) = plane::map_world(&options)?;
+    let (mut world, map) = plane::map_world(&options)?;
     let build = t.elapsed();
 
     let t = Instant::now();
+    let surface = map_surface::run(&mut world, &map)?;
     let cells = plane::voronoi_cells(&map, map.rect);
     let elevation = world
         .layer(&plane::ELEVATION)
         .ok_or("the map world has no elevation layer")?;
-    let colours: Vec<[u8; 3]> = (0..map.mesh.vertex_slots())
-        .map(|i| {
-            let e = elevation
-                .get(quadedge::Vertex::new(i as u32))
-                .copied()
-                .unwrap_or(-1.0);
-            export::map::elevation_colour(e, plane::SEA_LEVEL)
-        })
-        .collect();
     let width_px = if width >= height {
         IMAGE_SIDE
     } else {
         (IMAGE_SIDE * width / height).round().max(1.0)
     } as u32;
-    let (lo, hi) = (map.rect.min, map.rect.max);
-    let image = export::map::render_cells(
-        [lo.x, lo.y, hi.x, hi.y],
-        &cells.offsets,
-        &cells.points,
-        &colours,
-        width_px,
-        [20, 40, 110],
-    )?;
-    image.save_png(out.join("map.png"))?;
+    let terrain = map_surface::terrain_colours(&surface);
+    let biomes = surface::biome_colors(&surface.biome);
+    for (file, colours, legend) in [
+        ("map.png", &terrain, false),
+        ("map_biomes.png", &biomes, true),
+    ] {
+        let image = map_surface::picture(&map, &cells, &surface, colours, width_px, legend)?;
+        image.save_png(out.join(file))?;
+    }
     // The ghost is the last vertex: the real vertices keep their ids in the OBJ.
     let real = map.ghost.index();
     let xy: Vec<[f64; 2]> = map.positions[..real].iter().map(|p| [p.x, p.y]).collect();
@@ -103,11 +97,12 @@ mod tests {
     fn writes_three_files_and_refuses_bad_arguments() {
         let dir = std::env::temp_dir().join(format!("xtask-map-{}", std::process::id()));
         run(12.0, 8.0, 1.0, 3, &dir).unwrap();
-        for f in ["map.png", "map.obj", "map.world"] {
+        for f in ["map.png", "map_biomes.png", "map.obj", "map.world"] {
             assert!(dir.join(f).metadata().unwrap().len() > 0, "{f}");
         }
         let back = world::World::load(dir.join("map.world")).unwrap();
         assert!(back.layer(&plane::ELEVATION).is_some());
+        assert!(back.layer(&surface::world_layers::BIOME).is_some());
         let missing = dir.join("never");
         for (w, h, s) in [
             (0.0, 1.0, 0.1),

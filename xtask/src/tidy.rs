@@ -28,9 +28,10 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
     (
         "planet",
         &[
-            "quadedge", "layers", "world", "delaunay", "sphere", "export",
+            "quadedge", "layers", "world", "delaunay", "sphere", "export", "surface",
         ],
     ),
+    ("surface", &["quadedge", "layers", "world"]),
     (
         "quadworld",
         &[
@@ -50,6 +51,7 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
             "export",
             "planet",
             "quadworld",
+            "surface",
             "testkit",
         ],
     ),
@@ -65,6 +67,7 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
             "export",
             "planet",
             "quadworld",
+            "surface",
             "testkit",
         ],
     ),

@@ -18,6 +18,15 @@
 //!   interpolated), region borders anti-aliased, optional hillshading
 //!   ([`render::render_globe_with`]); [`render::render_mesh_closeup`]: Delaunay triangles and Voronoi cells of a
 //!   small area. Both give an [`Image`] that saves as PNG.
+//! * Readable pictures, drawn on a finished [`Image`]: [`render::draw_graticule`] and
+//!   [`render::draw_polylines`] (rivers, with widths) through a [`render::Projection`] (the
+//!   globe's discs, an equirectangular map or a flat map); [`render::draw_legend`],
+//!   [`render::draw_color_bar`] and [`render::draw_scale_bar`] at a corner;
+//!   [`render::render_equirect`] (category maps such as biomes on the heightmap's grid,
+//!   hillshaded, with coastline shading) and [`render::planar_hillshade`] for flat maps.
+//!   Captions use the crate's own 5×7 bitmap font: font crates (`ab_glyph`, `fontdue`)
+//!   need a font file shipped and licensed with the crate, which a few capital labels do
+//!   not justify.
 //!
 //! Inputs are plain data, so this crate depends on the topology crate only: any
 //! [`quadedge::Topology`] (a [`quadedge::Mesh`] or its [`quadedge::FrozenMesh`]), positions as `&[glam::Vec3]` indexed by vertex id (one per

@@ -30,11 +30,15 @@ pub struct MapOptions {
     pub seed: u64,
 }
 
-/// Elevation at `p` in `rect`: a rise from the edge (water along the border) plus value noise.
+/// Elevation at `p` in `rect`: a rise from an ellipse inside the edge (water along the
+/// border), its shore warped by coarse noise so the land is not a rounded rectangle, plus
+/// value noise.
 fn elevation(noise: &ValueNoise, size: DVec2, p: DVec2) -> f32 {
     let short = size.x.min(size.y);
-    let edge = p.x.min(p.y).min(size.x - p.x).min(size.y - p.y).max(0.0);
-    let t = (edge / (0.3 * short)).min(1.0);
+    let q = (p - size / 2.0) / (size / 2.0);
+    let warp = noise.fbm(p * (1.5 / short) + DVec2::splat(17.3), 3);
+    let r = q.length() + 0.4 * warp;
+    let t = ((1.0 - r) / 0.45).clamp(0.0, 1.0);
     let rise = t * t * (3.0 - 2.0 * t);
     let n = noise.fbm(p * (4.0 / short), 5);
     (0.8 * rise + 0.55 * n - 0.3) as f32

@@ -11,7 +11,7 @@ pub(crate) const HEIGHT: u32 = 7;
 
 /// The rows of `c` (bit 4 = leftmost column); lower-case letters use the capitals and
 /// anything unknown draws as `?`.
-fn glyph(c: char) -> [u8; 7] {
+pub(crate) fn glyph(c: char) -> [u8; 7] {
     match c.to_ascii_uppercase() {
         'A' => [14, 17, 17, 31, 17, 17, 17],
         'B' => [30, 17, 17, 30, 17, 17, 30],

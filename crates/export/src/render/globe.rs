@@ -4,8 +4,7 @@
 
 use super::hillshade::{Hillshade, vertex_gradients};
 use super::raster::{
-    check_samples, check_size, frame, par_bands, srgb_to_linear_table, store, thread_count,
-    to_linear,
+    check_samples, check_size, par_bands, srgb_to_linear_table, store, thread_count, to_linear,
 };
 use super::sites::{Borders, Sites, border_rule};
 use crate::ExportError;
@@ -209,7 +208,8 @@ pub fn render_globe_with(
             reason: "must be within 0..0.5",
         });
     }
-    let (right, up, fwd) = frame(options.view, options.up)?;
+    let layout = super::graticule::GlobeLayout::new(options)?;
+    let up = layout.up;
     let light = options.light.try_normalize().unwrap_or(Vec3::Z);
     let ambient = options.ambient.clamp(0.0, 1.0);
     let rule = border_rule(mesh, borders)?;
@@ -234,13 +234,7 @@ pub fn render_globe_with(
     let bg = to_linear(&lut, options.background);
 
     let (w, h) = (options.width, options.height);
-    let radius = (w as f32 / 2.0).min(h as f32) / 2.0 * (1.0 - 2.0 * options.margin);
-    let centers = [
-        Vec2::new(w as f32 / 4.0, h as f32 / 2.0),
-        Vec2::new(3.0 * w as f32 / 4.0, h as f32 / 2.0),
-    ];
-    // The back view: turned half way round the up axis.
-    let bases = [(right, fwd), (-right, -fwd)];
+    let (radius, centers, bases) = (layout.radius, layout.centers, layout.bases);
     let s = options.samples;
     let inv_s = 1.0 / s as f32;
     let weight = 1.0 / (s * s) as f32;

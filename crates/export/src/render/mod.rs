@@ -11,15 +11,32 @@
 //! nearest-site walk and border arcs they share, `hillshade.rs` the slope lighting of the
 //! globe, `raster.rs` the pixel plumbing (colour space,
 //! threads, anti-aliased lines and dots) and `font.rs` the tiny bitmap font of captions.
+//! What makes a picture readable is drawn afterwards on the finished image: `graticule.rs`
+//! (projections, meridians and parallels, polylines such as rivers), `legend.rs` (legends,
+//! colour bars, scale bars), `equirect.rs` (flat-coloured equirectangular maps with
+//! hillshading and coastline shading) and `draw.rs` (their anti-aliased pixel painter).
 
 mod closeup;
+mod draw;
+mod equirect;
 mod font;
 mod globe;
+mod graticule;
 mod hillshade;
+mod legend;
+mod plane_shade;
 mod raster;
 mod sites;
 
 pub use closeup::{CloseupOptions, render_mesh_closeup, render_mesh_closeup_with};
+pub use equirect::{EquirectOptions, coast_shading, render_equirect};
 pub use globe::{GlobeOptions, Shading, render_globe, render_globe_with};
+pub use graticule::{
+    GlobeLayout, Polyline, Projection, draw_graticule, draw_polylines, draw_segments,
+};
+pub use legend::{
+    ColorKey, Corner, LegendItem, Place, draw_color_bar, draw_legend, draw_scale_bar,
+};
+pub use plane_shade::planar_hillshade;
 pub(crate) use raster::{check_size, srgb_to_linear_table};
 pub use sites::Borders;

@@ -14,6 +14,7 @@ mod history;
 mod json_files;
 mod relief_files;
 mod steps;
+mod surface_files;
 mod view_files;
 
 pub use crate::tectonics::{ELEVATION, PLATE, POSITION};
@@ -338,6 +339,7 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     ));
     let heightmap_json = json_files::heightmap(&cfg.out, range)?;
     timer.done("render globes + heightmap", &mut report);
+    surface_files::write(&mut world, cfg, &mut report)?;
 
     timer.start(8);
     let meshes = steps::export_meshes(&world, &cfg.out)?;

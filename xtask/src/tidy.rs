@@ -36,6 +36,7 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
         "quadworld",
         &[
             "quadedge", "layers", "world", "delaunay", "sphere", "plane", "export", "planet",
+            "surface",
         ],
     ),
     ("testkit", &["quadedge"]),

@@ -12,7 +12,8 @@
 //! - [`delaunay`], [`sphere`]: the exact algorithms and generators the world uses (for
 //!   callers who manage meshes and positions themselves).
 //! - [`plane`] (feature `plane`): flat maps; [`export`] (feature `export`): files and
-//!   pictures, with [`io`] taking a world directly; [`planet`] (feature `planet`): the
+//!   pictures, with [`io`] taking a world directly; [`surface`] (feature `surface`):
+//!   drainage, erosion, rivers, climate and biomes; [`planet`] (feature `planet`): the
 //!   tectonic pipeline.
 //! - [`Error`]: every error of the library converts into it, so `?` works in `main`.
 
@@ -62,6 +63,12 @@ pub mod plane {
 #[cfg(feature = "export")]
 pub mod export {
     pub use export::*;
+}
+
+/// Surface stages over a world's relief: drainage, erosion, rivers, climate, biomes.
+#[cfg(feature = "surface")]
+pub mod surface {
+    pub use surface::*;
 }
 
 /// The tectonic planet pipeline and the demo.

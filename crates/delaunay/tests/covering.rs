@@ -255,9 +255,10 @@ fn random_operations(seed: u64, n: usize, ops: usize) -> usize {
                 r.map(|_| ())
             }
             _ => {
-                let size = 0.5 + rng.unit_f64();
-                let len = (8.0 * std::f64::consts::PI / (mesh.vertex_count() as f64 * 3f64.sqrt()))
-                    .sqrt();
+                // A target around the starting mean edge (relative to the current count, the
+                // mesh would grow geometrically under repeated refinement).
+                let size = 0.8 + 0.4 * rng.unit_f64();
+                let len = (8.0 * std::f64::consts::PI / (n as f64 * 3f64.sqrt())).sqrt();
                 adapt(
                     &Sphere,
                     &mut mesh,

@@ -18,7 +18,7 @@ fn biomes_rivers_and_layers() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().to_path_buf();
     let cfg = DemoConfig {
-        vertices: 3000,
+        vertices: 8000,
         plates: 5,
         seed: 3,
         out: out.clone(),

@@ -133,20 +133,16 @@ fn ply_double_positions_keep_every_bit() {
     let path = tmp.path().join("ico64.ply");
     ply::write_ply(&path, &mesh, &exact, None).unwrap();
     let bytes = std::fs::read(&path).unwrap();
-    let end = bytes
-        .windows(11)
-        .position(|w| w == b"end_header\n")
-        .unwrap()
-        + 11;
+    let end = header_end(&bytes);
     let header = std::str::from_utf8(&bytes[..end]).unwrap();
     assert!(header.contains("property double x\nproperty double y\nproperty double z\n"));
     assert_eq!(bytes.len(), end + 42 * 24 + 80 * 13);
     let live: Vec<usize> = mesh.vertices().map(|v| v.index()).collect();
     for (k, &i) in live.iter().enumerate() {
-        for c in 0..3 {
+        for (c, want) in exact[i].to_array().into_iter().enumerate() {
             let at = end + 24 * k + 8 * c;
             let x = f64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-            assert_eq!(x.to_bits(), exact[i][c].to_bits());
+            assert_eq!(x.to_bits(), want.to_bits());
         }
     }
     let mut bad = exact.clone();

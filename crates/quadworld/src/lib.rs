@@ -13,7 +13,7 @@
 //!   callers who manage meshes and positions themselves).
 //! - [`plane`] (feature `plane`): flat maps; [`export`] (feature `export`): files and
 //!   pictures, with [`io`] taking a world directly; [`surface`] (feature `surface`):
-//!   drainage, erosion, rivers, climate and biomes; [`planet`] (feature `planet`): the
+//!   drainage, erosion, rivers, climate and biomes; `planet` (feature `planet`): the
 //!   tectonic pipeline.
 //! - [`Error`]: every error of the library converts into it, so `?` works in `main`.
 
@@ -58,7 +58,7 @@ pub mod plane {
     pub use plane::*;
 }
 
-/// OBJ / PLY / glTF writers and the PNG renderers (plain slices in; see [`io`](crate::io)
+/// OBJ / PLY / glTF writers and the PNG renderers (plain slices in; see [`io`]
 /// for a world in).
 #[cfg(feature = "export")]
 pub mod export {

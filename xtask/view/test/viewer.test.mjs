@@ -151,13 +151,13 @@ test('every layer is offered and switching changes the picture', async () => {
   const view = readView(dir);
   const options = await page.$$eval('#layer option', (os) => os.map((o) => o.value));
   assert.deepEqual(options, view.m.layers.map((l) => l.name));
-  for (const name of ['elevation', 'plate', 'boundary distance']) assert.ok(options.includes(name), name);
+  for (const name of ['elevation', 'plate', 'crust', 'crust_age', 'biome', 'river_discharge']) assert.ok(options.includes(name), name);
   const before = (await pixelStats()).rgb;
   await page.selectOption('#layer', 'plate');
   const after = (await pixelStats()).rgb;
   assert.ok(changedShare(before, after) > 0.1, 'the plate colours differ from the elevation colours');
   assert.match(await page.textContent('#legend'), /plate/);
-  const ms = await page.evaluate(() => ['boundary distance', 'plate', 'elevation'].map((l) => window.viewer.setLayer(l)));
+  const ms = await page.evaluate(() => ['biome', 'plate', 'elevation'].map((l) => window.viewer.setLayer(l)));
   console.log(`# layer switches ${ms.map((t) => t.toFixed(0)).join(', ')} ms at ${view.m.vertices} vertices`);
 });
 

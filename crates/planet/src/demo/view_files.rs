@@ -178,14 +178,26 @@ fn write_files(world: &World, cfg: &DemoConfig) -> Result<(), DemoError> {
             scalars.push((name.to_string(), gather_f(l.as_slice())));
         }
         let info = LayerInfo::<u32, VertexKind>::named(name.to_string());
-        if let Some(l) = world.layer(&info) {
+        // `flow` holds each cell's receiver, an id rather than a category.
+        if let Some(l) = world.layer(&info).filter(|_| name != "flow") {
             classes.push((name.to_string(), gather_u(l.as_slice())));
+        }
+        // Small categories (crust type, orogeny, biome) are stored as bytes.
+        let info = LayerInfo::<u8, VertexKind>::named(name.to_string());
+        if let Some(l) = world.layer(&info) {
+            let wide: Vec<u32> = l.as_slice().iter().map(|&c| u32::from(c)).collect();
+            classes.push((name.to_string(), gather_u(&wide)));
         }
     }
     let mut layers: Vec<Layer> = Vec::new();
     for (name, values) in &scalars {
         let (unit, scale) = match name.as_str() {
-            "elevation" => ("m", Scale::Terrain { sea_level: 0.0 }),
+            "elevation" | "eroded_elevation" => ("m", Scale::Terrain { sea_level: 0.0 }),
+            "crust_age" => ("Myr", Scale::Sequential),
+            "temperature" => ("°C", Scale::Sequential),
+            "precipitation" => ("mm/yr", Scale::Sequential),
+            "drained_area" => ("km²", Scale::Sequential),
+            "river_discharge" => ("m³/s", Scale::Sequential),
             _ => ("", Scale::Sequential),
         };
         let values = Values::Scalar(values, scale);

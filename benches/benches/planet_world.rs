@@ -3,20 +3,20 @@
 //!
 //! * `planet_world/step_history`: one step of plate motion (every vertex turned by its
 //!   plate's rotation, up to half a mean edge; exact restore), 1,000 removals, 1,500
-//!   insertions and a `History` commit. Each iteration continues the same world (the step is
-//!   what a simulation does over and over). `planet_world/step` is the same without a history.
+//!   insertions and a `History` commit, from the same planet every iteration (a snapshot, not
+//!   timed). `planet_world/step` is the same without a history.
 //! * `planet_world/resample_history`: the world moved in place onto a fresh jittered sphere of
 //!   500,000 points (stencils, every layer, positions) and the history commit after it.
 //!
 //! Run on one thread for the CPU figure (`RAYON_NUM_THREADS=1 cargo bench -p benches --features
 //! bench --bench planet_world`) and on two for the wall-clock one.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use glam::{DQuat, DVec3};
 use layers::{EdgeKind, FaceKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::Vertex;
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use testkit::Rng;
 use world::{History, MoveOptions, World};
 
@@ -88,40 +88,56 @@ fn planet_world(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(8));
     let (base, _, turns) = planet();
     let mut rng = Rng::new(3);
-    {
-        let mut w = base.clone();
-        g.bench_function("step", |b| b.iter(|| step(&mut w, &turns, &mut rng)));
-    }
-    {
-        let mut w = base.clone();
-        let mut history = History::new(usize::MAX);
-        history.commit("start", &mut w);
-        let mut k = 0;
-        g.bench_function("step_history", |b| {
-            b.iter(|| {
+    // Every iteration starts from the same planet (a snapshot: cloning shares everything and
+    // is not timed), so each measures one step, not a planet drifting further every time.
+    g.bench_function("step", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut w| {
                 step(&mut w, &turns, &mut rng);
-                k += 1;
-                history.commit(format!("step {k}"), &mut w);
-            })
-        });
-    }
-    {
+                w
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    // With a history: the history must follow the world it commits (a clone's mesh stops
+    // logging on its first edit), so each iteration makes its own pair, untimed.
+    let fresh = || {
         let mut w = base.clone();
-        let mut history = History::new(usize::MAX);
-        history.commit("start", &mut w);
-        let mut seed = 0;
-        g.bench_function("resample_history", |b| {
-            b.iter(|| {
+        let mut h = History::new(usize::MAX);
+        h.commit("start", &mut w);
+        (w, h)
+    };
+    g.bench_function("step_history", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let (mut w, mut h) = fresh();
+                let start = Instant::now();
+                step(&mut w, &turns, &mut rng);
+                h.commit("step", &mut w);
+                total += start.elapsed();
+                black_box((w, h));
+            }
+            total
+        })
+    });
+    let mut seed = 0;
+    g.bench_function("resample_history", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let (mut w, mut h) = fresh();
                 seed += 1;
+                let start = Instant::now();
                 w.resample_fresh_sphere(N, 0.3, seed).unwrap();
-                history.commit("resample", &mut w);
-                // Keep the history from holding every resample of the run.
-                history = History::new(usize::MAX);
-                history.commit("start", &mut w);
-                black_box(&w);
-            })
-        });
-    }
+                h.commit("resample", &mut w);
+                total += start.elapsed();
+                black_box((w, h));
+            }
+            total
+        })
+    });
     g.finish();
 }
 

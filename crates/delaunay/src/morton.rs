@@ -52,6 +52,65 @@ impl MortonFrame {
     }
 }
 
+/// Longest run of equal keys left as it is by [`refine_runs`]: inside a run the order is by
+/// coordinates, a sweep across the cell, which costs a walk of about the square root of the run's
+/// length per point; a few steps are not worth a second sort.
+const RUN: usize = 16;
+
+/// Re-sorts every run of more than a few equal keys in `keyed` (sorted by key) along the Morton
+/// curve of the run's own bounding box, and so on inside it: a fixed frame has 2²¹ cells per axis
+/// over the whole point set, so a dense cluster beside a few far points falls in a handful of
+/// cells, and ordering those by coordinates makes every walk cross the cluster (the cap plus far
+/// points of issue 21 walked `O(√n)` steps per point). Each run is cut at least in two per level
+/// or left alone, so the work is `O(n log n)` for any input. Within a refined run ties are broken
+/// by the coordinates' bits, then by index: no two entries compare equal unless their points are
+/// equal, so the order does not depend on the sort. `point(i)` is the point of index `i`.
+///
+/// ```
+/// use delaunay::morton::{MortonFrame, refine_runs};
+/// use glam::DVec3;
+/// // 64 points on a tiny grid far inside one cell of the frame that a far point stretches.
+/// let mut p: Vec<DVec3> = (0..64).map(|i| DVec3::new((i % 8) as f64, (i / 8) as f64, 0.0) * 1e-9).collect();
+/// p.push(DVec3::splat(1e3));
+/// let f = MortonFrame::of(p.iter().copied());
+/// let mut keyed: Vec<(u64, u32)> = p.iter().enumerate().map(|(i, &q)| (f.key(q), i as u32)).collect();
+/// keyed.sort_unstable();
+/// assert!(keyed[..64].iter().all(|k| k.0 == 0));
+/// refine_runs(&mut keyed, |i| p[i as usize]);
+/// // Each 2 × 2 block of the grid is now consecutive along the curve.
+/// let first: Vec<u32> = keyed[..4].iter().map(|k| k.1).collect();
+/// assert_eq!(first, [0, 1, 8, 9]);
+/// assert_eq!(keyed[64].1, 64);
+/// ```
+pub fn refine_runs(keyed: &mut [(u64, u32)], point: impl Fn(u32) -> DVec3) {
+    let bits = |p: DVec3| (p.x.to_bits(), p.y.to_bits(), p.z.to_bits());
+    let mut todo = vec![(0, keyed.len())];
+    while let Some((lo, hi)) = todo.pop() {
+        let mut start = lo;
+        while start < hi {
+            let key = keyed[start].0;
+            let end = start + keyed[start..hi].iter().take_while(|k| k.0 == key).count();
+            if end - start > RUN {
+                let run = &mut keyed[start..end];
+                let frame = MortonFrame::of(run.iter().map(|k| point(k.1)));
+                for k in run.iter_mut() {
+                    k.0 = frame.key(point(k.1));
+                }
+                run.sort_unstable_by(|a, b| {
+                    a.0.cmp(&b.0)
+                        .then_with(|| bits(point(a.1)).cmp(&bits(point(b.1))))
+                        .then(a.1.cmp(&b.1))
+                });
+                // A run of equal points keeps one key: cut no further.
+                if run[0].0 != run[run.len() - 1].0 {
+                    todo.push((start, end));
+                }
+            }
+            start = end;
+        }
+    }
+}
+
 /// Spreads the low 21 bits of `x` to every third bit.
 #[inline]
 fn spread(mut x: u64) -> u64 {

@@ -10,7 +10,7 @@
 
 use crate::SphereError;
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use delaunay::morton::MortonFrame;
+use delaunay::morton::{MortonFrame, refine_runs};
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -84,6 +84,9 @@ pub(crate) fn insertion_order(points: &[DVec3]) -> Result<Vec<u32>, SphereError>
         a.0.cmp(&b.0)
             .then_with(|| bits(points[a.1 as usize]).cmp(&bits(points[b.1 as usize])))
     });
+    // A cluster far smaller than the frame (a cap beside a few far points) shares a few keys:
+    // ordered along its own curve, not by coordinates, its walks stay short.
+    refine_runs(&mut keyed, |i| points[i as usize]);
     for w in keyed.windows(2) {
         let (a, b) = (w[0].1 as usize, w[1].1 as usize);
         if points[a] == points[b] {

@@ -8,7 +8,7 @@
 //! one left in cache, and the walk from the previous insertion is a step or two long.
 
 use crate::check::check_len;
-use crate::morton::MortonFrame;
+use crate::morton::{MortonFrame, refine_runs};
 use crate::{DelaunayError, Surface, insert, remove};
 use glam::DVec3;
 use quadedge::{Face, Mesh, Vertex};
@@ -91,7 +91,7 @@ pub fn insert_many<S: Surface>(
         .try_reserve(points.len())
         .map_err(|_| fail(0, quadedge::MeshError::OutOfMemory.into()))?;
     let order = spatial_order(points.iter().copied());
-    // Equal points have equal keys: they sit side by side in key order, by input index.
+    // Equal points have equal keys and bits: they sit side by side, by input index.
     for w in order.windows(2) {
         let (a, b) = (w[0].1 as usize, w[1].1 as usize);
         if w[0].0 == w[1].0 && points[a] == points[b] {
@@ -230,13 +230,26 @@ pub fn remove_many<S: Surface>(
 }
 
 /// `(Morton key, input index)` of each point, sorted (the frame: the finite points'
-/// bounding box); a non-finite coordinate sorts as the frame's high side.
+/// bounding box; runs of equal keys along their own curve, see [`refine_runs`]); a non-finite
+/// coordinate sorts as the frame's high side.
 fn spatial_order(points: impl Iterator<Item = DVec3> + Clone) -> Vec<(u64, u32)> {
     let frame = MortonFrame::of(points.clone());
-    let mut order: Vec<(u64, u32)> = points
+    let all: Vec<DVec3> = points.collect();
+    let mut order: Vec<(u64, u32)> = all
+        .iter()
         .enumerate()
-        .map(|(i, p)| (frame.key(p), i as u32))
+        .map(|(i, &p)| (frame.key(p), i as u32))
         .collect();
-    order.sort_unstable();
+    // Ties by coordinates, then index: equal points end side by side.
+    let bits = |i: u32| {
+        let p = all[i as usize];
+        (p.x.to_bits(), p.y.to_bits(), p.z.to_bits())
+    };
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| bits(a.1).cmp(&bits(b.1)))
+            .then(a.1.cmp(&b.1))
+    });
+    refine_runs(&mut order, |i| all[i as usize]);
     order
 }

@@ -309,6 +309,33 @@ mod tests {
         );
     }
 
+    /// Mean distance between consecutive points of the insertion order, over the pairs of
+    /// points both below index `n`.
+    fn mean_step(p: &[DVec3], n: usize) -> f64 {
+        let order = insertion_order(p).unwrap();
+        let steps: Vec<f64> = order
+            .windows(2)
+            .filter(|w| w[0] < n as u32 && w[1] < n as u32)
+            .map(|w| p[w[0] as usize].distance(p[w[1] as usize]))
+            .collect();
+        steps.iter().sum::<f64>() / steps.len() as f64
+    }
+
+    #[test]
+    fn a_cap_beside_distant_points_keeps_its_own_curve() {
+        // The distant points stretch the frame a million times: the whole cap falls in one
+        // Morton cell. Ordered by coordinates inside it, consecutive cap points were about a
+        // tenth of the cap apart (each walk crossed the cap); along the cap's own curve they
+        // are as close as for the cap alone.
+        use testkit::Cluster;
+        let n = 20_000;
+        let cap = mean_step(&Cluster::Cap.points(n, 3), n);
+        for family in [Cluster::CapPlusDistant, Cluster::CapPlusFar] {
+            let with = mean_step(&family.points(n, 3), n);
+            assert!(with < 1.2 * cap, "{family:?}: {with} against {cap}");
+        }
+    }
+
     #[test]
     fn scale_is_a_power_of_two_and_exact() {
         let p = [DVec3::new(1e-90, 3e-91, 0.0), DVec3::new(0.0, 1e-90, 0.0)];

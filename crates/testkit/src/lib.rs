@@ -15,11 +15,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod clusters;
 pub mod edits;
 mod mesh;
 mod motion;
 mod rng;
 
+pub use clusters::{CAP, Cluster};
 pub use mesh::*;
 pub use motion::plate_turns;
 

@@ -10,6 +10,10 @@
 //!   (not exact: it leaves a hole of triangles around the projection pole and uses floating
 //!   point predicates on the projected coordinates), the usual shortcut.
 //! * `chull/hull`: chull's exact (big-integer) quickhull, up to 10k points only.
+//! * `cap_plus_far/*`: `sphere::triangulate` on the clustered families of `testkit::Cluster`
+//!   (a dense cap alone, with three far points on the sphere, with the same three a million
+//!   times farther out, and the other neighbours at 100k), against uniform random points: the
+//!   families must stay within 2× of the cap alone at every size (issue 21).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
@@ -73,5 +77,34 @@ fn triangulation(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, triangulation);
+fn clustered(c: &mut Criterion) {
+    use testkit::Cluster;
+    let mut g = c.benchmark_group("cap_plus_far");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(3));
+    for n in [10_000usize, 100_000, 1_000_000] {
+        g.throughput(Throughput::Elements(n as u64));
+        let mut rng = testkit::Rng::new(7);
+        let uniform: Vec<DVec3> = (0..n).map(|_| rng.unit_dvec3()).collect();
+        let mut inputs = vec![("uniform", uniform)];
+        for family in Cluster::ALL {
+            let main = matches!(
+                family,
+                Cluster::Cap | Cluster::CapPlusFar | Cluster::CapPlusDistant
+            );
+            if main || n == 100_000 {
+                inputs.push((family.name(), family.points(n, 1)));
+            }
+        }
+        for (name, points) in &inputs {
+            g.bench_with_input(BenchmarkId::new(*name, n), points, |b, p| {
+                b.iter(|| sphere::triangulate(black_box(p)).unwrap())
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, triangulation, clustered);
 criterion_main!(benches);

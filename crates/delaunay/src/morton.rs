@@ -135,6 +135,63 @@ mod tests {
         assert_eq!(spread(u64::MAX), 0x1249_2492_4924_9249);
     }
 
+    /// Keys sorted as the sphere's insertion order sorts them, then refined.
+    fn refined(p: &[DVec3]) -> Vec<u32> {
+        let f = MortonFrame::of(p.iter().copied());
+        let mut keyed: Vec<(u64, u32)> = p
+            .iter()
+            .enumerate()
+            .map(|(i, &q)| (f.key(q), i as u32))
+            .collect();
+        keyed.sort_unstable();
+        refine_runs(&mut keyed, |i| p[i as usize]);
+        keyed.iter().map(|k| k.1).collect()
+    }
+
+    #[test]
+    fn nested_clusters_are_refined_level_by_level_and_equal_points_end_adjacent() {
+        // A 4 × 4 × 4 grid 1e-9 across, a copy of it 1e-18 across beside its first point, a
+        // far point, and 40 copies of one point: three levels of runs, one of equal points.
+        let grid = |s: f64| {
+            (0..64)
+                .map(move |i| DVec3::new((i % 4) as f64, (i / 4 % 4) as f64, (i / 16) as f64) * s)
+        };
+        let mut p: Vec<DVec3> = grid(1e-9).collect();
+        p.extend(grid(1e-18).map(|q| q + DVec3::splat(5e-9)));
+        p.push(DVec3::splat(1e3));
+        p.extend(core::iter::repeat_n(DVec3::splat(7e-9), 40));
+        let order = refined(&p);
+        let mut seen = order.clone();
+        seen.sort_unstable();
+        assert!(seen.iter().enumerate().all(|(k, &i)| k == i as usize));
+        // Each level is a Morton curve: the first eight of each grid are its first 2 × 2 × 2
+        // block, and the tiny grid is consecutive.
+        let pos = |i: u32| order.iter().position(|&j| j == i).unwrap();
+        let block = [0u32, 1, 4, 5, 16, 17, 20, 21];
+        let mut first: Vec<u32> = order[..8].to_vec();
+        first.sort_unstable();
+        assert_eq!(first, block);
+        let tiny: Vec<usize> = (64..128).map(pos).collect();
+        assert_eq!(tiny.iter().max().unwrap() - tiny.iter().min().unwrap(), 63);
+        let copies: Vec<usize> = (129..169).map(pos).collect();
+        assert_eq!(
+            copies.iter().max().unwrap() - copies.iter().min().unwrap(),
+            39
+        );
+        // The order does not depend on the input order beyond the indices themselves.
+        let rev: Vec<DVec3> = p.iter().rev().copied().collect();
+        let back: Vec<u32> = refined(&rev)
+            .iter()
+            .map(|&i| (p.len() - 1) as u32 - i)
+            .collect();
+        let by_point = |o: &[u32]| -> Vec<[u64; 3]> {
+            o.iter()
+                .map(|&i| p[i as usize].to_array().map(f64::to_bits))
+                .collect()
+        };
+        assert_eq!(by_point(&back), by_point(&order));
+    }
+
     #[test]
     fn non_finite_points_neither_widen_the_frame_nor_panic() {
         let f = MortonFrame::of([DVec3::ZERO, DVec3::NAN, DVec3::splat(2.0), DVec3::INFINITY]);

@@ -7,6 +7,9 @@
 //! ```text
 //! cargo run --release -p quadworld-sphere --example cap_far -- 10000,50000,100000,200000,500000,1000000
 //! ```
+//!
+//! A second argument keeps only the named families (`cap_alone` always runs, as the
+//! reference), e.g. `uniform,fibonacci_jittered`.
 use std::time::{Duration, Instant};
 use testkit::{Cluster, Rng};
 
@@ -22,6 +25,12 @@ fn main() {
             })
         })
         .collect();
+    let only: Option<Vec<String>> = std::env::args()
+        .nth(2)
+        .map(|s| s.split(',').map(str::to_string).collect());
+    let wanted = |name: &str| {
+        name == Cluster::Cap.name() || only.as_ref().is_none_or(|o| o.iter().any(|w| w == name))
+    };
     let reps: usize = std::env::var("REPS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -37,7 +46,7 @@ fn main() {
         let jittered = sphere::fibonacci_points(n, 1.0, 0.5, 1).expect("valid size");
         inputs.push(("fibonacci_jittered", jittered));
         let mut cap = Duration::ZERO;
-        for (name, p) in &inputs {
+        for (name, p) in inputs.iter().filter(|(name, _)| wanted(name)) {
             let t = best_of(reps, p);
             if *name == Cluster::Cap.name() {
                 cap = t;

@@ -14,6 +14,7 @@
 
 use crate::PlaneError;
 use crate::points::try_vec;
+use delaunay::morton::refine_runs;
 use glam::DVec2;
 
 /// Bits of the packed key that hold the point index.
@@ -49,10 +50,38 @@ pub(crate) fn insertion_order(
         round << (32 + INDEX_BITS) | u64::from(morton) << INDEX_BITS | i as u64
     }));
     radix_sort_above(&mut keys, INDEX_BITS)?;
+    refine_crowded_cells(&mut keys, points);
     let mask = (1u64 << INDEX_BITS) - 1;
     let mut order: Vec<u32> = try_vec(n)?;
     order.extend(keys.iter().map(|&k| (k & mask) as u32));
     Ok(order)
+}
+
+/// Points sharing one Morton cell (and round), more than a few, re-sorted along the curve of
+/// their own bounding box ([`refine_runs`], as the sphere's order does). A fixed grid of 2¹⁶
+/// cells per axis over all points puts a dense cluster beside a few far points in a handful
+/// of cells; in index order inside them every walk crossed the cluster (35× the cluster alone
+/// at 200k points beside three points 10⁶ cluster radii away).
+fn refine_crowded_cells(keys: &mut [u64], points: &[DVec2]) {
+    const CROWD: usize = 16;
+    let mask = (1u64 << INDEX_BITS) - 1;
+    let mut start = 0;
+    while start < keys.len() {
+        let cell = keys[start] >> INDEX_BITS;
+        let len = keys[start..]
+            .iter()
+            .take_while(|&&k| k >> INDEX_BITS == cell)
+            .count();
+        let run = &mut keys[start..start + len];
+        if len > CROWD {
+            let mut keyed: Vec<(u64, u32)> = run.iter().map(|&k| (0, (k & mask) as u32)).collect();
+            refine_runs(&mut keyed, |i| points[i as usize].extend(0.0));
+            for (k, &(_, i)) in run.iter_mut().zip(&keyed) {
+                *k = cell << INDEX_BITS | u64::from(i);
+            }
+        }
+        start += len;
+    }
 }
 
 /// Interleaves the 16 low bits of `x` with zeros: bit `k` moves to bit `2k`.
@@ -128,6 +157,41 @@ mod tests {
             .sum::<f64>()
             / tail.len() as f64;
         assert!(mean < 60.0, "{mean}");
+    }
+
+    #[test]
+    fn a_cluster_beside_far_points_keeps_its_own_curve() {
+        // A 64 × 64 grid 1e-3 wide, its cells numbered in a scrambled order (point i at cell
+        // 2897·i mod 4096), and three points 1e3 away: the grid sits in one cell of the
+        // 2¹⁶-cell frame. In index order there, consecutive points were a third of the grid
+        // apart; along the grid's own curve they are neighbours.
+        let mut pts: Vec<DVec2> = (0..4096)
+            .map(|i| {
+                let c = i * 2897 % 4096;
+                DVec2::new((c % 64) as f64, (c / 64) as f64) * 1.6e-5
+            })
+            .collect();
+        pts.extend([
+            DVec2::new(1e3, 0.0),
+            DVec2::new(0.0, 1e3),
+            DVec2::splat(-1e3),
+        ]);
+        let (lo, hi) = (DVec2::splat(-1e3), DVec2::splat(1e3));
+        let order = insertion_order(&pts, lo, hi).unwrap();
+        let mut seen = order.clone();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..4099).collect::<Vec<u32>>());
+        let tail: Vec<u32> = order[2048..]
+            .iter()
+            .copied()
+            .filter(|&i| i < 4096)
+            .collect();
+        let mean = tail
+            .windows(2)
+            .map(|w| pts[w[0] as usize].distance(pts[w[1] as usize]))
+            .sum::<f64>()
+            / tail.len() as f64;
+        assert!(mean < 4.0 * 1.6e-5, "{mean}");
     }
 
     #[test]

@@ -49,7 +49,7 @@ fn main() {
             assert_eq!(hits, n / 10);
         }
         "grid" => {
-            let grid = delaunay::hint::HintGrid::new(&mesh, &pos);
+            let grid = delaunay::internals::HintGrid::new(&mesh, &pos);
             let mut hits = 0usize;
             for _ in 0..n / 10 {
                 let p = rng.unit_dvec3();

@@ -37,7 +37,7 @@ impl MortonFrame {
     /// as the frame's high side), 21 bits each, interleaved x, y, z from the lowest bit.
     ///
     /// ```
-    /// use delaunay::morton::MortonFrame;
+    /// use delaunay::internals::MortonFrame;
     /// use glam::DVec3;
     /// let f = MortonFrame::of([DVec3::ZERO, DVec3::ONE]);
     /// assert_eq!(f.key(DVec3::ZERO), 0);

@@ -82,6 +82,12 @@ impl fmt::Display for PlaneError {
 
 impl std::error::Error for PlaneError {}
 
+impl From<quadedge::internals::OutOfMemory> for PlaneError {
+    fn from(e: quadedge::internals::OutOfMemory) -> Self {
+        Self::OutOfMemory { bytes: e.bytes }
+    }
+}
+
 impl From<quadedge::MeshError> for PlaneError {
     fn from(e: quadedge::MeshError) -> Self {
         Self::Mesh(e)

@@ -120,6 +120,12 @@ impl From<delaunay::DelaunayError> for SphereError {
     }
 }
 
+impl From<quadedge::internals::OutOfMemory> for SphereError {
+    fn from(e: quadedge::internals::OutOfMemory) -> Self {
+        Self::OutOfMemory { bytes: e.bytes }
+    }
+}
+
 impl From<MeshError> for SphereError {
     fn from(e: MeshError) -> Self {
         SphereError::Mesh(e)

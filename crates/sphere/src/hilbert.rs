@@ -217,7 +217,7 @@ pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u3
     crate::order::check_input(points)?;
     let scale = crate::order::scale_for(points)?;
     crate::probe_memory(points.len())?;
-    let mut keyed: Vec<(u64, u32)> = crate::order::try_vec(points.len())?;
+    let mut keyed: Vec<(u64, u32)> = quadedge::internals::try_vec(points.len())?;
     keyed.par_extend(
         points
             .par_iter()
@@ -226,10 +226,10 @@ pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u3
     );
     keyed.par_sort_unstable();
     refuse_duplicates(points, &keyed)?;
-    let mut order: Vec<u32> = crate::order::try_vec(points.len())?;
+    let mut order: Vec<u32> = quadedge::internals::try_vec(points.len())?;
     order.par_extend(keyed.par_iter().map(|&(_, i)| i));
     drop(keyed);
-    let mut sorted: Vec<DVec3> = crate::order::try_vec(points.len())?;
+    let mut sorted: Vec<DVec3> = quadedge::internals::try_vec(points.len())?;
     sorted.par_extend(order.par_iter().map(|&i| points[i as usize]));
     match mesh_of_sorted(sorted, scale) {
         Ok((mesh, pos)) => Ok((mesh, pos, order)),

@@ -117,7 +117,7 @@ pub(crate) fn probe_memory(n: usize) -> Result<(), SphereError> {
     if n > MAX_POINTS {
         return Err(SphereError::TooManyPoints(n));
     }
-    drop(order::try_vec::<u8>(
+    drop(quadedge::internals::try_vec::<u8>(
         n.saturating_mul(PEAK_BYTES_PER_POINT),
     )?);
     Ok(())
@@ -131,7 +131,7 @@ pub(crate) fn build_mesh<'a>(
     tris: &[[u32; 3]],
     twins: impl Into<std::borrow::Cow<'a, [u32]>>,
 ) -> Result<Mesh, SphereError> {
-    drop(order::try_vec::<u8>(
+    drop(quadedge::internals::try_vec::<u8>(
         n.saturating_mul(MESH_BYTES_PER_VERTEX),
     )?);
     Ok(Mesh::from_half_edges_owned(

@@ -57,7 +57,7 @@ pub fn fibonacci_points(
     let golden_angle = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
     let last = (n - 1) as f64;
     let (top, step) = latitudes(n);
-    let mut out = crate::order::try_vec(n)?;
+    let mut out = quadedge::internals::try_vec(n)?;
     if perturbation == 0.0 {
         // Each point from its index alone: on all cores, the same bits.
         out.resize(n, DVec3::ZERO);

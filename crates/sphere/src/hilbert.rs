@@ -174,7 +174,7 @@ pub fn hilbert_order_plane(points: &[DVec2]) -> Vec<u32> {
 /// let before = pos.clone();
 /// let remap = sphere::hilbert_sort_mesh(&mut mesh, &mut pos).unwrap();
 /// mesh.check().unwrap();
-/// assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+/// assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
 /// assert_eq!(pos[remap.vertices[7] as usize], before[7]);
 /// ```
 ///
@@ -207,7 +207,7 @@ pub fn hilbert_sort_mesh(
 /// let p = sphere::fibonacci_points(2000, 1.0, 0.9, 1).unwrap();
 /// let (mesh, pos, order) = sphere::sphere_mesh_hilbert(&p).unwrap();
 /// assert_eq!(pos[5], p[order[5] as usize]);
-/// assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+/// assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
 /// ```
 ///
 /// # Errors

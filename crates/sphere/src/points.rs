@@ -165,7 +165,7 @@ pub fn perturbed_fibonacci_points(
 /// use sphere::{Perturbation, perturbed_fibonacci_sphere};
 /// let (mesh, pos) = perturbed_fibonacci_sphere(500, 1.0, Perturbation::Tangent(0.4), 3).unwrap();
 /// assert_eq!(mesh.face_count(), 2 * 500 - 4);
-/// assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+/// assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
 /// ```
 ///
 /// # Errors

@@ -117,7 +117,8 @@ pub(super) fn edit_around(
     let positions = world.layer(&POSITION).expect("kept").to_vec();
     let flips = if encloses_centre {
         let mut mesh = world.lock_mesh();
-        sphere::make_delaunay(&mut mesh, &positions).map_err(|e| err("delaunay")(&e))?
+        delaunay::make_delaunay(&delaunay::Sphere, &mut mesh, &positions)
+            .map_err(|e| err("delaunay")(&e))?
     } else {
         0
     };
@@ -247,7 +248,7 @@ pub(super) fn check(
         return Err(DemoError(format!("vertex {v:?} lost its plate")));
     }
     if delaunay {
-        sphere::is_delaunay(mesh, pos.as_slice())
+        delaunay::is_delaunay(&delaunay::Sphere, mesh, pos.as_slice())
             .map_err(|e| DemoError(format!("not Delaunay at {e:?}")))?;
     }
     mesh.check().map_err(|e| err("check")(&e))?;

@@ -45,12 +45,12 @@ mod voronoi;
 mod world_map;
 
 pub use build::{HalfEdges, triangulate, triangulate_half_edges};
-pub use dual::{DUAL_POINT, DualCentre, dual_point, dual_points, set_dual_layer};
+pub use dual::{CellOptions, DUAL_POINT, DualCentre, dual_point, dual_points, set_dual_layer};
 pub use error::{PlaneError, Violation};
 pub use noise::ValueNoise;
 pub use points::{MAX_POINTS, PoissonPoints, poisson_disc, validate};
 pub use repair::{is_ghost_edge, is_ghost_face, make_delaunay_from_edges};
-pub use voronoi::{VoronoiCells, voronoi_cells, voronoi_cells_with};
+pub use voronoi::{VoronoiCells, voronoi_cells};
 pub use world_map::{ELEVATION, MapOptions, POSITION, SEA_LEVEL, map_world};
 
 use glam::{DVec2, DVec3};

@@ -280,7 +280,7 @@ fn hostile_arguments_give_typed_errors() {
 fn voronoi_cells_tile_the_rectangle_and_hold_their_sites() {
     let pts = plane::poisson_disc(12.0, 9.0, 0.9, 8).unwrap();
     let map = plane::triangulate(&pts.points).unwrap();
-    let cells = plane::voronoi_cells(&map, pts.rect);
+    let cells = plane::voronoi_cells(&map, pts.rect, &Default::default());
     let mut total = 0.0;
     for v in map.mesh.vertices().filter(|&v| !map.is_ghost_vertex(v)) {
         let c = cells.cell(v);

@@ -88,7 +88,7 @@ fn voronoi_areas_tile_the_sphere() {
         (20_000, 1.0, 0.9),
     ] {
         let (mesh, pos) = fibonacci_sphere(n, r, p, 8).unwrap();
-        let areas = voronoi_areas(&mesh, &pos);
+        let areas = voronoi_areas(&mesh, &pos, &Default::default());
         let total: f64 = areas.iter().sum();
         let want = 4.0 * PI * r * r;
         assert!(
@@ -110,7 +110,7 @@ fn voronoi_areas_tile_the_sphere() {
         }
     }
     let (mesh, pos) = icosphere(3, 1.0).unwrap();
-    let total: f64 = voronoi_areas(&mesh, &pos).iter().sum();
+    let total: f64 = voronoi_areas(&mesh, &pos, &Default::default()).iter().sum();
     assert!((total - 4.0 * PI).abs() < 1e-9 * 4.0 * PI);
 }
 

@@ -21,7 +21,7 @@ fn main() {
     match what {
         "insert" => {
             let mut pts: Vec<DVec3> = (0..n).map(|_| rng.unit_dvec3()).collect();
-            let order = sphere::hilbert_order_sphere(&pts);
+            let order = sphere::internals::hilbert_order_sphere(&pts);
             pts = order.iter().map(|&i| pts[i as usize]).collect();
             mesh.reserve(n).unwrap();
             pos.reserve(n);

@@ -25,7 +25,7 @@ const PLANE_BITS: u32 = 31;
 /// (`bits ≤ 32`; coordinates must be below `2^bits`).
 ///
 /// ```
-/// use sphere::hilbert_index;
+/// use sphere::internals::hilbert_index;
 /// // The order-1 curve: (0,0) → (0,1) → (1,1) → (1,0).
 /// let cells = [(0, 0), (0, 1), (1, 1), (1, 0)];
 /// let d: Vec<u64> = cells.iter().map(|&(x, y)| hilbert_index(x, y, 1)).collect();
@@ -127,7 +127,7 @@ fn sphere_key(p: DVec3) -> u64 {
 /// ```
 /// use glam::DVec3;
 /// let p = sphere::fibonacci_points(1000, 1.0, 0.0, 0).unwrap();
-/// let order = sphere::hilbert_order_sphere(&p);
+/// let order = sphere::internals::hilbert_order_sphere(&p);
 /// let mut sorted = order.clone();
 /// sorted.sort();
 /// assert_eq!(sorted, (0..1000).collect::<Vec<u32>>());
@@ -146,7 +146,7 @@ pub fn hilbert_order_sphere(points: &[DVec3]) -> Vec<u32> {
 /// ```
 /// use glam::DVec2;
 /// let p = [DVec2::new(0.0, 0.0), DVec2::new(1.0, 0.0), DVec2::new(0.0, 1.0), DVec2::new(1.0, 1.0)];
-/// assert_eq!(sphere::hilbert_order_plane(&p), [0, 2, 3, 1]);
+/// assert_eq!(sphere::internals::hilbert_order_plane(&p), [0, 2, 3, 1]);
 /// ```
 pub fn hilbert_order_plane(points: &[DVec2]) -> Vec<u32> {
     let finite = points.iter().filter(|p| p.is_finite());

@@ -43,10 +43,7 @@ mod visibility;
 
 pub use delaunay;
 pub use error::SphereError;
-pub use hilbert::{
-    hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh,
-    sphere_mesh_hilbert,
-};
+pub use hilbert::{hilbert_sort_mesh, sphere_mesh_hilbert};
 pub use icosphere::{icosphere, icosphere_triangles};
 pub use lattice::triangulate_fibonacci;
 pub use points::{
@@ -57,6 +54,14 @@ pub use triangulate::triangulate;
 
 use glam::DVec3;
 use quadedge::Mesh;
+
+/// Plumbing the sibling crates and the benches share, not for users: it may change in any
+/// release. Users get spatial order from the generators, [`hilbert_sort_mesh`] and
+/// [`sphere_mesh_hilbert`].
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::hilbert::{hilbert_index, hilbert_order_plane, hilbert_order_sphere};
+}
 
 /// The largest point count accepted: `6n` directed edges must fit the mesh's 31-bit edge ids.
 /// Below it, the memory a request needs is asked for with `try_reserve`, so a size this

@@ -1,10 +1,8 @@
 //! Hilbert orders: the curve itself, permutations, determinism, locality, hostile points.
 
 use glam::{DVec2, DVec3};
-use sphere::{
-    SphereError, hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh,
-    sphere_mesh_hilbert,
-};
+use sphere::internals::{hilbert_index, hilbert_order_plane, hilbert_order_sphere};
+use sphere::{SphereError, hilbert_sort_mesh, sphere_mesh_hilbert};
 
 fn is_permutation(order: &[u32], n: usize) -> bool {
     let mut seen = vec![false; n];

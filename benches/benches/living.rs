@@ -8,7 +8,7 @@
 //!   (`sphere::sphere_mesh`), which also loses every layer's data.
 //! * `living/locate_coherent`: 1M queries along a random walk, each hinted by the previous
 //!   answer. `living/locate_random`: 100k random directions, each started from
-//!   `delaunay::hint::HintGrid` (a cube map of faces, about an edge wide per cell).
+//!   `delaunay::internals::HintGrid` (a cube map of faces, about an edge wide per cell).
 //! * `living/insert`: 1M random points, sorted along a Morton curve, into a 1M planet.
 //! * `living/remove`: 100k random vertices out of a 1M planet.
 //! * `living/{locate_random,insert,remove}_hilbert`: the same work on the same planet
@@ -24,8 +24,8 @@
 //! timed).
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use delaunay::hint::HintGrid;
-use delaunay::morton::MortonFrame;
+use delaunay::internals::HintGrid;
+use delaunay::internals::MortonFrame;
 use delaunay::{
     Location, RestoreOptions, Sphere, insert, insert_many, locate, remove, remove_many, restore,
 };

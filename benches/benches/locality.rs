@@ -90,7 +90,7 @@ fn locality(c: &mut Criterion) {
         sphere::sphere_mesh(&points).unwrap()
     });
     let order = timed("hilbert_order_sphere", || {
-        sphere::hilbert_order_sphere(&points)
+        sphere::internals::hilbert_order_sphere(&points)
     });
     let mut hilbert = random.clone();
     timed("reorder_vertices", || {
@@ -108,7 +108,7 @@ fn locality(c: &mut Criterion) {
     let mut fib_hilbert = fib_shuffled.clone();
     let shuffled_points: Vec<DVec3> = shuffle.iter().map(|&i| fib_points[i as usize]).collect();
     fib_hilbert
-        .reorder_vertices(&sphere::hilbert_order_sphere(&shuffled_points))
+        .reorder_vertices(&sphere::internals::hilbert_order_sphere(&shuffled_points))
         .unwrap();
     let frozen = timed("freeze", || FrozenMesh::freeze(&hilbert).unwrap());
     let csr = Csr::from_triangles(N, &triangles(&hilbert));
@@ -180,7 +180,7 @@ fn locality(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(3));
     g.bench_function("hilbert_order_sphere", |b| {
-        b.iter(|| sphere::hilbert_order_sphere(black_box(&points)))
+        b.iter(|| sphere::internals::hilbert_order_sphere(black_box(&points)))
     });
     // Points to mesh, the target (≤ 0.6 s at 1M): sorted along the Hilbert curve
     // first (ids in spatial order, original index returned), and in input order.

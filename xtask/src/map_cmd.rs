@@ -43,7 +43,7 @@ pub fn run(
 
     let t = Instant::now();
     let surface = map_surface::run(&mut world, &map)?;
-    let cells = plane::voronoi_cells(&map, map.rect);
+    let cells = plane::voronoi_cells(&map, map.rect, &Default::default());
     let elevation = world
         .layer(&plane::ELEVATION)
         .ok_or("the map world has no elevation layer")?;

@@ -21,7 +21,7 @@ fn main() {
     match what {
         "insert" => {
             let mut pts: Vec<DVec3> = (0..n).map(|_| rng.unit_dvec3()).collect();
-            let order = sphere::hilbert_order_sphere(&pts);
+            let order = sphere::internals::hilbert_order_sphere(&pts);
             pts = order.iter().map(|&i| pts[i as usize]).collect();
             mesh.reserve(n).unwrap();
             pos.reserve(n);
@@ -49,7 +49,7 @@ fn main() {
             assert_eq!(hits, n / 10);
         }
         "grid" => {
-            let grid = delaunay::hint::HintGrid::new(&mesh, &pos);
+            let grid = delaunay::internals::HintGrid::new(&mesh, &pos);
             let mut hits = 0usize;
             for _ in 0..n / 10 {
                 let p = rng.unit_dvec3();

@@ -19,7 +19,8 @@ use quadedge::{Face, Mesh};
 /// [`HintGrid::remember`] new answers, to keep hints close.
 ///
 /// ```
-/// use delaunay::{Location, Sphere, hint::HintGrid, locate};
+/// use delaunay::internals::HintGrid;
+/// use delaunay::{Location, Sphere, locate};
 /// let (mesh, pos) = sphere::fibonacci_sphere(5000, 1.0, 0.0, 3).unwrap();
 /// let grid = HintGrid::new(&mesh, &pos);
 /// let p = glam::DVec3::new(-0.4, 0.1, 0.6).normalize();

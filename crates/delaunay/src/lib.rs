@@ -44,16 +44,19 @@
 
 mod adapt;
 mod batch;
+mod brio;
 mod check;
 pub mod covering;
 mod error;
 mod flips;
-pub mod hint;
+mod hint;
 mod insert;
 mod locate;
-pub mod morton;
+mod morton;
 pub mod predicates;
 mod remove;
+// The resample stencils are the world's plumbing (`World::resample_onto` is the user's door).
+#[doc(hidden)]
 pub mod resample;
 mod restore;
 
@@ -67,6 +70,15 @@ pub use locate::{Location, locate, nearest_vertex};
 pub use predicates::{Plane, Sphere, Surface};
 pub use remove::{Removed, remove};
 pub use restore::{RestoreOptions, RestoreStats, restore};
+
+/// Plumbing the sibling crates (and the benches) share, not for users: it may change in any
+/// release. Users locate points with [`locate`] and a world's operations.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::brio::{Rounds, brio_rounds, hash as brio_hash};
+    pub use crate::hint::HintGrid;
+    pub use crate::morton::{MortonFrame, refine_runs};
+}
 
 /// The README's example, compiled and run as a doc test.
 #[doc = include_str!("../README.md")]

@@ -37,7 +37,7 @@ impl MortonFrame {
     /// as the frame's high side), 21 bits each, interleaved x, y, z from the lowest bit.
     ///
     /// ```
-    /// use delaunay::morton::MortonFrame;
+    /// use delaunay::internals::MortonFrame;
     /// use glam::DVec3;
     /// let f = MortonFrame::of([DVec3::ZERO, DVec3::ONE]);
     /// assert_eq!(f.key(DVec3::ZERO), 0);
@@ -67,7 +67,7 @@ const RUN: usize = 16;
 /// equal, so the order does not depend on the sort. `point(i)` is the point of index `i`.
 ///
 /// ```
-/// use delaunay::morton::{MortonFrame, refine_runs};
+/// use delaunay::internals::{MortonFrame, refine_runs};
 /// use glam::DVec3;
 /// // 64 points on a tiny grid far inside one cell of the frame that a far point stretches.
 /// let mut p: Vec<DVec3> = (0..64).map(|i| DVec3::new((i % 8) as f64, (i / 8) as f64, 0.0) * 1e-9).collect();

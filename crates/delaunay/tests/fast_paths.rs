@@ -4,7 +4,7 @@
 mod common;
 
 use common::Rng;
-use delaunay::hint::HintGrid;
+use delaunay::internals::HintGrid;
 use delaunay::predicates::{orient3d_exact, orient3d_static, static_orient3d_bound};
 use delaunay::{DelaunayError, Location, Sphere, insert, is_delaunay, locate, remove};
 use glam::DVec3;

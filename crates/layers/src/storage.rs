@@ -50,10 +50,9 @@ impl<T: Copy> Dense<T> {
     /// Like [`Dense::filled`], but an allocation failure (or a length whose bytes overflow
     /// `isize`) is `None` instead of an abort.
     pub(crate) fn try_filled(len: usize, value: T) -> Option<Self> {
-        let mut values = Vec::new();
-        values.try_reserve_exact(len).ok()?;
-        values.resize(len, value);
-        Some(Self::from_vec(values))
+        quadedge::internals::try_filled(len, value)
+            .ok()
+            .map(Self::from_vec)
     }
 
     pub(crate) fn from_vec(values: Vec<T>) -> Self {

@@ -7,9 +7,9 @@
 //! rows of its slice, which is what lets the halves run in parallel without sharing memory.
 
 use crate::PlaneError;
-use crate::points::try_vec;
 use glam::DVec2;
 use quadedge::NONE;
+use quadedge::internals::try_vec;
 use rand_core::RngCore;
 use rand_pcg::Pcg64Mcg;
 

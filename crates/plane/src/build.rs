@@ -6,11 +6,11 @@
 //! ([`Mesh::from_half_edges`]), without searching for twins and without a separate closure.
 
 use crate::order::{MAX_ORDERED, insertion_order};
-use crate::points::try_vec;
 use crate::predicates::orient;
 use crate::triangulator::Triangulator;
 use crate::{MAX_POINTS, PlanarMap, PlaneError, Rect};
 use glam::{DVec2, DVec3};
+use quadedge::internals::try_vec;
 use quadedge::{Mesh, Vertex};
 
 /// Largest coordinate magnitude accepted: products of four differences stay inside `f64`.

@@ -8,7 +8,7 @@ use crate::{POSITION, PlanarMap, PlaneError};
 use glam::{DVec2, DVec3};
 use layers::{FaceKind, Interpolation, LayerInfo};
 use quadedge::{Mesh, Vertex};
-pub use sphere::dual::DualCentre;
+pub use sphere::dual::{CellOptions, DualCentre};
 use world::World;
 
 /// Per face: its dual point (`z = 0`); `NaN` for ghost faces, which have none.

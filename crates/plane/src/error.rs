@@ -40,21 +40,9 @@ pub enum PlaneError {
     Mesh(quadedge::MeshError),
     /// A mesh or positions array that is not a ghost-closed planar triangulation.
     NotPlanarMap(&'static str),
-    /// A violation of the planar Delaunay property (after a repair this means the input was
-    /// degenerate beyond what flips can fix).
-    NotDelaunay(Violation),
-}
-
-/// One way a ghost-closed mesh fails to be the planar Delaunay triangulation of its points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Violation {
-    /// A real (non-ghost) face is clockwise or degenerate.
-    InvertedFace(quadedge::Face),
-    /// A real edge whose opposite vertex lies strictly inside the neighbour's circumcircle.
-    NotLocallyDelaunay(quadedge::Edge),
-    /// The boundary turns clockwise at this hull vertex: the real faces do not cover a convex
-    /// region.
-    ReflexHullVertex(quadedge::Vertex),
+    /// A violation of the planar Delaunay property of the map's real part (after a repair
+    /// this means the input was degenerate beyond what flips can fix).
+    NotDelaunay(delaunay::Violation),
 }
 
 impl fmt::Display for PlaneError {
@@ -81,6 +69,12 @@ impl fmt::Display for PlaneError {
 }
 
 impl std::error::Error for PlaneError {}
+
+impl From<quadedge::internals::OutOfMemory> for PlaneError {
+    fn from(e: quadedge::internals::OutOfMemory) -> Self {
+        Self::OutOfMemory { bytes: e.bytes }
+    }
+}
 
 impl From<quadedge::MeshError> for PlaneError {
     fn from(e: quadedge::MeshError) -> Self {

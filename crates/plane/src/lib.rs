@@ -12,7 +12,9 @@
 //!   directly by incremental insertion over ghost triangles (exact filtered predicates), so
 //!   the ghost closure comes with the triangulation; [`triangulate_half_edges`] gives the
 //!   flat triangle and twin arrays without the mesh.
-//! * [`is_delaunay`] / [`make_delaunay_from_edges`]: the planar criterion, ghost-aware.
+//! * [`real_part`]: the map without its ghost, an open mesh; the workspace's one Delaunay
+//!   check runs on it (`delaunay::is_delaunay(&delaunay::Plane, &real_part(..)?, ..)`).
+//!   [`make_delaunay_from_edges`] repairs a map by flips that never touch ghost edges.
 //! * [`voronoi_cells`]: Voronoi cells clipped to the rectangle, for drawing.
 //! * [`map_world`]: a [`world::World`] with positions and a noisy elevation.
 //!
@@ -21,7 +23,8 @@
 //! let map = plane::triangulate(&pts.points).unwrap();
 //! assert!(map.mesh.is_closed());
 //! map.mesh.check().unwrap();
-//! assert_eq!(plane::is_delaunay(&map.mesh, &map.positions, map.ghost), Ok(()));
+//! let real = plane::real_part(&map.mesh, map.ghost).unwrap();
+//! assert_eq!(delaunay::is_delaunay(&delaunay::Plane, &real, &map.positions), Ok(()));
 //! // Euler: V − E + F = 2 with the ghost, so real faces = 2n − 2 − hull vertices.
 //! let n = pts.points.len();
 //! let hull = map.mesh.degree(map.ghost);
@@ -39,18 +42,20 @@ mod noise;
 mod order;
 mod points;
 mod predicates;
+mod real;
 mod repair;
 mod triangulator;
 mod voronoi;
 mod world_map;
 
 pub use build::{HalfEdges, triangulate, triangulate_half_edges};
-pub use dual::{DUAL_POINT, DualCentre, dual_point, dual_points, set_dual_layer};
-pub use error::{PlaneError, Violation};
+pub use dual::{CellOptions, DUAL_POINT, DualCentre, dual_point, dual_points, set_dual_layer};
+pub use error::PlaneError;
 pub use noise::ValueNoise;
 pub use points::{MAX_POINTS, PoissonPoints, poisson_disc, validate};
+pub use real::{RealPart, real_part};
 pub use repair::{is_ghost_edge, is_ghost_face, make_delaunay_from_edges};
-pub use voronoi::{VoronoiCells, voronoi_cells, voronoi_cells_with};
+pub use voronoi::{VoronoiCells, voronoi_cells};
 pub use world_map::{ELEVATION, MapOptions, POSITION, SEA_LEVEL, map_world};
 
 use glam::{DVec2, DVec3};
@@ -137,22 +142,6 @@ impl PlanarMap {
     pub fn hull(&self) -> Vec<Vertex> {
         self.mesh.neighbors(self.ghost).collect()
     }
-}
-
-/// `Ok(())` when the ghost-closed `mesh` is the planar Delaunay triangulation of `positions`:
-/// every real face counter-clockwise, every real edge locally Delaunay (exact in-circle),
-/// the hull convex. Ghost edges are skipped by the in-circle test.
-///
-/// # Errors
-/// `Err(Ok(violation))` for the first violation; `Err(Err(e))` when the inputs are not a
-/// ghost-closed map ([`PlaneError::NotPlanarMap`]).
-pub fn is_delaunay(
-    mesh: &Mesh,
-    positions: &[DVec3],
-    ghost: Vertex,
-) -> Result<(), Result<Violation, PlaneError>> {
-    repair::covers(mesh, positions, ghost).map_err(Err)?;
-    repair::check(mesh, positions, ghost).map_err(Ok)
 }
 
 /// The README's example, compiled and run as a doc test.

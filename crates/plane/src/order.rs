@@ -1,21 +1,20 @@
-//! The insertion order of the triangulator: a biased randomized insertion order (BRIO, Amenta,
-//! Choi and Rote 2003) with a Morton curve inside each round.
+//! The insertion order of the triangulator: the workspace's one biased randomized insertion
+//! order (BRIO, `delaunay::internals::brio_rounds`, shared with the sphere) over a Morton
+//! curve.
 //!
 //! Every point draws a round from a fixed hash of its index (half the points in the last
-//! round, a quarter in the one before, ...); rounds go from the smallest. The random rounds
-//! keep the expected cost of randomized incremental construction for every input (a purely
-//! spatial order can be quadratic on points along a few curves), and the early sparse rounds
-//! span the whole bounding box, so later points seldom fall outside the hull. The Morton sort
-//! inside a round keeps consecutive points close, so each point-location walk is a few steps.
+//! round, a quarter in the one before, ...); rounds go from the smallest and keep the Morton
+//! order inside. The random rounds keep the expected cost of randomized incremental
+//! construction for every input, and the early sparse rounds span the whole bounding box, so
+//! later points seldom fall outside the hull; the Morton order keeps each walk a few steps.
 //!
-//! The sort key, Morton code and index share one `u64` (round: 5 bits, Morton: 32 bits,
-//! index: 26 bits), sorted by a least-significant-digit radix sort: no comparison sort and
-//! no second array of indices.
+//! The Morton code and the index share one `u64` (Morton: 32 bits, index: 26 bits), sorted by
+//! a least-significant-digit radix sort: no comparison sort and no second array of indices.
 
 use crate::PlaneError;
-use crate::points::try_vec;
-use delaunay::morton::refine_runs;
+use delaunay::internals::{Rounds, brio_rounds, refine_runs};
 use glam::DVec2;
+use quadedge::internals::try_vec;
 
 /// Bits of the packed key that hold the point index.
 const INDEX_BITS: u32 = 26;
@@ -37,7 +36,10 @@ pub(crate) fn insertion_order(
 ) -> Result<Vec<u32>, PlaneError> {
     let n = points.len();
     debug_assert!(n <= MAX_ORDERED);
-    let rounds = (usize::BITS - (n / FIRST_ROUND).leading_zeros()).min(31);
+    let rounds = Rounds {
+        shrink: 1,
+        count: (usize::BITS - (n / FIRST_ROUND).leading_zeros()) as usize + 1,
+    };
     let top = f64::from(u16::MAX);
     let ext = (hi - lo).max(DVec2::splat(f64::MIN_POSITIVE));
     let scale = DVec2::splat(top) / ext;
@@ -45,19 +47,19 @@ pub(crate) fn insertion_order(
     keys.extend(points.iter().enumerate().map(|(i, &p)| {
         let q = ((p - lo) * scale).clamp(DVec2::ZERO, DVec2::splat(top));
         let morton = spread(q.x as u32) | spread(q.y as u32) << 1;
-        let tz = mix(i as u64).trailing_zeros().min(rounds);
-        let round = u64::from(rounds - tz);
-        round << (32 + INDEX_BITS) | u64::from(morton) << INDEX_BITS | i as u64
+        u64::from(morton) << INDEX_BITS | i as u64
     }));
     radix_sort_above(&mut keys, INDEX_BITS)?;
     refine_crowded_cells(&mut keys, points);
     let mask = (1u64 << INDEX_BITS) - 1;
-    let mut order: Vec<u32> = try_vec(n)?;
-    order.extend(keys.iter().map(|&k| (k & mask) as u32));
-    Ok(order)
+    Ok(brio_rounds(
+        keys.iter().map(|&k| (k & mask) as u32),
+        n,
+        rounds,
+    )?)
 }
 
-/// Points sharing one Morton cell (and round), more than a few, re-sorted along the curve of
+/// Points sharing one Morton cell, more than a few, re-sorted along the curve of
 /// their own bounding box ([`refine_runs`], as the sphere's order does). A fixed grid of 2¹⁶
 /// cells per axis over all points puts a dense cluster beside a few far points in a handful
 /// of cells; in index order inside them every walk crossed the cluster (35× the cluster alone
@@ -92,15 +94,6 @@ fn spread(x: u32) -> u32 {
     x = (x | x << 4) & 0x0F0F_0F0F;
     x = (x | x << 2) & 0x3333_3333;
     (x | x << 1) & 0x5555_5555
-}
-
-/// A fixed 64-bit mix (splitmix64's finaliser): the round of an index, the same on every run.
-#[inline]
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Sorts `keys` by their bits from `low` up (stable LSD radix sort, bytes), in place.

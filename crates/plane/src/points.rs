@@ -4,6 +4,7 @@
 use crate::bridson::{PAD, Part, Shape, grow};
 use crate::{PlaneError, Rect};
 use glam::DVec2;
+use quadedge::internals::try_vec;
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -196,16 +197,6 @@ pub struct PoissonPoints {
     pub points: Vec<DVec2>,
     /// How many of `points` lie on the rectangle's boundary.
     pub boundary_count: usize,
-}
-
-/// An empty `Vec` with room for `n` values, or a typed error instead of an abort.
-pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, PlaneError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| PlaneError::OutOfMemory {
-            bytes: n.saturating_mul(std::mem::size_of::<T>()),
-        })?;
-    Ok(v)
 }
 
 /// Corners and sides, counter-clockwise from the origin; each side cut into `⌊len / s⌋`

@@ -20,12 +20,13 @@
 //! tetrahedron, an identity of signed volumes that holds whatever the faces' orientations), so
 //! it lowers `V` strictly. `(R, V)` decreases lexicographically at every flip and a mesh has
 //! finitely many triangulations, so the flips stop. The result is then checked exactly
-//! ([`check`]); a failure is reported, never returned as a success.
+//! (`delaunay::is_delaunay` on the map's [`real_part`](crate::real_part)); a failure is
+//! reported, never returned as a success.
 //!
 //! Locality: only the edges given are queued, and each flip queues the four edges of its
 //! quadrilateral, so the flipping cost follows the number of flips.
 
-use crate::{PlaneError, Violation};
+use crate::PlaneError;
 use delaunay::{Plane, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, MeshError, Vertex};
@@ -52,30 +53,6 @@ fn wants_flip(mesh: &Mesh, pos: &[DVec3], ghost: Vertex, e: Edge) -> bool {
             && Plane.orient(p(c), p(d), p(b)) > 0.0
             && Plane.orient(p(d), p(c), p(a)) > 0.0
     }
-}
-
-/// The check's verdict on one edge and its two faces: each real face counter-clockwise, a
-/// real edge between real faces locally Delaunay. (Hull convexity is checked on the ghost's
-/// ring.)
-#[inline]
-fn edge_ok(mesh: &Mesh, pos: &[DVec3], ghost: Vertex, e: Edge) -> Result<(), Violation> {
-    let (a, b) = (mesh.origin(e), mesh.dest(e));
-    if a == ghost || b == ghost {
-        return Ok(());
-    }
-    let c = mesh.dest(mesh.left_next(e));
-    let d = mesh.dest(mesh.left_next(e.sym()));
-    let p = |v: Vertex| pos[v.index()];
-    if c != ghost && Plane.orient(p(a), p(b), p(c)) <= 0.0 {
-        return Err(Violation::InvertedFace(mesh.left(e)));
-    }
-    if d != ghost && Plane.orient(p(b), p(a), p(d)) <= 0.0 {
-        return Err(Violation::InvertedFace(mesh.right(e)));
-    }
-    if c != ghost && d != ghost && Plane.in_circle(p(a), p(b), p(c), p(d)) > 0.0 {
-        return Err(Violation::NotLocallyDelaunay(e));
-    }
-    Ok(())
 }
 
 /// Flips from a queue of edges until none wants a flip; returns the number of flips.
@@ -135,8 +112,11 @@ pub fn make_delaunay_from_edges(
     let flips = flip_from(mesh, pos, ghost, queue)?;
     // The whole mesh, not only what was flipped: the caller's list of changed edges is a
     // claim this check does not take on trust.
-    check(mesh, pos, ghost).map_err(PlaneError::NotDelaunay)?;
-    Ok(flips)
+    match delaunay::is_delaunay(&Plane, &crate::real_part(mesh, ghost)?, pos) {
+        Ok(()) => Ok(flips),
+        Err(Ok(violation)) => Err(PlaneError::NotDelaunay(violation)),
+        Err(Err(_)) => Err(PlaneError::NotPlanarMap("a position is not finite")),
+    }
 }
 
 /// The input checks shared by the public entry points.
@@ -155,32 +135,6 @@ pub(crate) fn covers(mesh: &Mesh, pos: &[DVec3], ghost: Vertex) -> Result<(), Pl
         .any(|v| v != ghost && !pos[v.index()].truncate().is_finite())
     {
         return Err(PlaneError::NotPlanarMap("a position is not finite"));
-    }
-    Ok(())
-}
-
-/// The first violation of the planar Delaunay property of a ghost-closed mesh, if any: a real
-/// face that is not counter-clockwise, a real edge failing the exact in-circle test, a hull
-/// vertex where the boundary turns clockwise. Ghost faces and edges are skipped (their
-/// criterion is the hull's convexity).
-pub(crate) fn check(mesh: &Mesh, pos: &[DVec3], ghost: Vertex) -> Result<(), Violation> {
-    for e in mesh.undirected_edges() {
-        edge_ok(mesh, pos, ghost, e)?;
-    }
-    check_hull(mesh, pos, ghost)
-}
-
-/// Around the ghost the hull vertices come clockwise (the hull is counter-clockwise seen from
-/// the real faces): each consecutive triple must not turn clockwise along the hull.
-fn check_hull(mesh: &Mesh, pos: &[DVec3], ghost: Vertex) -> Result<(), Violation> {
-    let p = |v: Vertex| pos[v.index()];
-    let ring: Vec<Vertex> = mesh.outgoing(ghost).map(|e| mesh.dest(e)).collect();
-    let k = ring.len();
-    for i in 0..k {
-        let (prev, v, next) = (ring[(i + k - 1) % k], ring[i], ring[(i + 1) % k]);
-        if Plane.orient(p(next), p(v), p(prev)) < 0.0 {
-            return Err(Violation::ReflexHullVertex(v));
-        }
     }
     Ok(())
 }

@@ -27,9 +27,9 @@
 //! opposite it is always half-edge `3t`.
 
 use crate::PlaneError;
-use crate::points::try_vec;
 use crate::predicates::{in_circle, orient};
 use glam::DVec2;
+use quadedge::internals::try_vec;
 
 /// Where a point lies in the current triangulation.
 enum Location {

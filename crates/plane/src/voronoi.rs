@@ -1,8 +1,8 @@
 //! Voronoi cells of a planar map, clipped to a rectangle, for drawing: around the
 //! circumcentres, or around any other [`DualCentre`].
 
-use crate::dual::{DualCentre, checked, points_of};
-use crate::{PlanarMap, PlaneError, Rect};
+use crate::dual::{CellOptions, DualCentre, points_of};
+use crate::{PlanarMap, Rect};
 use glam::DVec2;
 use quadedge::Vertex;
 
@@ -28,47 +28,31 @@ impl VoronoiCells {
     }
 }
 
-/// The Voronoi cell of every real vertex of `map`, clipped to `clip`.
+/// The Voronoi cell of every real vertex of `map`, clipped to `clip`, with its corners where
+/// `options` says ([`CellOptions`]: circumcentres by default; the centroid or a blend gives
+/// rounder cells around thin triangles, and the cells of any choice still tile the rectangle).
 ///
-/// Around an interior vertex the cell's corners are its faces' circumcentres in order. A hull
+/// Around an interior vertex the cell's corners are its faces' dual points in order. A hull
 /// vertex's cell is unbounded: its two ghost faces are replaced by points far out along the
 /// outward normals of its two hull edges (far enough to lie outside `clip`), so clipping gives
 /// the right polygon.
 ///
 /// ```
+/// use plane::{CellOptions, DualCentre};
 /// let pts = plane::poisson_disc(8.0, 6.0, 1.0, 1).unwrap();
 /// let map = plane::triangulate(&pts.points).unwrap();
-/// let cells = plane::voronoi_cells(&map, pts.rect);
+/// let cells = plane::voronoi_cells(&map, pts.rect, &CellOptions::default());
 /// let area: f64 = map.mesh.vertices().map(|v| {
 ///     let c = cells.cell(v);
 ///     (0..c.len()).map(|i| { let (p, q) = (c[i], c[(i + 1) % c.len()]); p[0] * q[1] - p[1] * q[0] }).sum::<f64>() / 2.0
 /// }).sum();
 /// assert!((area - 48.0).abs() < 1e-9);
-/// ```
-pub fn voronoi_cells(map: &PlanarMap, clip: Rect) -> VoronoiCells {
-    cells_around(map, clip, DualCentre::Circumcentre)
-}
-
-/// [`voronoi_cells`] with the cell corners at the chosen [dual centres](DualCentre): the
-/// centroid or a blend gives rounder cells around thin triangles; the cells of any choice
-/// still tile the rectangle (areas sum to its area).
-///
-/// # Errors
-/// [`PlaneError::InvalidArgument`] (`"blend"`) for a blend weight outside `0.0..=1.0`.
-///
-/// ```
-/// use plane::DualCentre;
-/// let pts = plane::poisson_disc(8.0, 6.0, 1.0, 1).unwrap();
-/// let map = plane::triangulate(&pts.points).unwrap();
-/// let cells = plane::voronoi_cells_with(&map, pts.rect, DualCentre::Centroid).unwrap();
+/// let centroids = CellOptions::with_centre(DualCentre::Centroid).unwrap();
+/// let cells = plane::voronoi_cells(&map, pts.rect, &centroids);
 /// assert_eq!(cells.offsets.len(), map.mesh.vertex_slots() + 1);
 /// ```
-pub fn voronoi_cells_with(
-    map: &PlanarMap,
-    clip: Rect,
-    choice: DualCentre,
-) -> Result<VoronoiCells, PlaneError> {
-    Ok(cells_around(map, clip, checked(choice)?))
+pub fn voronoi_cells(map: &PlanarMap, clip: Rect, options: &CellOptions) -> VoronoiCells {
+    cells_around(map, clip, options.centre())
 }
 
 /// The cells around a valid choice of dual points.

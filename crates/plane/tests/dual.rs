@@ -52,7 +52,8 @@ fn centroids_and_blends_lie_inside_and_cells_tile_the_rectangle() {
                 assert!(inside, "{choice:?}: {f:?}");
             }
         }
-        let cells = plane::voronoi_cells_with(&map, pts.rect, choice).unwrap();
+        let options = plane::CellOptions::with_centre(choice).unwrap();
+        let cells = plane::voronoi_cells(&map, pts.rect, &options);
         let total = area(&cells, map.mesh.vertex_slots());
         assert!(
             (total - rect_area).abs() < 1e-9 * rect_area,
@@ -61,9 +62,10 @@ fn centroids_and_blends_lie_inside_and_cells_tile_the_rectangle() {
     }
     // The test can fail: some circumcentres are outside their (obtuse) triangles.
     assert!(cc_outside > 0);
+    let circumcentres = plane::CellOptions::with_centre(DualCentre::Circumcentre).unwrap();
     assert_eq!(
-        plane::voronoi_cells_with(&map, pts.rect, DualCentre::Circumcentre).unwrap(),
-        plane::voronoi_cells(&map, pts.rect)
+        plane::voronoi_cells(&map, pts.rect, &circumcentres),
+        plane::voronoi_cells(&map, pts.rect, &Default::default())
     );
 }
 

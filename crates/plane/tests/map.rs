@@ -4,9 +4,9 @@
 mod common;
 
 use common::{assert_matches_spade, lattice_subset, uniform_points};
-use delaunay::{Plane, Surface};
+use delaunay::{DelaunayError, Plane, Surface, Violation, is_delaunay};
 use glam::{DVec2, DVec3};
-use plane::{PlaneError, Violation};
+use plane::{PlaneError, real_part};
 use quadedge::Vertex;
 use std::collections::BTreeSet;
 
@@ -34,7 +34,11 @@ fn a_square_lattice_is_all_ties_and_still_exactly_delaunay() {
     let map = plane::triangulate(&pts).unwrap();
     map.mesh.check().unwrap();
     assert_eq!(
-        plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+        is_delaunay(
+            &Plane,
+            &real_part(&map.mesh, map.ghost).unwrap(),
+            &map.positions
+        ),
         Ok(())
     );
     // Every point of the lattice's border is a hull vertex: 2·(12 + 15) − 4.
@@ -114,13 +118,21 @@ fn flips_repair_and_never_touch_ghost_edges() {
         .unwrap();
     let f = map.mesh.flip(e).unwrap();
     assert!(matches!(
-        plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
-        Err(Ok(Violation::NotLocallyDelaunay(_)))
+        is_delaunay(
+            &Plane,
+            &real_part(&map.mesh, map.ghost).unwrap(),
+            &map.positions
+        ),
+        Err(Ok(Violation::NotDelaunay(_)))
     ));
     let n = plane::make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &[f]);
     assert_eq!(n, Ok(1));
     assert_eq!(
-        plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+        is_delaunay(
+            &Plane,
+            &real_part(&map.mesh, map.ghost).unwrap(),
+            &map.positions
+        ),
         Ok(())
     );
 }
@@ -260,19 +272,20 @@ fn hostile_arguments_give_typed_errors() {
     ));
     // Bad map inputs to the checks.
     let map = plane::triangulate(&[DVec2::ZERO, DVec2::X, DVec2::Y]).unwrap();
+    let real = real_part(&map.mesh, map.ghost).unwrap();
     assert!(matches!(
-        plane::is_delaunay(&map.mesh, &map.positions[..2], map.ghost),
-        Err(Err(PlaneError::NotPlanarMap(_)))
+        is_delaunay(&Plane, &real, &map.positions[..2]),
+        Err(Err(DelaunayError::PositionsTooShort { .. }))
     ));
     let mut bad = map.positions.clone();
     bad[0] = DVec3::NAN;
     assert!(matches!(
-        plane::is_delaunay(&map.mesh, &bad, map.ghost),
-        Err(Err(PlaneError::NotPlanarMap(_)))
+        is_delaunay(&Plane, &real, &bad),
+        Err(Err(DelaunayError::NonFinite(_)))
     ));
     assert!(matches!(
-        plane::is_delaunay(&map.mesh, &map.positions, Vertex::new(99)),
-        Err(Err(PlaneError::NotPlanarMap(_)))
+        real_part(&map.mesh, Vertex::new(99)),
+        Err(PlaneError::NotPlanarMap(_))
     ));
 }
 
@@ -280,7 +293,7 @@ fn hostile_arguments_give_typed_errors() {
 fn voronoi_cells_tile_the_rectangle_and_hold_their_sites() {
     let pts = plane::poisson_disc(12.0, 9.0, 0.9, 8).unwrap();
     let map = plane::triangulate(&pts.points).unwrap();
-    let cells = plane::voronoi_cells(&map, pts.rect);
+    let cells = plane::voronoi_cells(&map, pts.rect, &Default::default());
     let mut total = 0.0;
     for v in map.mesh.vertices().filter(|&v| !map.is_ghost_vertex(v)) {
         let c = cells.cell(v);
@@ -313,7 +326,11 @@ fn degenerate_lattice_subsets_are_exactly_delaunay() {
         let map = plane::triangulate(&pts).unwrap();
         map.mesh.check().unwrap();
         assert_eq!(
-            plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+            is_delaunay(
+                &Plane,
+                &real_part(&map.mesh, map.ghost).unwrap(),
+                &map.positions
+            ),
             Ok(())
         );
         assert_matches_spade(&pts);
@@ -366,10 +383,10 @@ fn edits_through_the_world_keep_layers_and_the_planar_criterion() {
         g.commit().unwrap();
     }
     assert_eq!(
-        plane::is_delaunay(
-            world.mesh(),
+        is_delaunay(
+            &Plane,
+            &real_part(world.mesh(), map.ghost).unwrap(),
             &world.layer(&plane::POSITION).unwrap().to_vec(),
-            map.ghost
         ),
         Ok(())
     );
@@ -467,7 +484,11 @@ fn thin_tall_rectangles_sample_and_triangulate() {
         let map = plane::triangulate(&pts.points).unwrap();
         map.mesh.check().unwrap();
         assert_eq!(
-            plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+            is_delaunay(
+                &Plane,
+                &real_part(&map.mesh, map.ghost).unwrap(),
+                &map.positions
+            ),
             Ok(())
         );
     }

@@ -3,6 +3,12 @@
 use crate::{Edge, Face, Vertex};
 use core::fmt;
 
+impl From<crate::internals::OutOfMemory> for MeshError {
+    fn from(_: crate::internals::OutOfMemory) -> Self {
+        Self::OutOfMemory
+    }
+}
+
 /// Why an operation on a [`Mesh`](crate::Mesh) was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -40,6 +40,8 @@ mod edit;
 mod error;
 mod frozen;
 mod ids;
+#[doc(hidden)]
+pub mod internals;
 mod iter;
 pub mod journal;
 mod mesh;

@@ -6,8 +6,8 @@
 //! choice: only the point per face changes (Red Blob's `t_coords`).
 //!
 //! [`dual_points`] computes the point of every face on the sphere; the plane's counterpart is
-//! `plane::dual_points`. [`geometry::voronoi_areas_with`](crate::geometry::voronoi_areas_with)
-//! sums cells around any choice: on a closed mesh they still tile the sphere.
+//! `plane::dual_points`. [`geometry::voronoi_areas`](crate::geometry::voronoi_areas) sums
+//! cells around any choice ([`CellOptions`]): on a closed mesh they still tile the sphere.
 
 use crate::SphereError;
 use crate::geometry::circumcenter;
@@ -41,6 +41,40 @@ impl DualCentre {
             DualCentre::Blend(t) if !(0.0..=1.0).contains(&t) => Err(SphereError::InvalidBlend(t)),
             _ => Ok(self),
         }
+    }
+}
+
+/// How Voronoi cells are drawn and measured: where each face's corner of the cells goes.
+/// `Default` puts it at the circumcentre (the true Voronoi vertex). Checked when built, so the
+/// functions that take it ([`geometry::voronoi_areas`](crate::geometry::voronoi_areas),
+/// `plane::voronoi_cells`) cannot fail on it.
+///
+/// ```
+/// use sphere::dual::{CellOptions, DualCentre};
+/// assert_eq!(CellOptions::default().centre(), DualCentre::Circumcentre);
+/// assert!(CellOptions::with_centre(DualCentre::Blend(0.5)).is_ok());
+/// assert!(CellOptions::with_centre(DualCentre::Blend(1.5)).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CellOptions {
+    centre: DualCentre,
+}
+
+impl CellOptions {
+    /// Cell corners at `centre` of each face: the centroid or a blend gives rounder cells
+    /// around thin triangles, and the cells of any choice still tile the surface.
+    ///
+    /// # Errors
+    /// [`SphereError::InvalidBlend`] for a `Blend` weight that is not within `0.0..=1.0`.
+    pub fn with_centre(centre: DualCentre) -> Result<Self, SphereError> {
+        Ok(Self {
+            centre: centre.validate()?,
+        })
+    }
+
+    /// Where the cells' corners go.
+    pub fn centre(&self) -> DualCentre {
+        self.centre
     }
 }
 
@@ -108,7 +142,15 @@ pub fn dual_points(
     positions: &[DVec3],
     choice: DualCentre,
 ) -> Result<Vec<DVec3>, SphereError> {
-    let choice = choice.validate()?;
+    Ok(points_at(mesh, positions, choice.validate()?))
+}
+
+/// [`dual_points`] for a checked choice.
+pub(crate) fn points_at(
+    mesh: &impl Topology,
+    positions: &[DVec3],
+    choice: DualCentre,
+) -> Vec<DVec3> {
     assert!(
         positions.len() >= mesh.vertex_slots(),
         "positions ({}) must cover every vertex slot ({})",
@@ -121,5 +163,5 @@ pub fn dual_points(
         let r = (a.length() + b.length() + c.length()) / 3.0;
         out[f.index()] = dual_point(a, b, c, r, choice);
     }
-    Ok(out)
+    out
 }

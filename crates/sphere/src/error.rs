@@ -62,8 +62,6 @@ pub enum SphereError {
     /// strictly inside, so it is no triangulation of the sphere (its rim faces turn away from
     /// the centre or pass through it). [`crate::triangulate`] still returns that hull.
     NotEnclosingCentre,
-    /// The mesh is not Delaunay: an inverted face or a non-Delaunay edge.
-    NotDelaunay(delaunay::Violation),
     /// A Delaunay operation refused its input or could not finish.
     Delaunay(delaunay::DelaunayError),
     /// Building the quad-edge mesh failed (should not happen for a valid triangulation).
@@ -97,7 +95,6 @@ impl fmt::Display for SphereError {
                 f,
                 "the points lie in one closed hemisphere: their hull does not surround the centre"
             ),
-            NotDelaunay(v) => write!(f, "not Delaunay: {v:?}"),
             Delaunay(e) => write!(f, "{e}"),
             Mesh(e) => write!(f, "mesh construction failed: {e}"),
         }
@@ -117,6 +114,12 @@ impl std::error::Error for SphereError {
 impl From<delaunay::DelaunayError> for SphereError {
     fn from(e: delaunay::DelaunayError) -> Self {
         SphereError::Delaunay(e)
+    }
+}
+
+impl From<quadedge::internals::OutOfMemory> for SphereError {
+    fn from(e: quadedge::internals::OutOfMemory) -> Self {
+        Self::OutOfMemory { bytes: e.bytes }
     }
 }
 

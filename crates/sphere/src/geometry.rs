@@ -132,39 +132,30 @@ pub fn circumcenters(mesh: &impl Topology, positions: &[DVec3]) -> Vec<DVec3> {
 ///
 /// When `positions` is shorter than the mesh's vertex slots.
 ///
+/// The cell corners go where `options` says ([`CellOptions`](crate::dual::CellOptions),
+/// circumcentres by default); the cells of any choice tile a closed mesh, so their areas
+/// still sum to `4πr²`.
+///
 /// ```
+/// use sphere::dual::{CellOptions, DualCentre};
 /// let (mesh, pos) = sphere::fibonacci_sphere(1000, 2.0, 0.3, 1).unwrap();
-/// let total: f64 = sphere::geometry::voronoi_areas(&mesh, &pos).iter().sum();
 /// let want = 4.0 * std::f64::consts::PI * 4.0;
+/// let total: f64 = sphere::geometry::voronoi_areas(&mesh, &pos, &CellOptions::default()).iter().sum();
 /// assert!((total - want).abs() < 1e-9 * want);
-/// ```
-pub fn voronoi_areas(mesh: &impl Topology, positions: &[DVec3]) -> Vec<f64> {
-    cell_areas(mesh, positions, &circumcenters(mesh, positions))
-}
-
-/// [`voronoi_areas`] with the cell corners at the chosen [dual centres](crate::dual): the
-/// cells of any choice tile a closed mesh, so their areas still sum to `4πr²`.
-///
-/// # Errors
-/// [`SphereError::InvalidBlend`](crate::SphereError::InvalidBlend) for a bad blend weight.
-///
-/// # Panics
-/// When `positions` is shorter than the mesh's vertex slots.
-///
-/// ```
-/// use sphere::dual::DualCentre;
-/// let (mesh, pos) = sphere::fibonacci_sphere(1000, 2.0, 0.3, 1).unwrap();
-/// let a = sphere::geometry::voronoi_areas_with(&mesh, &pos, DualCentre::Centroid).unwrap();
-/// let want = 4.0 * std::f64::consts::PI * 4.0;
+/// let centroids = CellOptions::with_centre(DualCentre::Centroid).unwrap();
+/// let a = sphere::geometry::voronoi_areas(&mesh, &pos, &centroids);
 /// assert!((a.iter().sum::<f64>() - want).abs() < 1e-9 * want);
 /// ```
-pub fn voronoi_areas_with(
+pub fn voronoi_areas(
     mesh: &impl Topology,
     positions: &[DVec3],
-    choice: crate::dual::DualCentre,
-) -> Result<Vec<f64>, crate::SphereError> {
-    let points = crate::dual::dual_points(mesh, positions, choice)?;
-    Ok(cell_areas(mesh, positions, &points))
+    options: &crate::dual::CellOptions,
+) -> Vec<f64> {
+    let points = match options.centre() {
+        crate::dual::DualCentre::Circumcentre => circumcenters(mesh, positions),
+        centre => crate::dual::points_at(mesh, positions, centre),
+    };
+    cell_areas(mesh, positions, &points)
 }
 
 /// The signed-triangle area of every closed cell around the given dual points.
@@ -312,7 +303,7 @@ mod tests {
             DVec3::NEG_Z,
         ];
         let (mesh, _) = crate::sphere_mesh(&p).unwrap();
-        let areas = voronoi_areas(&mesh, &p);
+        let areas = voronoi_areas(&mesh, &p, &Default::default());
         for a in areas {
             assert!((a - 4.0 * PI / 6.0).abs() < 1e-12);
         }
@@ -336,7 +327,10 @@ mod tests {
                 .zip(&b)
                 .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
         );
-        assert_eq!(voronoi_areas(&frozen, &p), voronoi_areas(&mesh, &p));
+        assert_eq!(
+            voronoi_areas(&frozen, &p, &Default::default()),
+            voronoi_areas(&mesh, &p, &Default::default())
+        );
         assert_eq!(mesh_quality(&frozen, &p), mesh_quality(&mesh, &p));
         // Every undirected edge counted once: the mean over the edge list agrees.
         let mean = mesh

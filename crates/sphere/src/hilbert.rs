@@ -25,7 +25,7 @@ const PLANE_BITS: u32 = 31;
 /// (`bits ≤ 32`; coordinates must be below `2^bits`).
 ///
 /// ```
-/// use sphere::hilbert_index;
+/// use sphere::internals::hilbert_index;
 /// // The order-1 curve: (0,0) → (0,1) → (1,1) → (1,0).
 /// let cells = [(0, 0), (0, 1), (1, 1), (1, 0)];
 /// let d: Vec<u64> = cells.iter().map(|&(x, y)| hilbert_index(x, y, 1)).collect();
@@ -127,7 +127,7 @@ fn sphere_key(p: DVec3) -> u64 {
 /// ```
 /// use glam::DVec3;
 /// let p = sphere::fibonacci_points(1000, 1.0, 0.0, 0).unwrap();
-/// let order = sphere::hilbert_order_sphere(&p);
+/// let order = sphere::internals::hilbert_order_sphere(&p);
 /// let mut sorted = order.clone();
 /// sorted.sort();
 /// assert_eq!(sorted, (0..1000).collect::<Vec<u32>>());
@@ -146,7 +146,7 @@ pub fn hilbert_order_sphere(points: &[DVec3]) -> Vec<u32> {
 /// ```
 /// use glam::DVec2;
 /// let p = [DVec2::new(0.0, 0.0), DVec2::new(1.0, 0.0), DVec2::new(0.0, 1.0), DVec2::new(1.0, 1.0)];
-/// assert_eq!(sphere::hilbert_order_plane(&p), [0, 2, 3, 1]);
+/// assert_eq!(sphere::internals::hilbert_order_plane(&p), [0, 2, 3, 1]);
 /// ```
 pub fn hilbert_order_plane(points: &[DVec2]) -> Vec<u32> {
     let finite = points.iter().filter(|p| p.is_finite());
@@ -174,7 +174,7 @@ pub fn hilbert_order_plane(points: &[DVec2]) -> Vec<u32> {
 /// let before = pos.clone();
 /// let remap = sphere::hilbert_sort_mesh(&mut mesh, &mut pos).unwrap();
 /// mesh.check().unwrap();
-/// assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+/// assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
 /// assert_eq!(pos[remap.vertices[7] as usize], before[7]);
 /// ```
 ///
@@ -207,7 +207,7 @@ pub fn hilbert_sort_mesh(
 /// let p = sphere::fibonacci_points(2000, 1.0, 0.9, 1).unwrap();
 /// let (mesh, pos, order) = sphere::sphere_mesh_hilbert(&p).unwrap();
 /// assert_eq!(pos[5], p[order[5] as usize]);
-/// assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+/// assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
 /// ```
 ///
 /// # Errors
@@ -217,7 +217,7 @@ pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u3
     crate::order::check_input(points)?;
     let scale = crate::order::scale_for(points)?;
     crate::probe_memory(points.len())?;
-    let mut keyed: Vec<(u64, u32)> = crate::order::try_vec(points.len())?;
+    let mut keyed: Vec<(u64, u32)> = quadedge::internals::try_vec(points.len())?;
     keyed.par_extend(
         points
             .par_iter()
@@ -226,10 +226,10 @@ pub fn sphere_mesh_hilbert(points: &[DVec3]) -> Result<(Mesh, Vec<DVec3>, Vec<u3
     );
     keyed.par_sort_unstable();
     refuse_duplicates(points, &keyed)?;
-    let mut order: Vec<u32> = crate::order::try_vec(points.len())?;
+    let mut order: Vec<u32> = quadedge::internals::try_vec(points.len())?;
     order.par_extend(keyed.par_iter().map(|&(_, i)| i));
     drop(keyed);
-    let mut sorted: Vec<DVec3> = crate::order::try_vec(points.len())?;
+    let mut sorted: Vec<DVec3> = quadedge::internals::try_vec(points.len())?;
     sorted.par_extend(order.par_iter().map(|&i| points[i as usize]));
     match mesh_of_sorted(sorted, scale) {
         Ok((mesh, pos)) => Ok((mesh, pos, order)),

@@ -176,6 +176,9 @@ mod tests {
         let (mesh, positions) = &runs[0];
         assert_eq!(mesh.face_count(), 2 * n - 4);
         mesh.check().unwrap();
-        assert_eq!(crate::is_delaunay(mesh, positions), Ok(()));
+        assert_eq!(
+            delaunay::is_delaunay(&delaunay::Sphere, mesh, positions),
+            Ok(())
+        );
     }
 }

@@ -4,16 +4,14 @@
 //! Fibonacci lattice), their exact spherical Delaunay triangulation as a [`quadedge::Mesh`], and
 //! the geometry the simulation needs on top (Voronoi corners and cell areas, distances,
 //! quality). Keeping a mesh Delaunay while it changes (insert, remove, move) is the job of the
-//! [`delaunay`] crate, re-exported here; [`is_delaunay`] and [`make_delaunay`] are its sphere
-//! shortcuts.
+//! [`delaunay`] crate, re-exported here (`delaunay::is_delaunay(&delaunay::Sphere, ..)` checks a
+//! sphere mesh).
 //!
 //! * [`fibonacci_points`] / [`fibonacci_sphere`]: any number of points along the golden
 //!   spiral, optionally perturbed with a seeded generator.
 //! * [`icosphere`]: the subdivided icosahedron (10 · 4^s + 2 vertices).
 //! * [`triangulate`] / [`sphere_mesh`]: exact spherical Delaunay triangulation (= convex hull)
 //!   of arbitrary points on a sphere with robust predicates, ~`O(n log n)`.
-//! * [`is_delaunay`] / [`make_delaunay`]: check and restore the Delaunay property after edits
-//!   (flips; [`delaunay::restore`] repairs folds after moves as well).
 //! * [`geometry`]: great-circle distance, spherical areas, circumcentres, Voronoi areas, mesh
 //!   quality.
 //! * [`dual`]: the dual point of each face as circumcentre, centroid or a blend pulled inside
@@ -23,7 +21,7 @@
 //! let (mesh, positions) = sphere::fibonacci_sphere(1000, 6371.0, 0.0, 0).unwrap();
 //! assert_eq!(mesh.face_count(), 2 * 1000 - 4);
 //! assert_eq!(mesh.euler_characteristic(), 2);
-//! assert!(sphere::is_delaunay(&mesh, &positions).is_ok());
+//! assert_eq!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &positions), Ok(()));
 //! ```
 
 #![forbid(unsafe_code)]
@@ -45,10 +43,7 @@ mod visibility;
 
 pub use delaunay;
 pub use error::SphereError;
-pub use hilbert::{
-    hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh,
-    sphere_mesh_hilbert,
-};
+pub use hilbert::{hilbert_sort_mesh, sphere_mesh_hilbert};
 pub use icosphere::{icosphere, icosphere_triangles};
 pub use lattice::triangulate_fibonacci;
 pub use points::{
@@ -60,6 +55,14 @@ pub use triangulate::triangulate;
 use glam::DVec3;
 use quadedge::Mesh;
 
+/// Plumbing the sibling crates and the benches share, not for users: it may change in any
+/// release. Users get spatial order from the generators, [`hilbert_sort_mesh`] and
+/// [`sphere_mesh_hilbert`].
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::hilbert::{hilbert_index, hilbert_order_plane, hilbert_order_sphere};
+}
+
 /// The largest point count accepted: `6n` directed edges must fit the mesh's 31-bit edge ids.
 /// Below it, the memory a request needs is asked for with `try_reserve`, so a size this
 /// machine cannot hold is [`SphereError::OutOfMemory`], not an abort.
@@ -68,45 +71,6 @@ pub const MAX_POINTS: usize = 300_000_000;
 /// Bytes per vertex of a [`Mesh`] built from a triangulation, with slack: probed before the
 /// mesh is built so that a mesh too large for memory is a typed error.
 const MESH_BYTES_PER_VERTEX: usize = 128;
-
-/// `Ok(())` when `mesh` is the spherical Delaunay triangulation of `positions`: no inverted
-/// face (a fold) and no edge that is not locally Delaunay. [`delaunay::is_delaunay`] on the
-/// sphere.
-///
-/// # Errors
-/// [`SphereError::NotDelaunay`] with the first violation; [`SphereError::Delaunay`] when the
-/// positions do not cover the mesh or are not finite.
-///
-/// ```
-/// let (mesh, pos) = sphere::fibonacci_sphere(200, 1.0, 0.5, 7).unwrap();
-/// assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
-/// ```
-pub fn is_delaunay(mesh: &Mesh, positions: &[DVec3]) -> Result<(), SphereError> {
-    match delaunay::is_delaunay(&delaunay::Sphere, mesh, positions) {
-        Ok(()) => Ok(()),
-        Err(Ok(v)) => Err(SphereError::NotDelaunay(v)),
-        Err(Err(e)) => Err(SphereError::Delaunay(e)),
-    }
-}
-
-/// Restores the Delaunay property by flips and returns the number of flips:
-/// [`delaunay::make_delaunay`] on the sphere. Either the result is Delaunay or an error says
-/// why not (inverted faces are refused up front: use [`delaunay::restore`] after moves).
-///
-/// # Errors
-/// [`SphereError::Delaunay`] wrapping the [`delaunay::DelaunayError`].
-///
-/// ```
-/// use quadedge::Edge;
-/// let (mut mesh, pos) = sphere::fibonacci_sphere(500, 1.0, 0.0, 0).unwrap();
-/// mesh.flip(Edge::of_quad(100)).unwrap();
-/// assert!(sphere::is_delaunay(&mesh, &pos).is_err());
-/// assert_eq!(sphere::make_delaunay(&mut mesh, &pos), Ok(1));
-/// assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
-/// ```
-pub fn make_delaunay(mesh: &mut Mesh, positions: &[DVec3]) -> Result<usize, SphereError> {
-    Ok(delaunay::make_delaunay(&delaunay::Sphere, mesh, positions)?)
-}
 
 /// Peak bytes per point of a mesh build (points, sort keys, triangles, twins, the mesh): asked
 /// for once up front, so that a size this machine cannot hold fails before any work.
@@ -117,7 +81,7 @@ pub(crate) fn probe_memory(n: usize) -> Result<(), SphereError> {
     if n > MAX_POINTS {
         return Err(SphereError::TooManyPoints(n));
     }
-    drop(order::try_vec::<u8>(
+    drop(quadedge::internals::try_vec::<u8>(
         n.saturating_mul(PEAK_BYTES_PER_POINT),
     )?);
     Ok(())
@@ -131,7 +95,7 @@ pub(crate) fn build_mesh<'a>(
     tris: &[[u32; 3]],
     twins: impl Into<std::borrow::Cow<'a, [u32]>>,
 ) -> Result<Mesh, SphereError> {
-    drop(order::try_vec::<u8>(
+    drop(quadedge::internals::try_vec::<u8>(
         n.saturating_mul(MESH_BYTES_PER_VERTEX),
     )?);
     Ok(Mesh::from_half_edges_owned(

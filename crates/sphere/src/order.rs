@@ -1,28 +1,17 @@
 //! Input checks and the insertion order of the general triangulation path.
 //!
-//! The order is a biased randomized insertion order (BRIO, Amenta, Choi and Rote 2003): every
-//! point draws a round from a geometric distribution (half the points in the last round, a
-//! quarter in the one before, ...) from a fixed hash of its index, rounds are inserted from
-//! the smallest, and each round is sorted along a Morton curve. The random rounds give the
-//! `O(n log n)` expected bound of randomized incremental construction for every input (points
-//! on a few circles used to take quadratic time in pure Morton order); the sort within each
-//! round keeps consecutive points close, so walks stay a few steps long.
+//! The order is the workspace's one biased randomized insertion order (BRIO,
+//! `delaunay::internals::brio_rounds`, shared with the plane): rounds of geometric size drawn
+//! from a fixed hash of each index (half the points in the last round, a quarter in the one
+//! before, ...), each round sorted along a Morton curve. Points on a few circles used to take
+//! quadratic time in pure Morton order; the sort within each round keeps walks short.
 
 use crate::SphereError;
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use delaunay::morton::{MortonFrame, refine_runs};
+use delaunay::internals::{MortonFrame, Rounds, brio_rounds, refine_runs};
 use glam::DVec3;
+use quadedge::internals::try_vec;
 use rayon::prelude::*;
-
-/// Bytes for a vector of `n` values of `T`, refusing what the allocator cannot give.
-pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, SphereError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| SphereError::OutOfMemory {
-            bytes: n.saturating_mul(core::mem::size_of::<T>()),
-        })?;
-    Ok(v)
-}
 
 /// The checks every triangulation path makes first; returns the point count.
 pub(crate) fn check_input(points: &[DVec3]) -> Result<usize, SphereError> {
@@ -96,7 +85,11 @@ pub(crate) fn insertion_order(points: &[DVec3]) -> Result<Vec<u32>, SphereError>
             });
         }
     }
-    brio_rounds(keyed.iter().map(|&(_, i)| i), points.len(), 1)
+    Ok(brio_rounds(
+        keyed.iter().map(|&(_, i)| i),
+        points.len(),
+        HALVES,
+    )?)
 }
 
 /// The BRIO insertion sequence of points already in spatial order (`0..n`): each round keeps
@@ -106,36 +99,20 @@ pub(crate) fn insertion_order(points: &[DVec3]) -> Result<Vec<u32>, SphereError>
 /// the insertion sweeping the curve. Measured on 1M uniform points, one thread: halving
 /// rounds 0.80 s, quartering 0.75 s, sixteenths 0.69 s, 1/64 0.71 s, one round 0.91 s.
 pub(crate) fn brio_sequence(n: usize) -> Result<Vec<u32>, SphereError> {
-    brio_rounds(0..n as u32, n, 4)
+    Ok(brio_rounds(0..n as u32, n, SIXTEENTHS)?)
 }
 
-/// `spatial` (a permutation of `0..n` in spatial order) split into BRIO rounds by a counting
-/// sort, keeping the spatial order inside each round. A point is in the last round unless the
-/// low `shrink` bits of its hash are all ones, and so on: each round holds `2^-shrink` of the
-/// points of the next.
-fn brio_rounds(
-    spatial: impl Iterator<Item = u32> + Clone,
-    n: usize,
-    shrink: u32,
-) -> Result<Vec<u32>, SphereError> {
-    const ROUNDS: usize = 24;
-    let round = |i: u32| ROUNDS - 1 - ((hash(i).trailing_ones() / shrink) as usize).min(ROUNDS - 1);
-    let mut start = [0usize; ROUNDS + 1];
-    for i in spatial.clone() {
-        start[round(i) + 1] += 1;
-    }
-    for r in 0..ROUNDS {
-        start[r + 1] += start[r];
-    }
-    let mut order: Vec<u32> = try_vec(n)?;
-    order.resize(n, 0);
-    for i in spatial {
-        let r = round(i);
-        order[start[r]] = i;
-        start[r] += 1;
-    }
-    Ok(order)
-}
+/// The round split of the sphere's insertion orders: halves in 24 rounds after a Morton sort.
+const HALVES: Rounds = Rounds {
+    shrink: 1,
+    count: 24,
+};
+
+/// The round split of points already in spatial order: sixteenths in 24 rounds.
+const SIXTEENTHS: Rounds = Rounds {
+    shrink: 4,
+    count: 24,
+};
 
 /// Triangles and the twins of their three half-edges, one triple per triangle.
 pub(crate) type Renumbered = (Vec<[u32; 3]>, Vec<[u32; 3]>);
@@ -242,20 +219,10 @@ pub(crate) fn by_lowest_corner(
     Ok((out_tris, out_twins))
 }
 
-/// A fixed 32-bit mix (so the order is the same on every run and platform).
-#[inline]
-fn hash(i: u32) -> u32 {
-    let mut x = i.wrapping_mul(0x9e37_79b9) ^ 0x85eb_ca6b;
-    x ^= x >> 16;
-    x = x.wrapping_mul(0x7feb_352d);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0x846c_a68b);
-    x ^ (x >> 16)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use delaunay::internals::brio_hash as hash;
 
     #[test]
     fn rounds_are_geometric_and_every_point_appears_once() {

@@ -57,7 +57,7 @@ pub fn fibonacci_points(
     let golden_angle = 2.0 * core::f64::consts::PI * (2.0 - golden_ratio());
     let last = (n - 1) as f64;
     let (top, step) = latitudes(n);
-    let mut out = crate::order::try_vec(n)?;
+    let mut out = quadedge::internals::try_vec(n)?;
     if perturbation == 0.0 {
         // Each point from its index alone: on all cores, the same bits.
         out.resize(n, DVec3::ZERO);
@@ -165,7 +165,7 @@ pub fn perturbed_fibonacci_points(
 /// use sphere::{Perturbation, perturbed_fibonacci_sphere};
 /// let (mesh, pos) = perturbed_fibonacci_sphere(500, 1.0, Perturbation::Tangent(0.4), 3).unwrap();
 /// assert_eq!(mesh.face_count(), 2 * 500 - 4);
-/// assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+/// assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
 /// ```
 ///
 /// # Errors

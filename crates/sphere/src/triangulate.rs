@@ -25,7 +25,7 @@
 //! [`Mesh::from_triangles`]. Without `unsafe`: bounds checks measured at a few percent.
 
 use crate::SphereError;
-use crate::order::{brio_sequence, check_input, insertion_order, scale_for, try_vec};
+use crate::order::{brio_sequence, check_input, insertion_order, scale_for};
 use crate::seed::seeded;
 use crate::visibility::outside;
 use delaunay::predicates::{orient3d_static as orient_static, static_orient3d_bound};
@@ -33,6 +33,7 @@ use glam::DVec3;
 #[cfg(doc)]
 use quadedge::Mesh;
 use quadedge::NONE;
+use quadedge::internals::try_vec;
 
 /// The spherical Delaunay triangulation of `points` (on a common sphere around the origin),
 /// as triangles of point indices, counter-clockwise seen from outside.

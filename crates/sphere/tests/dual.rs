@@ -4,8 +4,9 @@
 use delaunay::{Sphere, Surface};
 use glam::DVec3;
 use sphere::SphereError;
+use sphere::dual::CellOptions;
 use sphere::dual::{DualCentre, dual_points};
-use sphere::geometry::voronoi_areas_with;
+use sphere::geometry::voronoi_areas;
 
 /// Is `p` strictly inside the counter-clockwise spherical triangle `a, b, c`? Exact.
 fn inside(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> bool {
@@ -84,7 +85,8 @@ fn cells_of_every_choice_tile_the_sphere() {
         DualCentre::Blend(0.5),
         DualCentre::Blend(1.0),
     ] {
-        let areas = voronoi_areas_with(&mesh, &pos, choice).unwrap();
+        let options = CellOptions::with_centre(choice).unwrap();
+        let areas = voronoi_areas(&mesh, &pos, &options);
         let total: f64 = areas.iter().sum();
         assert!(
             (total - want).abs() < 1e-9 * want,
@@ -95,9 +97,10 @@ fn cells_of_every_choice_tile_the_sphere() {
             assert!(areas.iter().all(|&a| a > 0.0), "{choice:?}");
         }
     }
+    let circumcentres = CellOptions::with_centre(DualCentre::Circumcentre).unwrap();
     assert_eq!(
-        voronoi_areas_with(&mesh, &pos, DualCentre::Circumcentre).unwrap(),
-        sphere::geometry::voronoi_areas(&mesh, &pos)
+        voronoi_areas(&mesh, &pos, &circumcentres),
+        voronoi_areas(&mesh, &pos, &CellOptions::default())
     );
 }
 
@@ -109,7 +112,10 @@ fn bad_blend_weights_are_refused() {
             dual_points(&mesh, &pos, DualCentre::Blend(t)),
             Err(SphereError::InvalidBlend(_))
         ));
-        assert!(voronoi_areas_with(&mesh, &pos, DualCentre::Blend(t)).is_err());
+        assert!(matches!(
+            CellOptions::with_centre(DualCentre::Blend(t)),
+            Err(SphereError::InvalidBlend(_))
+        ));
     }
     // The one-triangle helper clamps instead.
     let [a, b, c] = mesh

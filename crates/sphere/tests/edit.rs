@@ -2,8 +2,9 @@
 
 use glam::DVec3;
 use quadedge::{Edge, Vertex};
+use sphere::delaunay::{self, Sphere, is_delaunay, make_delaunay};
 use sphere::geometry::{circumcenters, mesh_quality, voronoi_areas};
-use sphere::{delaunay, fibonacci_sphere, icosphere, is_delaunay, make_delaunay};
+use sphere::{fibonacci_sphere, icosphere};
 use std::f64::consts::PI;
 
 #[test]
@@ -26,10 +27,8 @@ fn restores_delaunay_after_flips() {
                 continue;
             }
             assert!(matches!(
-                make_delaunay(&mut folded, &pos),
-                Err(sphere::SphereError::Delaunay(
-                    delaunay::DelaunayError::Inverted(_)
-                ))
+                make_delaunay(&Sphere, &mut folded, &pos),
+                Err(delaunay::DelaunayError::Inverted(_))
             ));
             refused += 1;
             continue;
@@ -40,10 +39,10 @@ fn restores_delaunay_after_flips() {
     }
     assert!(refused > 0);
     assert!(flipped > 50);
-    assert!(is_delaunay(&mesh, &pos).is_err());
-    let flips = make_delaunay(&mut mesh, &pos).unwrap();
+    assert!(is_delaunay(&Sphere, &mesh, &pos).is_err());
+    let flips = make_delaunay(&Sphere, &mut mesh, &pos).unwrap();
     assert!(flips >= flipped);
-    assert_eq!(is_delaunay(&mesh, &pos), Ok(()));
+    assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
     mesh.check().unwrap();
     // Same edges as before (no co-circular quads in a perturbed lattice).
     let edges = |m: &quadedge::Mesh| {
@@ -71,10 +70,10 @@ fn restores_delaunay_after_moving_points() {
         let d = DVec3::new(r(), r(), r()) * 0.4 * spacing;
         *p = (*p + d).normalize();
     }
-    assert!(is_delaunay(&mesh, &pos).is_err());
-    let flips = make_delaunay(&mut mesh, &pos).unwrap();
+    assert!(is_delaunay(&Sphere, &mesh, &pos).is_err());
+    let flips = make_delaunay(&Sphere, &mut mesh, &pos).unwrap();
     assert!(flips > 0);
-    assert_eq!(is_delaunay(&mesh, &pos), Ok(()));
+    assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
     mesh.check().unwrap();
     let fresh = sphere::sphere_mesh(&pos).unwrap().0;
     assert_eq!(fresh.undirected_edge_count(), mesh.undirected_edge_count());
@@ -89,7 +88,7 @@ fn voronoi_areas_tile_the_sphere() {
         (20_000, 1.0, 0.9),
     ] {
         let (mesh, pos) = fibonacci_sphere(n, r, p, 8).unwrap();
-        let areas = voronoi_areas(&mesh, &pos);
+        let areas = voronoi_areas(&mesh, &pos, &Default::default());
         let total: f64 = areas.iter().sum();
         let want = 4.0 * PI * r * r;
         assert!(
@@ -111,7 +110,7 @@ fn voronoi_areas_tile_the_sphere() {
         }
     }
     let (mesh, pos) = icosphere(3, 1.0).unwrap();
-    let total: f64 = voronoi_areas(&mesh, &pos).iter().sum();
+    let total: f64 = voronoi_areas(&mesh, &pos, &Default::default()).iter().sum();
     assert!((total - 4.0 * PI).abs() < 1e-9 * 4.0 * PI);
 }
 
@@ -144,5 +143,5 @@ fn quality_of_fibonacci_and_icosphere() {
     let q = mesh_quality(&mesh, &pos).unwrap();
     assert!(q.edge_ratio < 1.5 && q.min_angle > 0.9, "{q:?}");
     // An icosphere's subdivision is Delaunay (co-circular quads aside).
-    assert_eq!(is_delaunay(&mesh, &pos), Ok(()));
+    assert_eq!(is_delaunay(&Sphere, &mesh, &pos), Ok(()));
 }

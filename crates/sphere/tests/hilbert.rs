@@ -1,10 +1,8 @@
 //! Hilbert orders: the curve itself, permutations, determinism, locality, hostile points.
 
 use glam::{DVec2, DVec3};
-use sphere::{
-    SphereError, hilbert_index, hilbert_order_plane, hilbert_order_sphere, hilbert_sort_mesh,
-    sphere_mesh_hilbert,
-};
+use sphere::internals::{hilbert_index, hilbert_order_plane, hilbert_order_sphere};
+use sphere::{SphereError, hilbert_sort_mesh, sphere_mesh_hilbert};
 
 fn is_permutation(order: &[u32], n: usize) -> bool {
     let mut seen = vec![false; n];
@@ -123,7 +121,7 @@ fn hilbert_sort_mesh_keeps_positions_on_their_vertices() {
     let (before_mesh, before_pos) = (mesh.clone(), pos.clone());
     let remap = hilbert_sort_mesh(&mut mesh, &mut pos).unwrap();
     mesh.check().unwrap();
-    sphere::is_delaunay(&mesh, &pos).unwrap();
+    delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).unwrap();
     for v in before_mesh.vertices() {
         let nv = remap.vertex(v).unwrap();
         assert_eq!(pos[nv.index()], before_pos[v.index()]);
@@ -153,7 +151,7 @@ fn sphere_mesh_hilbert_keeps_points_and_reports_original_indices() {
     for (i, &o) in order.iter().enumerate() {
         assert_eq!(pos[i], p[o as usize]);
     }
-    sphere::is_delaunay(&mesh, &pos).unwrap();
+    delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).unwrap();
     // Same triangles as the mesh in input order, after mapping ids.
     let (plain, _) = sphere::sphere_mesh(&p).unwrap();
     let canon = |t: [u32; 3]| {
@@ -221,7 +219,10 @@ fn sphere_mesh_hilbert_is_the_same_with_1_2_and_4_threads() {
             .all(|(p, &i)| *p == points[i as usize])
     );
     mesh.check().unwrap();
-    assert_eq!(sphere::is_delaunay(mesh, positions), Ok(()));
+    assert_eq!(
+        delaunay::is_delaunay(&delaunay::Sphere, mesh, positions),
+        Ok(())
+    );
 }
 
 /// The sorted path's own checks: duplicates among many points sharing one Hilbert cell, points
@@ -253,7 +254,7 @@ fn sphere_mesh_hilbert_finds_duplicates_in_one_cell_and_scales_tiny_points() {
     assert_eq!(o1, o2);
     assert!(m1 == m2);
     assert!(pos2.iter().zip(&o2).all(|(q, &i)| *q == tiny[i as usize]));
-    sphere::is_delaunay(&m1, &pos1).unwrap();
+    delaunay::is_delaunay(&delaunay::Sphere, &m1, &pos1).unwrap();
 
     // A point well inside the hull is named by its input index.
     let mut inner = unit.clone();
@@ -298,7 +299,10 @@ fn stress_hilbert_rings_scale_like_random_points() {
             let (mesh, pos, _) = sphere_mesh_hilbert(&p).unwrap();
             line += &format!(" {name} {:?};", t.elapsed());
             assert_eq!(mesh.face_count(), 2 * n - 4);
-            assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
+            assert_eq!(
+                delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos),
+                Ok(())
+            );
         }
         eprintln!("{line}");
     }

@@ -164,13 +164,11 @@ fn degenerate_input_is_refused_everywhere() {
     let zeros = vec![DVec3::ZERO; pos.len()];
     let before = mesh.clone();
     assert!(matches!(
-        sphere::make_delaunay(&mut mesh, &zeros),
-        Err(SphereError::Delaunay(
-            sphere::delaunay::DelaunayError::Inverted(_)
-        ))
+        delaunay::make_delaunay(&delaunay::Sphere, &mut mesh, &zeros),
+        Err(delaunay::DelaunayError::Inverted(_))
     ));
     assert_eq!(mesh, before);
-    assert!(sphere::is_delaunay(&mesh, &zeros).is_err());
+    assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &zeros).is_err());
     assert!(sphere_mesh(&zeros[..8]).is_err());
     // A great circle through the centre, and one point above it: a closed hemisphere.
     let mut ring: Vec<DVec3> = (0..12)
@@ -184,7 +182,10 @@ fn degenerate_input_is_refused_everywhere() {
     assert_eq!(sphere_mesh(&ring), Err(SphereError::NotEnclosingCentre));
     ring.push(DVec3::NEG_Z);
     let (mesh, pos) = sphere_mesh(&ring).unwrap();
-    assert_eq!(sphere::is_delaunay(&mesh, &pos), Ok(()));
+    assert_eq!(
+        delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos),
+        Ok(())
+    );
     // The open upper hemisphere, and its closure.
     let mut cap: Vec<DVec3> = sphere::fibonacci_points(400, 1.0, 0.0, 0)
         .unwrap()

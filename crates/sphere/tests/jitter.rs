@@ -42,7 +42,7 @@ fn nearest_of(p: Perturbation) -> Vec<f64> {
     let (mesh, pos) = perturbed_fibonacci_sphere(N, 1.0, p, 11).unwrap();
     mesh.check().unwrap();
     assert_eq!(mesh.face_count(), 2 * N - 4);
-    assert!(sphere::is_delaunay(&mesh, &pos).is_ok());
+    assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
     assert!(pos.iter().all(|q| (q.length() - 1.0).abs() < 1e-12));
     nearest(&mesh, &pos)
 }

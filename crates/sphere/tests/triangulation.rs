@@ -5,10 +5,7 @@ use glam::DVec3;
 use proptest::prelude::*;
 use quadedge::Mesh;
 use sphere::delaunay;
-use sphere::{
-    SphereError, fibonacci_points, fibonacci_sphere, is_delaunay, triangulate,
-    triangulate_fibonacci,
-};
+use sphere::{SphereError, fibonacci_points, fibonacci_sphere, triangulate, triangulate_fibonacci};
 use std::collections::HashSet;
 
 /// Does the hull of `pos` (the faces of `mesh`) hold the sphere's centre strictly inside?
@@ -29,7 +26,7 @@ fn assert_valid(mesh: &Mesh, pos: &[DVec3], centred: bool) {
     assert_eq!(mesh.euler_characteristic(), 2);
     assert!(mesh.is_closed());
     if centred {
-        assert_eq!(is_delaunay(mesh, pos), Ok(()));
+        assert_eq!(delaunay::is_delaunay(&delaunay::Sphere, mesh, pos), Ok(()));
     } else {
         // Around a cap, the rim's faces turn away from the sphere's centre by design: only
         // the circumcircle property holds.
@@ -110,7 +107,7 @@ fn compare_with_chull(pos: &[DVec3]) {
             "chull found a different face count"
         );
         let (mesh, _) = sphere::sphere_mesh(pos).unwrap();
-        assert_eq!(is_delaunay(&mesh, pos), Ok(()));
+        assert_eq!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, pos), Ok(()));
         let diff = ours.symmetric_difference(&theirs).count();
         panic!("{diff} triangles differ from chull for n = {}", pos.len());
     }

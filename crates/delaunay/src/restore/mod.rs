@@ -95,7 +95,9 @@ pub fn restore<S: Surface>(
     mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options))
 }
 
-/// [`restore`], which rolls this back when it fails.
+/// [`restore`], which rolls this back when it fails: find the folds, relocate the folded
+/// vertices, flip around everything that moved, then check that no fold is left and that the
+/// surface is covered once.
 fn restore_edits<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -103,63 +105,200 @@ fn restore_edits<S: Surface>(
     moved: Option<&[Vertex]>,
     options: &RestoreOptions,
 ) -> Result<RestoreStats, DelaunayError> {
-    check_len(mesh, positions)?;
-    let candidates: Vec<Vertex> = match moved {
-        Some(m) => m.to_vec(),
-        None => mesh.vertices().collect(),
-    };
-    for &v in &candidates {
-        if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
-            return Err(DelaunayError::DeadVertex(v));
-        }
-        // The centre is on no sphere around it: off the surface.
-        if pos(positions, v)? == DVec3::ZERO && surface.is_closed() {
-            return Err(DelaunayError::Outside);
-        }
-    }
+    let moved = Moved::new(surface, mesh, positions, moved)?;
     let mut stats = RestoreStats::default();
-    // When many vertices moved, a mask lets each face and edge be checked once instead of
-    // once per moved corner; for a few, the mask's O(n) clearing would dominate.
-    let mask: Option<Vec<bool>> = (candidates.len() * 8 > mesh.vertex_slots()).then(|| {
-        let mut m = vec![false; mesh.vertex_slots()];
-        for v in &candidates {
-            m[v.index()] = true;
-        }
-        m
-    });
-    let mut queue: Vec<Vertex> = Vec::new();
-    match &mask {
-        Some(m) => stats.folds += scan_folds(surface, mesh, positions, m, &mut queue, None)?,
-        None => {
-            for &v in &candidates {
-                let folded = folded_faces(surface, mesh, positions, v)?;
-                if folded > 0 {
-                    stats.folds += folded;
-                    queue.push(v);
-                }
+    let folded = moved.folded(mesh, &mut stats)?;
+    if moved.mask.is_none() && stats.folds == 0 && surface.is_closed() {
+        refuse_branch_points(surface, mesh, positions, &moved.vertices)?;
+    }
+    let (relocated, touched) =
+        relocate_folded(surface, mesh, positions, folded, options, &mut stats)?;
+    stats.flips += moved.lawson(mesh, &relocated, touched)?;
+    let covering = moved.no_fold_left(mesh, &relocated)?;
+    let merged_at_scan = stats.merged;
+    if options.tolerance > 0.0 {
+        for &v in &moved.vertices {
+            if mesh.is_vertex_alive(v) {
+                collide_within(surface, mesh, positions, v, options, &mut stats)?;
             }
         }
     }
-    if mask.is_none() && stats.folds == 0 && surface.is_closed() {
-        refuse_branch_points(surface, mesh, positions, &candidates)?;
+    // Folds, merges and mass motion are where vertices can pass one another far enough for
+    // the repaired mesh to wrap the surface twice, with every local condition met: one O(n)
+    // count settles it (see `crate::covering`). Small moves (no fold) keep the covering.
+    if let Some(times) = covering.filter(|&t| t != 1) {
+        return Err(DelaunayError::Covering { times });
     }
-    queue.sort_unstable();
-    queue.dedup();
-    // First in, first out, each vertex at most once in the queue: a vertex cannot starve
-    // behind two that keep refolding each other. The marks are only allocated when a fold
-    // was found.
-    let mut queued: Vec<bool> = Vec::new();
-    if !queue.is_empty() {
-        queued.resize(mesh.vertex_slots(), false);
-        for v in &queue {
-            queued[v.index()] = true;
+    // Merges within the tolerance came after the count: count again.
+    let counted = covering.is_some() && stats.merged == merged_at_scan;
+    if !counted && (moved.mask.is_some() || stats.folds > 0 || stats.merged > 0) {
+        check_covering(surface, mesh, positions)?;
+    }
+    Ok(stats)
+}
+
+/// The vertices a restore starts from, checked, with a mask of them when many moved: each
+/// face and edge is then checked once by a scan instead of once per moved corner (for a few,
+/// the mask's O(n) clearing would dominate).
+struct Moved<'a, S> {
+    surface: &'a S,
+    positions: &'a [DVec3],
+    vertices: Vec<Vertex>,
+    mask: Option<Vec<bool>>,
+}
+
+impl<'a, S: Surface> Moved<'a, S> {
+    /// `moved` (every vertex when `None`), refusing dead vertices and, on a closed surface,
+    /// the centre (on no sphere around it: off the surface).
+    fn new(
+        surface: &'a S,
+        mesh: &Mesh,
+        positions: &'a [DVec3],
+        moved: Option<&[Vertex]>,
+    ) -> Result<Self, DelaunayError> {
+        check_len(mesh, positions)?;
+        let vertices: Vec<Vertex> = match moved {
+            Some(m) => m.to_vec(),
+            None => mesh.vertices().collect(),
+        };
+        for &v in &vertices {
+            if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
+                return Err(DelaunayError::DeadVertex(v));
+            }
+            if pos(positions, v)? == DVec3::ZERO && surface.is_closed() {
+                return Err(DelaunayError::Outside);
+            }
         }
+        let mask = (vertices.len() * 8 > mesh.vertex_slots()).then(|| {
+            let mut m = vec![false; mesh.vertex_slots()];
+            for v in &vertices {
+                m[v.index()] = true;
+            }
+            m
+        });
+        Ok(Self {
+            surface,
+            positions,
+            vertices,
+            mask,
+        })
     }
-    let mut queue: VecDeque<Vertex> = queue.into();
-    let mut relocated: Vec<Vertex> = Vec::new();
-    // Vertices whose stars relocations changed: the final Lawson pass starts from them too.
-    let mut touched: Vec<Vertex> = Vec::new();
-    let mut budget = 16 * queue.len() + 64;
+
+    /// The vertices with a folded face around them, sorted, each once; counts the folds.
+    fn folded(&self, mesh: &Mesh, stats: &mut RestoreStats) -> Result<Vec<Vertex>, DelaunayError> {
+        let (surface, positions) = (self.surface, self.positions);
+        let mut folded = Vec::new();
+        match &self.mask {
+            Some(m) => stats.folds += scan_folds(surface, mesh, positions, m, &mut folded, None)?,
+            None => {
+                for &v in &self.vertices {
+                    let n = folded_faces(surface, mesh, positions, v)?;
+                    if n > 0 {
+                        stats.folds += n;
+                        folded.push(v);
+                    }
+                }
+            }
+        }
+        folded.sort_unstable();
+        folded.dedup();
+        Ok(folded)
+    }
+
+    /// Lawson flips from every moved, relocated or touched vertex (small moves); returns the
+    /// number of flips.
+    fn lawson(
+        &self,
+        mesh: &mut Mesh,
+        relocated: &[Vertex],
+        mut touched: Vec<Vertex>,
+    ) -> Result<usize, DelaunayError> {
+        let mut stack = Vec::new();
+        touched.extend_from_slice(relocated);
+        touched.sort_unstable();
+        touched.dedup();
+        match &self.mask {
+            Some(m) => scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?,
+            None => {
+                for &v in &self.vertices {
+                    if mesh.is_vertex_alive(v) {
+                        star_and_link(mesh, v, &mut stack);
+                    }
+                }
+            }
+        }
+        for &v in &touched {
+            if mesh.is_vertex_alive(v) {
+                star_and_link(mesh, v, &mut stack);
+            }
+        }
+        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+        lawson(self.surface, mesh, self.positions, &mut stack, limit)
+    }
+
+    /// [`DelaunayError::FoldUnresolved`] for a fold left around a moved or relocated vertex
+    /// (Lawson never makes a clockwise face, so there is none elsewhere); with the mask, one
+    /// scan of the faces tests each face once and, on the sphere, also counts the covering,
+    /// which is returned.
+    fn no_fold_left(
+        &self,
+        mesh: &Mesh,
+        relocated: &[Vertex],
+    ) -> Result<Option<usize>, DelaunayError> {
+        let (surface, positions) = (self.surface, self.positions);
+        let folded = |v: Vertex| -> Result<bool, DelaunayError> {
+            Ok(mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0)
+        };
+        let mut left = Vec::new();
+        let mut covering = None;
+        match &self.mask {
+            Some(m) => {
+                let count = surface.is_closed().then_some(&mut covering);
+                scan_folds(surface, mesh, positions, m, &mut left, count)?;
+            }
+            None => {
+                for &v in &self.vertices {
+                    if folded(v)? {
+                        left.push(v);
+                    }
+                }
+            }
+        }
+        if let Some(&v) = left.first() {
+            return Err(DelaunayError::FoldUnresolved(v));
+        }
+        for &v in relocated {
+            if folded(v)? {
+                return Err(DelaunayError::FoldUnresolved(v));
+            }
+        }
+        Ok(covering)
+    }
+}
+
+/// Relocates the `folded` vertices, first in, first out, each at most once in the queue (a
+/// vertex cannot starve behind two that keep refolding each other), within a budget; a
+/// vertex that cannot move yet is deferred to the next round while rounds make progress.
+/// Returns the relocated vertices and those whose stars the relocations changed (the final
+/// Lawson pass starts from them too).
+fn relocate_folded<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    folded: Vec<Vertex>,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<(Vec<Vertex>, Vec<Vertex>), DelaunayError> {
+    let (mut relocated, mut touched) = (Vec::new(), Vec::new());
+    if folded.is_empty() {
+        return Ok((relocated, touched));
+    }
+    let mut queued = vec![false; mesh.vertex_slots()];
+    for v in &folded {
+        queued[v.index()] = true;
+    }
+    let mut budget = 16 * folded.len() + 64;
+    let mut queue: VecDeque<Vertex> = folded.into();
     let mut deferred: Vec<Vertex> = Vec::new();
     let mut progress = false;
     loop {
@@ -184,15 +323,7 @@ fn restore_edits<S: Surface>(
         budget -= 1;
         let link: Vec<Vertex> = mesh.neighbors(v).collect();
         touched.extend_from_slice(&link);
-        match relocate(
-            surface,
-            mesh,
-            positions,
-            v,
-            options,
-            &mut stats,
-            &mut touched,
-        )? {
+        match relocate(surface, mesh, positions, v, options, stats, &mut touched)? {
             Relocation::Done => {
                 progress = true;
                 stats.relocated += 1;
@@ -212,77 +343,10 @@ fn restore_edits<S: Surface>(
             Relocation::Deferred => deferred.push(v),
         }
     }
-    if let Some(&v) = deferred.first() {
-        return Err(DelaunayError::FoldUnresolved(v));
+    match deferred.first() {
+        Some(&v) => Err(DelaunayError::FoldUnresolved(v)),
+        None => Ok((relocated, touched)),
     }
-    // Small moves: Lawson flips from every moved or relocated vertex.
-    let mut stack = Vec::new();
-    touched.extend_from_slice(&relocated);
-    touched.sort_unstable();
-    touched.dedup();
-    match &mask {
-        Some(m) => scan_reflex(surface, mesh, positions, m, &mut stack)?,
-        None => {
-            for &v in &candidates {
-                if mesh.is_vertex_alive(v) {
-                    star_and_link(mesh, v, &mut stack);
-                }
-            }
-        }
-    }
-    for &v in &touched {
-        if mesh.is_vertex_alive(v) {
-            star_and_link(mesh, v, &mut stack);
-        }
-    }
-    let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-    stats.flips += lawson(surface, mesh, positions, &mut stack, limit)?;
-    // Lawson never makes a clockwise face, so a fold left now is one around a moved or
-    // relocated vertex; with the mask, one scan of the faces tests each face once.
-    let mut left = Vec::new();
-    // On the sphere, the final scan of a mass motion also counts the covering (one pass).
-    let mut covering = None;
-    let merged_at_scan = stats.merged;
-    match &mask {
-        Some(m) => {
-            let count = surface.is_closed().then_some(&mut covering);
-            scan_folds(surface, mesh, positions, m, &mut left, count)?;
-        }
-        None => {
-            for &v in &candidates {
-                if mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0 {
-                    left.push(v);
-                }
-            }
-        }
-    }
-    if let Some(&v) = left.first() {
-        return Err(DelaunayError::FoldUnresolved(v));
-    }
-    for &v in &relocated {
-        if mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0 {
-            return Err(DelaunayError::FoldUnresolved(v));
-        }
-    }
-    if options.tolerance > 0.0 {
-        for &v in &candidates {
-            if mesh.is_vertex_alive(v) {
-                collide_within(surface, mesh, positions, v, options, &mut stats)?;
-            }
-        }
-    }
-    // Folds, merges and mass motion are where vertices can pass one another far enough for
-    // the repaired mesh to wrap the surface twice, with every local condition met: one O(n)
-    // count settles it (see `crate::covering`). Small moves (no fold) keep the covering.
-    if let Some(times) = covering.filter(|&t| t != 1) {
-        return Err(DelaunayError::Covering { times });
-    }
-    // Merges within the tolerance came after the count: count again.
-    let counted = covering.is_some() && stats.merged == merged_at_scan;
-    if !counted && (mask.is_some() || stats.folds > 0 || stats.merged > 0) {
-        check_covering(surface, mesh, positions)?;
-    }
-    Ok(stats)
 }
 
 /// Without folds every face is counter-clockwise and Lawson flips keep each vertex's winding,

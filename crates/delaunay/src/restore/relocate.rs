@@ -31,19 +31,53 @@ pub(super) fn relocate<S: Surface>(
     }
     let mut created = Vec::new();
     stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
-    let p = positions[v.index()];
     let limit = 2 * mesh.face_count() + 64;
     let mut came = Edge::INVALID;
     let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
     for _ in 0..limit {
-        // The link triangle's edges a → b, with v's faces on their left.
+        let link = LinkTriangle::new(surface, mesh, positions, v, came, rng.next3());
+        match link.crossed {
+            Some(e) if mesh.right(e).is_valid() => came = hop_through(mesh, v, e, stats, touched)?,
+            Some(_) => return Err(DelaunayError::Outside),
+            None => {
+                if let Some(merged) = land(surface, mesh, positions, v, &link, options, stats)? {
+                    return Ok(merged);
+                }
+                flip_around(surface, mesh, positions, v, stats, touched)?;
+                return Ok(Relocation::Done);
+            }
+        }
+    }
+    Ok(Relocation::Deferred)
+}
+
+/// Where `v`'s position lies against the triangle of its three neighbours (its link, once
+/// its star is down to three edges).
+struct LinkTriangle {
+    /// The link's edges a → b, with `v`'s faces on their left.
+    outer: [Edge; 3],
+    /// `orient(a, b, p)` for each edge tested before a crossing was found (1 for the others).
+    side: [f64; 3],
+    /// The first edge (from a random start, skipping the one `v` came through) that the
+    /// position lies strictly beyond.
+    crossed: Option<Edge>,
+}
+
+impl LinkTriangle {
+    fn new<S: Surface>(
+        surface: &S,
+        mesh: &Mesh,
+        positions: &[DVec3],
+        v: Vertex,
+        came: Edge,
+        start: usize,
+    ) -> Self {
+        let p = positions[v.index()];
         let spokes: Vec<Edge> = mesh.outgoing(v).collect();
         let outer: [Edge; 3] = [0, 1, 2].map(|i| mesh.left_next(spokes[i]));
-        let r = rng.next3();
         let mut side = [1.0f64; 3];
-        let mut crossed = None;
         for k in 0..3 {
-            let i = (r + k) % 3;
+            let i = (start + k) % 3;
             if outer[i] == came {
                 continue;
             }
@@ -51,84 +85,122 @@ pub(super) fn relocate<S: Surface>(
             let b = positions[mesh.dest(outer[i]).index()];
             let o = surface.orient(a, b, p);
             if o < 0.0 {
-                crossed = Some(outer[i]);
-                break;
+                let crossed = Some(outer[i]);
+                return Self {
+                    outer,
+                    side,
+                    crossed,
+                };
             }
             side[i] = o;
         }
-        if let Some(e) = crossed {
-            if mesh.right(e).is_valid() {
-                touched.extend([
-                    mesh.origin(e),
-                    mesh.dest(e),
-                    mesh.dest(mesh.left_next(e.sym())),
-                ]);
-                hop(mesh, v, e)?;
-                stats.relocation_flips += 2;
-                came = mesh
-                    .find_edge(mesh.dest(e), mesh.origin(e))
-                    .unwrap_or(Edge::INVALID);
-                // The edge b → a of v's new triangle: the one it came through.
-                came = if came.is_valid() && mesh.left(came).is_valid() {
-                    came
-                } else {
-                    Edge::INVALID
-                };
-                continue;
-            }
-            return Err(DelaunayError::Outside);
+        Self {
+            outer,
+            side,
+            crossed: None,
         }
-        // Inside the triangle, on one of its edges, or on a corner. A corner within the
-        // caller's tolerance is a collision before any flip: near-coincident points would
-        // only get Lawson stuck.
-        if options.tolerance > 0.0
-            && let Some(corner) = outer
-                .iter()
-                .map(|&e| mesh.origin(e))
-                .find(|c| positions[c.index()].distance(p) < options.tolerance)
-        {
-            return collide(surface, mesh, positions, v, corner, options, stats);
-        }
-        let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
-        match zeros.len() {
-            0 => {}
-            1 => {
-                let e = outer[zeros[0]];
-                if mesh.right(e).is_valid() {
-                    mesh.flip(e)?;
-                    stats.relocation_flips += 1;
-                }
-            }
-            _ => {
-                // On the corner shared by two of the edges.
-                let (i, j) = (zeros[0], zeros[1]);
-                let corner = if (i + 1) % 3 == j {
-                    mesh.dest(outer[i])
-                } else {
-                    mesh.dest(outer[j])
-                };
-                return collide(surface, mesh, positions, v, corner, options, stats);
-            }
-        }
-        let [a, b, c] = outer.map(|e| positions[mesh.origin(e).index()]);
-        if zeros.is_empty() && surface.orient(a, b, c) > 0.0 && surface.in_circle(a, b, c, p) <= 0.0
-        {
-            return Err(DelaunayError::Outside);
-        }
-        let mut stack = Vec::with_capacity(16);
-        star_and_link(mesh, v, &mut stack);
-        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-        let mut stuck = Vec::new();
-        stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
-        touched.extend(mesh.neighbors(v));
-        for e in stuck {
-            if mesh.is_edge_alive(e) {
-                touched.extend([mesh.origin(e), mesh.dest(e)]);
-            }
-        }
-        return Ok(Relocation::Done);
     }
-    Ok(Relocation::Deferred)
+}
+
+/// Moves `v` through the link edge `e` into the next triangle (two flips); returns the edge
+/// of its new triangle it came through (not to be tested again), if any.
+fn hop_through(
+    mesh: &mut Mesh,
+    v: Vertex,
+    e: Edge,
+    stats: &mut RestoreStats,
+    touched: &mut Vec<Vertex>,
+) -> Result<Edge, DelaunayError> {
+    touched.extend([
+        mesh.origin(e),
+        mesh.dest(e),
+        mesh.dest(mesh.left_next(e.sym())),
+    ]);
+    hop(mesh, v, e)?;
+    stats.relocation_flips += 2;
+    // The edge b → a of v's new triangle: the one it came through.
+    let came = mesh
+        .find_edge(mesh.dest(e), mesh.origin(e))
+        .unwrap_or(Edge::INVALID);
+    Ok(if came.is_valid() && mesh.left(came).is_valid() {
+        came
+    } else {
+        Edge::INVALID
+    })
+}
+
+/// `v` is inside its link triangle, on one of its edges, or on a corner. A corner within the
+/// caller's tolerance is a collision before any flip (near-coincident points would only get
+/// Lawson stuck), as is a corner hit exactly; on an edge, the edge is flipped. Returns the
+/// outcome of a collision, `None` when `v` is in place.
+fn land<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    link: &LinkTriangle,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<Option<Relocation>, DelaunayError> {
+    let (p, outer, side) = (positions[v.index()], link.outer, link.side);
+    if options.tolerance > 0.0
+        && let Some(corner) = outer
+            .iter()
+            .map(|&e| mesh.origin(e))
+            .find(|c| positions[c.index()].distance(p) < options.tolerance)
+    {
+        return collide(surface, mesh, positions, v, corner, options, stats).map(Some);
+    }
+    let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
+    match zeros.len() {
+        0 => {}
+        1 => {
+            let e = outer[zeros[0]];
+            if mesh.right(e).is_valid() {
+                mesh.flip(e)?;
+                stats.relocation_flips += 1;
+            }
+        }
+        _ => {
+            // On the corner shared by two of the edges.
+            let (i, j) = (zeros[0], zeros[1]);
+            let corner = if (i + 1) % 3 == j {
+                mesh.dest(outer[i])
+            } else {
+                mesh.dest(outer[j])
+            };
+            return collide(surface, mesh, positions, v, corner, options, stats).map(Some);
+        }
+    }
+    let [a, b, c] = outer.map(|e| positions[mesh.origin(e).index()]);
+    if zeros.is_empty() && surface.orient(a, b, c) > 0.0 && surface.in_circle(a, b, c, p) <= 0.0 {
+        return Err(DelaunayError::Outside);
+    }
+    Ok(None)
+}
+
+/// Lawson flips around `v` in its new place; the vertices whose stars changed (and the ends
+/// of edges that stayed stuck) go to `touched`.
+fn flip_around<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    stats: &mut RestoreStats,
+    touched: &mut Vec<Vertex>,
+) -> Result<(), DelaunayError> {
+    let mut stack = Vec::with_capacity(16);
+    star_and_link(mesh, v, &mut stack);
+    let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+    let mut stuck = Vec::new();
+    stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+    touched.extend(mesh.neighbors(v));
+    for e in stuck {
+        if mesh.is_edge_alive(e) {
+            touched.extend([mesh.origin(e), mesh.dest(e)]);
+        }
+    }
+    Ok(())
 }
 
 /// `v` landed on `other`: fail, or merge `v` into `other` when asked.

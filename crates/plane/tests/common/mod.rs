@@ -45,7 +45,11 @@ pub fn assert_matches_spade(points: &[DVec2]) -> usize {
     map.mesh.check().unwrap();
     assert!(map.mesh.is_closed(), "every edge has two faces");
     assert_eq!(
-        plane::is_delaunay(&map.mesh, &map.positions, map.ghost),
+        delaunay::is_delaunay(
+            &Plane,
+            &plane::real_part(&map.mesh, map.ghost).unwrap(),
+            &map.positions
+        ),
         Ok(())
     );
     let ours: BTreeSet<[u32; 3]> = map.real_triangles().into_iter().map(canon).collect();

@@ -75,49 +75,13 @@ pub(super) fn edit_around(
     let n_split = (by_length.len() / 10).clamp(1, 60).min(by_length.len());
     let n_collapse = (by_length.len() / 20).clamp(1, 30).min(by_length.len());
     let mut touched = Vec::new();
-    let (mut splits, mut collapses) = (0, 0);
-    {
-        let mut mesh = world.lock_mesh();
-        for &(_, e) in by_length.iter().take(n_split) {
-            if let Ok(r) = mesh.split(e, 0.5) {
-                touched.push(r.vertex);
-                splits += 1;
-            }
-        }
-    }
-    // The splits' new vertices have positions now (the layer's slerp policy).
-    let mut pos = world.layer(&POSITION).expect("kept").to_vec();
-    {
-        let mut mesh = world.lock_mesh();
-        let mut is_seed = vec![false; mesh.vertex_slots()];
-        for s in seeds {
-            is_seed[s.index()] = true;
-        }
-        // Shortest first; edges the splits replaced are no longer alive and are skipped.
-        for &(_, e) in by_length.iter().rev() {
-            if collapses == n_collapse {
-                break;
-            }
-            if !mesh.is_edge_alive(e)
-                || is_seed[mesh.origin(e).index()]
-                || is_seed[mesh.dest(e).index()]
-            {
-                continue;
-            }
-            let Some(mid) = collapse_keeps_faces_outward(&mesh, e, &pos) else {
-                continue;
-            };
-            if let Ok(r) = mesh.collapse(e, 0.5) {
-                pos[r.survivor.index()] = mid;
-                touched.push(r.survivor);
-                collapses += 1;
-            }
-        }
-    }
+    let splits = split_longest(world, &by_length[..n_split], &mut touched);
+    let collapses = collapse_shortest(world, &by_length, seeds, n_collapse, &mut touched);
     let positions = world.layer(&POSITION).expect("kept").to_vec();
     let flips = if encloses_centre {
         let mut mesh = world.lock_mesh();
-        sphere::make_delaunay(&mut mesh, &positions).map_err(|e| err("delaunay")(&e))?
+        delaunay::make_delaunay(&delaunay::Sphere, &mut mesh, &positions)
+            .map_err(|e| err("delaunay")(&e))?
     } else {
         0
     };
@@ -147,6 +111,61 @@ pub(super) fn edit_around(
         slots: world.mesh().vertex_slots(),
         max_deviation,
     })
+}
+
+/// Splits the given edges at their middles; returns how many were split, the new vertices
+/// going to `touched`.
+fn split_longest(world: &mut World, longest: &[(f64, Edge)], touched: &mut Vec<Vertex>) -> usize {
+    let mut mesh = world.lock_mesh();
+    let mut splits = 0;
+    for &(_, e) in longest {
+        if let Ok(r) = mesh.split(e, 0.5) {
+            touched.push(r.vertex);
+            splits += 1;
+        }
+    }
+    splits
+}
+
+/// Collapses up to `n_collapse` of the shortest edges of `by_length` (longest first), never
+/// one at a seed nor one that would turn a face inwards; returns how many were collapsed, the
+/// survivors going to `touched`.
+fn collapse_shortest(
+    world: &mut World,
+    by_length: &[(f64, Edge)],
+    seeds: &[Vertex],
+    n_collapse: usize,
+    touched: &mut Vec<Vertex>,
+) -> usize {
+    // The splits' new vertices have positions now (the layer's slerp policy).
+    let mut pos = world.layer(&POSITION).expect("kept").to_vec();
+    let mut mesh = world.lock_mesh();
+    let mut is_seed = vec![false; mesh.vertex_slots()];
+    for s in seeds {
+        is_seed[s.index()] = true;
+    }
+    let mut collapses = 0;
+    // Shortest first; edges the splits replaced are no longer alive and are skipped.
+    for &(_, e) in by_length.iter().rev() {
+        if collapses == n_collapse {
+            break;
+        }
+        if !mesh.is_edge_alive(e)
+            || is_seed[mesh.origin(e).index()]
+            || is_seed[mesh.dest(e).index()]
+        {
+            continue;
+        }
+        let Some(mid) = collapse_keeps_faces_outward(&mesh, e, &pos) else {
+            continue;
+        };
+        if let Ok(r) = mesh.collapse(e, 0.5) {
+            pos[r.survivor.index()] = mid;
+            touched.push(r.survivor);
+            collapses += 1;
+        }
+    }
+    collapses
 }
 
 /// A collapse moves its survivor to the edge's middle, so the edges it keeps change length
@@ -247,7 +266,7 @@ pub(super) fn check(
         return Err(DemoError(format!("vertex {v:?} lost its plate")));
     }
     if delaunay {
-        sphere::is_delaunay(mesh, pos.as_slice())
+        delaunay::is_delaunay(&delaunay::Sphere, mesh, pos.as_slice())
             .map_err(|e| DemoError(format!("not Delaunay at {e:?}")))?;
     }
     mesh.check().map_err(|e| err("check")(&e))?;

@@ -35,7 +35,11 @@ pub fn plate_areas(world: &World, plates: usize) -> Vec<f64> {
     let Some(plate) = world.layer(&PLATE) else {
         return out;
     };
-    let areas = sphere::geometry::voronoi_areas(world.mesh(), world_ops::positions(world));
+    let areas = sphere::geometry::voronoi_areas(
+        world.mesh(),
+        world_ops::positions(world),
+        &Default::default(),
+    );
     for v in world.mesh().vertices() {
         if let Some(a) = out.get_mut(plate[v] as usize) {
             *a += areas[v.index()];
@@ -48,7 +52,7 @@ pub fn plate_areas(world: &World, plates: usize) -> Vec<f64> {
 pub fn summarize(world: &World, plates: usize) -> Summary {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
-    let areas = sphere::geometry::voronoi_areas(mesh, pos);
+    let areas = sphere::geometry::voronoi_areas(mesh, pos, &Default::default());
     let empty: &[f32] = &[];
     let h = world.layer(&ELEVATION).map_or(empty, |l| l.as_slice());
     let mut pairs: Vec<(f32, f64)> = mesh
@@ -105,7 +109,7 @@ pub fn binned_elevation(world: &World, degrees: f64) -> (usize, usize, Vec<f64>)
     let mut sum = vec![0.0; cols * rows];
     let mut weight = vec![0.0; cols * rows];
     let pos = world_ops::positions(world);
-    let areas = sphere::geometry::voronoi_areas(world.mesh(), pos);
+    let areas = sphere::geometry::voronoi_areas(world.mesh(), pos, &Default::default());
     let Some(h) = world.layer(&ELEVATION) else {
         return (cols, rows, vec![f64::NAN; cols * rows]);
     };

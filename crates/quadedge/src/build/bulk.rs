@@ -1,6 +1,7 @@
 //! Bulk construction: whole triangle buffers, with or without half-edge twins.
 
-use super::{try_filled, validate_triangles};
+use super::validate_triangles;
+use crate::internals::try_filled;
 use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
 use smallvec::SmallVec;
 
@@ -195,9 +196,7 @@ impl Mesh {
         triangles: &[[u32; 3]],
         twins: &[u32],
     ) -> Result<Mesh, MeshError> {
-        let mut own = Vec::new();
-        own.try_reserve_exact(twins.len())
-            .map_err(|_| MeshError::OutOfMemory)?;
+        let mut own = crate::internals::try_vec(twins.len())?;
         own.extend_from_slice(twins);
         Self::from_half_edges_in_place(vertices, triangles, own)
     }

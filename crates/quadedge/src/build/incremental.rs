@@ -179,8 +179,41 @@ impl Mesh {
         if b == c {
             return Err(MeshError::RepeatedVertex(b));
         }
+        // Phase 1: read, and refuse anything that cannot be done.
+        let mut sides = self.free_sides(vs)?;
+        let new_quads = sides.iter().filter(|e| !e.is_valid()).count();
+        if !self.can_alloc_quads(new_quads) || !self.can_alloc_faces(1) {
+            return Err(MeshError::TooManyElements);
+        }
+        let plan = self.corner_plan(vs, sides)?;
+        // Phase 2: write. Nothing below can fail.
+        for k in 0..3 {
+            if !sides[k].is_valid() {
+                let e = self.alloc_quad::<LOG>(vs[k], vs[(k + 1) % 3]);
+                sides[k] = e;
+                self.log(|| Change::EdgeAdded(e));
+            }
+        }
+        for k in 0..3 {
+            let inc = sides[(k + 2) % 3].sym();
+            self.wire_corner::<LOG>(vs[k], sides[k], inc, plan[k]);
+        }
+        let f = self.alloc_face::<LOG>(sides[0]);
+        for e in sides {
+            self.set_dual_origin::<LOG>(e.index() ^ 1, f);
+        }
+        for k in 0..3 {
+            if !matches!(plan[k], Corner::Nothing) {
+                self.refresh_dual_ring::<LOG>(sides[k]);
+            }
+        }
+        self.log(|| Change::FaceAdded(f));
+        Ok(f)
+    }
 
-        // Phase 1: read. Existing side edges, each must be free on its left.
+    /// The existing side edges of the face `vs` (`INVALID` where there is none yet), each of
+    /// which must be free on its left.
+    fn free_sides(&self, vs: [Vertex; 3]) -> Result<[Edge; 3], MeshError> {
         let mut sides = [Edge::INVALID; 3];
         for k in 0..3 {
             let (u, w) = (vs[k], vs[(k + 1) % 3]);
@@ -199,12 +232,12 @@ impl Mesh {
                 sides[k] = e;
             }
         }
-        let new_quads = sides.iter().filter(|e| !e.is_valid()).count();
-        if !self.can_alloc_quads(new_quads) || !self.can_alloc_faces(1) {
-            return Err(MeshError::TooManyElements);
-        }
+        Ok(sides)
+    }
 
-        // Corner k sits at vs[k]: out = side k (vs[k] → vs[k+1]), in = sym of side k-1.
+    /// What each corner's ring needs. Corner k sits at `vs[k]`: out = side k
+    /// (`vs[k] → vs[k+1]`), in = sym of side k-1.
+    fn corner_plan(&self, vs: [Vertex; 3], sides: [Edge; 3]) -> Result<[Corner; 3], MeshError> {
         let mut plan = [Corner::Nothing; 3];
         for k in 0..3 {
             let v = vs[k];
@@ -242,65 +275,45 @@ impl Mesh {
                 }
             };
         }
+        Ok(plan)
+    }
 
-        // Phase 2: write. Nothing below can fail.
-        for k in 0..3 {
-            if !sides[k].is_valid() {
-                let e = self.alloc_quad::<LOG>(vs[k], vs[(k + 1) % 3]);
-                sides[k] = e;
-                self.log(|| Change::EdgeAdded(e));
+    /// Carries out a corner's plan: `out` and `inc` (the face's sides at `v`) join `v`'s ring.
+    fn wire_corner<const LOG: bool>(&mut self, v: Vertex, out: Edge, inc: Edge, plan: Corner) {
+        match plan {
+            Corner::Nothing => {}
+            Corner::AfterOut(o) => {
+                self.set_primal_next::<LOG>(inc.index(), self.primal_next[o.index()]);
+                self.set_primal_next::<LOG>(o.index(), inc);
+            }
+            Corner::BeforeIn { prev } => {
+                self.set_primal_next::<LOG>(out.index(), inc);
+                self.set_primal_next::<LOG>(prev.index(), out);
+            }
+            Corner::Relink {
+                out,
+                inc,
+                first,
+                last,
+                gap,
+            } => {
+                let after_gap = self.primal_next[gap.index()];
+                self.set_primal_next::<LOG>(out.index(), inc);
+                self.set_primal_next::<LOG>(gap.index(), first);
+                self.set_primal_next::<LOG>(last.index(), after_gap);
+            }
+            Corner::Fresh => {
+                self.set_primal_next::<LOG>(out.index(), inc);
+                self.set_primal_next::<LOG>(inc.index(), out);
+                self.set_vertex_edge::<LOG>(v.index(), out);
+            }
+            Corner::IntoGap(gap) => {
+                let after_gap = self.primal_next[gap.index()];
+                self.set_primal_next::<LOG>(gap.index(), out);
+                self.set_primal_next::<LOG>(out.index(), inc);
+                self.set_primal_next::<LOG>(inc.index(), after_gap);
             }
         }
-        for k in 0..3 {
-            let v = vs[k];
-            let out = sides[k];
-            let inc = sides[(k + 2) % 3].sym();
-            match plan[k] {
-                Corner::Nothing => {}
-                Corner::AfterOut(o) => {
-                    self.set_primal_next::<LOG>(inc.index(), self.primal_next[o.index()]);
-                    self.set_primal_next::<LOG>(o.index(), inc);
-                }
-                Corner::BeforeIn { prev } => {
-                    self.set_primal_next::<LOG>(out.index(), inc);
-                    self.set_primal_next::<LOG>(prev.index(), out);
-                }
-                Corner::Relink {
-                    out,
-                    inc,
-                    first,
-                    last,
-                    gap,
-                } => {
-                    let after_gap = self.primal_next[gap.index()];
-                    self.set_primal_next::<LOG>(out.index(), inc);
-                    self.set_primal_next::<LOG>(gap.index(), first);
-                    self.set_primal_next::<LOG>(last.index(), after_gap);
-                }
-                Corner::Fresh => {
-                    self.set_primal_next::<LOG>(out.index(), inc);
-                    self.set_primal_next::<LOG>(inc.index(), out);
-                    self.set_vertex_edge::<LOG>(v.index(), out);
-                }
-                Corner::IntoGap(gap) => {
-                    let after_gap = self.primal_next[gap.index()];
-                    self.set_primal_next::<LOG>(gap.index(), out);
-                    self.set_primal_next::<LOG>(out.index(), inc);
-                    self.set_primal_next::<LOG>(inc.index(), after_gap);
-                }
-            }
-        }
-        let f = self.alloc_face::<LOG>(sides[0]);
-        for e in sides {
-            self.set_dual_origin::<LOG>(e.index() ^ 1, f);
-        }
-        for k in 0..3 {
-            if !matches!(plan[k], Corner::Nothing) {
-                self.refresh_dual_ring::<LOG>(sides[k]);
-            }
-        }
-        self.log(|| Change::FaceAdded(f));
-        Ok(f)
     }
 
     /// The one gap (edge with a hole on its left) in the part of `v`'s ring that runs

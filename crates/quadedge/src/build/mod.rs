@@ -11,15 +11,6 @@ mod rings;
 use crate::mesh::DEAD_VERTEX;
 use crate::{MeshError, Vertex};
 
-/// A vector of `n` copies of `value`, or [`MeshError::OutOfMemory`] instead of an abort when
-/// the memory is not there (sizes come from callers and files).
-pub(crate) fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, MeshError> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| MeshError::OutOfMemory)?;
-    v.resize(n, value);
-    Ok(v)
-}
-
 /// Validates a triangle buffer for a bulk build: the vertex count fits the id space, the
 /// triangle count fits the edge id space, every index is below `vertices`, and no triangle
 /// repeats a vertex. The one place both bulk builders check their input.

@@ -10,6 +10,7 @@
 //! corners make more than one fan, two edges between the same vertices) goes to the one-core
 //! path, which returns the exact error.
 
+use crate::internals::try_vec;
 use crate::{Edge, Face, Mesh, Vertex};
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
@@ -197,8 +198,8 @@ impl EdgeIds<'_> {
         let next = |h: usize| if h % 3 == 2 { h - 2 } else { h + 1 };
         let prev = |h: usize| if h.is_multiple_of(3) { h + 2 } else { h - 1 };
         let mut arrays = (
-            (reserved::<Vertex>(ne)?, reserved::<Edge>(ne)?),
-            (reserved::<Face>(ne)?, reserved::<Edge>(ne)?),
+            (try_vec::<Vertex>(ne).ok()?, try_vec::<Edge>(ne).ok()?),
+            (try_vec::<Face>(ne).ok()?, try_vec::<Edge>(ne).ok()?),
         );
         arrays.par_extend((0..ne).into_par_iter().with_min_len(CHUNK).map(|e| {
             // The half-edge of directed edge e and of its reverse: the quad's lower half-edge
@@ -256,17 +257,9 @@ fn ring_length(m: &Mesh, v: usize) -> Option<usize> {
     dests.windows(2).all(|w| w[0] != w[1]).then_some(n)
 }
 
-/// An empty vector with room for `n` values, or `None` when the memory is not there.
-fn reserved<T>(n: usize) -> Option<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).ok()?;
-    Some(v)
-}
-
 /// `n` zeroed atomics, or `None` when the memory is not there.
 fn atomics(n: usize) -> Option<Vec<AtomicU32>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).ok()?;
+    let mut v = try_vec(n).ok()?;
     v.extend((0..n).map(|_| AtomicU32::new(0)));
     Some(v)
 }

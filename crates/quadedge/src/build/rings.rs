@@ -7,7 +7,7 @@
 //! no atomics. Each task owns a contiguous chunk of vertices and the contiguous ranges of
 //! edge and face ids they own, so the result is the same bits whatever the thread count.
 
-use super::try_filled;
+use crate::internals::try_filled;
 use crate::mesh::DEAD_VERTEX;
 use crate::{Edge, Face, Mesh, MeshError, NONE, Vertex};
 use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -214,10 +214,7 @@ where
     qstart[vertices] = total.quads as u32;
     fstart[vertices] = total.faces as u32;
     let (mut q0, mut f0) = (0u32, 0u32);
-    let mut starts = Vec::new();
-    starts
-        .try_reserve_exact(ranges.len())
-        .map_err(|_| MeshError::OutOfMemory)?;
+    let mut starts = crate::internals::try_vec(ranges.len())?;
     for o in owned {
         starts.push((q0, f0));
         q0 += o.quads as u32;
@@ -421,13 +418,12 @@ fn filled<T: Clone + Send + Sync>(n: usize, value: T) -> Result<Vec<T>, MeshErro
     #[cfg(feature = "rayon")]
     {
         use rayon::prelude::*;
-        let mut v = Vec::new();
-        v.try_reserve_exact(n).map_err(|_| MeshError::OutOfMemory)?;
+        let mut v = crate::internals::try_vec(n)?;
         v.par_extend(rayon::iter::repeat_n(value, n).with_min_len(1 << 16));
         Ok(v)
     }
     #[cfg(not(feature = "rayon"))]
-    try_filled(n, value)
+    Ok(try_filled(n, value)?)
 }
 
 /// `f` on every task, in parallel with the `rayon` feature; the results in task order.

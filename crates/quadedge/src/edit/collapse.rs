@@ -61,33 +61,75 @@ impl Mesh {
         if !(0.0..=1.0).contains(&t) {
             return Err(MeshError::BadWeight);
         }
-        let reject = Err(MeshError::CollapseNotManifold(e));
+        let site = self.collapse_site(e);
+        if !self.collapse_keeps_manifold(&site) {
+            return Err(MeshError::CollapseNotManifold(e));
+        }
+        let removed_edges = self.rewire_collapse::<LOG>(&site);
+        let (b, fl, fr) = (site.b, site.fl, site.fr);
+        self.free_vertex::<LOG>(b);
+        for q in removed_edges {
+            if q.is_valid() {
+                self.free_quad::<LOG>(q);
+            }
+        }
+        for f in [fl, fr] {
+            if f.is_valid() {
+                self.free_face::<LOG>(f);
+            }
+        }
+        let rec = CollapseRecord {
+            origin: site.a,
+            dest: b,
+            t,
+            survivor: site.a,
+            removed: b,
+            removed_edges,
+            removed_faces: [fl, fr],
+        };
+        self.log(|| Change::Collapse(rec));
+        Ok(rec)
+    }
+
+    /// The edge `a → b` to collapse and what surrounds it, read before any write.
+    fn collapse_site(&self, e: Edge) -> CollapseSite {
         let es = e.sym();
-        let a = self.primal_origin[e.index()];
-        let b = self.primal_origin[es.index()];
         let fl = self.left(e);
         let fr = self.right(e);
-        let a_prev = self.oprev(e); // a → d when fr exists
-        let a_next = self.onext(e); // a → c when fl exists
-        let b_prev = self.oprev(es); // b → c when fl exists
-        let b_next = self.onext(es); // b → d when fr exists
-        let c = if fl.is_valid() {
-            self.primal_origin[a_next.index() ^ 1]
-        } else {
-            Vertex::INVALID
+        let a_prev = self.oprev(e);
+        let a_next = self.onext(e);
+        let corner = |face: crate::Face, x: Edge| {
+            if face.is_valid() {
+                self.primal_origin[x.index() ^ 1]
+            } else {
+                Vertex::INVALID
+            }
         };
-        let d = if fr.is_valid() {
-            self.primal_origin[a_prev.index() ^ 1]
-        } else {
-            Vertex::INVALID
-        };
+        CollapseSite {
+            e,
+            a: self.primal_origin[e.index()],
+            b: self.primal_origin[es.index()],
+            fl,
+            fr,
+            a_prev,
+            a_next,
+            b_prev: self.oprev(es),
+            b_next: self.onext(es),
+            c: corner(fl, a_next),
+            d: corner(fr, a_prev),
+        }
+    }
 
-        // Link condition, vertex part: common neighbours are exactly the opposite corners.
-        // Both rings are walked in one loop so that their memory reads overlap.
+    /// The link condition (see [`Mesh::collapse`]): the endpoints' common neighbours are
+    /// exactly the opposite corners, no pinch between two boundary endpoints, no ear, no
+    /// tetrahedron.
+    fn collapse_keeps_manifold(&self, s: &CollapseSite) -> bool {
+        let (e, es, fl, fr) = (s.e, s.e.sym(), s.fl, s.fr);
+        // Vertex part. Both rings are walked in one loop so that their memory reads overlap.
         let mut around_a: SmallVec<[Vertex; 16]> = SmallVec::new();
         let mut around_b: SmallVec<[Vertex; 16]> = SmallVec::new();
         let (mut a_boundary, mut b_boundary) = (false, false);
-        let (mut x, mut y) = (a_next, b_next);
+        let (mut x, mut y) = (s.a_next, s.b_next);
         while x != e || y != es {
             if x != e {
                 around_a.push(self.primal_origin[x.index() ^ 1]);
@@ -105,31 +147,45 @@ impl Mesh {
         let common = around_b.iter().filter(|w| around_a.contains(w)).count();
         let faces = fl.is_valid() as usize + fr.is_valid() as usize;
         if common != faces {
-            return reject;
+            return false;
         }
         if fl.is_valid() && fr.is_valid() {
             // Both endpoints on the boundary but not the edge: the result pinches.
             if a_boundary && b_boundary {
-                return reject;
+                return false;
             }
             // Edge part: triangles (a, c, d) and (b, c, d) both present (tetrahedron).
-            let acd = self.left(a_next).is_valid()
-                && self.primal_origin[self.oprev(a_next.sym()).index() ^ 1] == d;
-            let bcd = self.right(b_prev).is_valid()
-                && self.primal_origin[self.oprev(b_prev).index() ^ 1] == d;
-            if acd && bcd {
-                return reject;
-            }
+            let acd = self.left(s.a_next).is_valid()
+                && self.primal_origin[self.oprev(s.a_next.sym()).index() ^ 1] == s.d;
+            let bcd = self.right(s.b_prev).is_valid()
+                && self.primal_origin[self.oprev(s.b_prev).index() ^ 1] == s.d;
+            !(acd && bcd)
         } else if fl.is_valid() {
             // Ear: a → c and b → c on the boundary as well.
-            if self.is_boundary_edge(a_next) && self.is_boundary_edge(b_prev) {
-                return reject;
-            }
-        } else if self.is_boundary_edge(a_prev) && self.is_boundary_edge(b_next) {
-            return reject;
+            !(self.is_boundary_edge(s.a_next) && self.is_boundary_edge(s.b_prev))
+        } else {
+            !(self.is_boundary_edge(s.a_prev) && self.is_boundary_edge(s.b_next))
         }
+    }
 
-        // Reads for the rewiring at c and d.
+    /// Moves `b`'s edges to `a` and lets the side edges at `a` take over the faces beyond the
+    /// removed ones; returns the quad-edges to free (collapsed, left side, right side).
+    fn rewire_collapse<const LOG: bool>(&mut self, s: &CollapseSite) -> [Edge; 3] {
+        let CollapseSite {
+            e,
+            a,
+            fl,
+            fr,
+            a_prev,
+            a_next,
+            b_prev,
+            b_next,
+            c,
+            d,
+            ..
+        } = *s;
+        let es = e.sym();
+        // Reads for the rewiring at c and d, before b's edges move.
         let c_after = if fl.is_valid() {
             self.onext(b_prev.sym())
         } else {
@@ -140,7 +196,6 @@ impl Mesh {
         } else {
             Edge::INVALID
         };
-
         // b's edges (without e.sym and the merged ones) move to a, between a_prev and a_next.
         let seg_start = if fr.is_valid() {
             self.onext(b_next)
@@ -192,27 +247,28 @@ impl Mesh {
             }
             removed_edges[2] = b_next.base();
         }
-        self.free_vertex::<LOG>(b);
-        for q in removed_edges {
-            if q.is_valid() {
-                self.free_quad::<LOG>(q);
-            }
-        }
-        for f in [fl, fr] {
-            if f.is_valid() {
-                self.free_face::<LOG>(f);
-            }
-        }
-        let rec = CollapseRecord {
-            origin: a,
-            dest: b,
-            t,
-            survivor: a,
-            removed: b,
-            removed_edges,
-            removed_faces: [fl, fr],
-        };
-        self.log(|| Change::Collapse(rec));
-        Ok(rec)
+        removed_edges
     }
+}
+
+/// An edge `a → b` about to collapse into `a`, with its faces (`fl` left, `fr` right, either
+/// may be missing on a boundary), the edges beside it around both ends and the opposite
+/// corners (`c` left, `d` right; `INVALID` without the face).
+#[derive(Clone, Copy)]
+struct CollapseSite {
+    e: Edge,
+    a: Vertex,
+    b: Vertex,
+    fl: crate::Face,
+    fr: crate::Face,
+    /// a → d when `fr` exists.
+    a_prev: Edge,
+    /// a → c when `fl` exists.
+    a_next: Edge,
+    /// b → c when `fl` exists.
+    b_prev: Edge,
+    /// b → d when `fr` exists.
+    b_next: Edge,
+    c: Vertex,
+    d: Vertex,
 }

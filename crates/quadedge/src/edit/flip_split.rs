@@ -1,7 +1,7 @@
 //! Flip and split of a primal edge.
 
 use crate::journal::{Change, FlipRecord, SplitRecord};
-use crate::{Edge, Face, Mesh, MeshError};
+use crate::{Edge, Face, Mesh, MeshError, Vertex};
 
 impl Mesh {
     // ---------------------------------------------------------------- flip
@@ -239,6 +239,44 @@ impl Mesh {
             Face::INVALID
         };
 
+        let parts = SplitParts {
+            e,
+            v,
+            b,
+            n,
+            cross: [cl, cr],
+            old_faces: [fl, fr],
+            new_faces: [gl, gr],
+            left: [ln, lp],
+            right: [rn, rp],
+        };
+        self.wire_split::<LOG>(&parts);
+
+        let rec = SplitRecord {
+            origin: a,
+            dest: b,
+            t,
+            vertex: v,
+            edge: e,
+            new_edge: n,
+            cross_edges: [cl, cr],
+            faces: [
+                (gl, if gl.is_valid() { fl } else { Face::INVALID }),
+                (gr, if gr.is_valid() { fr } else { Face::INVALID }),
+            ],
+        };
+        self.log(|| Change::Split(rec));
+        Ok(rec)
+    }
+
+    /// Joins the parts of a split: `e` now ends at `v`, `n` continues it to `b`, and each
+    /// existing face is cut by its cross edge (the old face keeps the half at `a`).
+    fn wire_split<const LOG: bool>(&mut self, p: &SplitParts) {
+        let SplitParts { e, v, b, n, .. } = *p;
+        let ([cl, cr], [fl, fr], [gl, gr]) = (p.cross, p.old_faces, p.new_faces);
+        let ([ln, lp], [rn, rp]) = (p.left, p.right);
+        let es = e.sym();
+        let (pred_b, next_b) = (ln, rp.sym());
         self.set_primal_origin::<LOG>(es.index(), v);
         // b: n.sym takes the place of e.sym.
         self.set_next::<LOG>(pred_b, n.sym());
@@ -276,21 +314,21 @@ impl Mesh {
         } else {
             self.set_next::<LOG>(es, n);
         }
-
-        let rec = SplitRecord {
-            origin: a,
-            dest: b,
-            t,
-            vertex: v,
-            edge: e,
-            new_edge: n,
-            cross_edges: [cl, cr],
-            faces: [
-                (gl, if gl.is_valid() { fl } else { Face::INVALID }),
-                (gr, if gr.is_valid() { fr } else { Face::INVALID }),
-            ],
-        };
-        self.log(|| Change::Split(rec));
-        Ok(rec)
     }
+}
+
+/// What a split of `e` (a → b) joins: the new vertex `v`, the new edge `n` (v → b), the cross
+/// edges to the opposite corners, the old and new faces (left, right; `INVALID` on a missing
+/// side), and the side edges `[b → c, c → a]` (left) and `[a → d, d → b]` (right).
+#[derive(Clone, Copy)]
+struct SplitParts {
+    e: Edge,
+    v: Vertex,
+    b: Vertex,
+    n: Edge,
+    cross: [Edge; 2],
+    old_faces: [Face; 2],
+    new_faces: [Face; 2],
+    left: [Edge; 2],
+    right: [Edge; 2],
 }

@@ -95,11 +95,13 @@ impl UndoLog {
     }
 
     /// The state the log starts at (see [`Mesh::undo_state`]).
+    #[doc(hidden)]
     pub fn from_state(&self) -> u64 {
         self.before
     }
 
     /// The state the log ends at (see [`Mesh::undo_state`]).
+    #[doc(hidden)]
     pub fn to_state(&self) -> u64 {
         self.after
     }
@@ -163,12 +165,14 @@ impl Mesh {
     /// The id of the mesh's current state for undo logs: process-unique, shared by clones
     /// (a clone is the same state), 0 when the mesh was edited since a log last named its
     /// state. A log taken now would end at this state (a fresh id if 0).
+    #[doc(hidden)] // Plumbing of the world's history: matching logs to states.
     pub fn undo_state(&self) -> u64 {
         self.undo.stamp
     }
 
     /// The state the running undo log starts at, if one is being recorded: a log taken now
     /// would go from there to the current state.
+    #[doc(hidden)] // Plumbing of the world's history: matching logs to states.
     pub fn undo_log_start(&self) -> Option<u64> {
         self.undo.rec.as_ref().map(|r| r.start)
     }

@@ -77,9 +77,9 @@ pub(crate) fn lattice_stars(points: &[DVec3]) -> Option<Stars> {
         return None;
     }
     // Zeroed on all cores: the first touch of fresh pages is a good part of the cost.
-    let mut degree = crate::order::try_vec(n).ok()?;
+    let mut degree = quadedge::internals::try_vec(n).ok()?;
     degree.par_extend(rayon::iter::repeat_n(0u8, n));
-    let mut ring = crate::order::try_vec(n * STRIDE).ok()?;
+    let mut ring = quadedge::internals::try_vec(n * STRIDE).ok()?;
     ring.par_extend(rayon::iter::repeat_n(0u32, n * STRIDE));
     let ctx = Context {
         points,

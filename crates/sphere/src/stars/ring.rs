@@ -212,8 +212,44 @@ impl Context<'_> {
         out: &mut [u32; STRIDE],
     ) -> Option<u8> {
         let Scratch { cand: s, ring } = scratch;
+        let m = self.candidates(i, s);
+        let Keyed { kept, reach, size } = self.keyed(i, s, m)?;
+        s.sort_by_angle(kept);
+        let local = Local {
+            points: self.points,
+            p: self.points[i].to_array(),
+            s,
+            bound_outside: DET_ERR * reach * reach * reach,
+            bound_ccw: DET_ERR * size * reach * reach,
+        };
+        let d = match local.guess(ring, kept) {
+            Some(d) => d,
+            None => local.scan(ring, kept)?,
+        };
+        if d > STRIDE {
+            return None;
+        }
+        let ring = &ring[..d];
+        // The faces this vertex is the lowest corner of.
+        let v = i as u32;
+        let id = |k: u8| s.idx[k as usize];
+        for j in 0..d {
+            let a = ring[j];
+            let b = if j + 1 == d { ring[0] } else { ring[j + 1] };
+            if id(a) > v && id(b) > v && local.ccw(a as usize, b as usize) <= 0.0 {
+                return None;
+            }
+        }
+        for (o, &k) in out.iter_mut().zip(ring) {
+            *o = id(k);
+        }
+        Some(d as u8)
+    }
+
+    /// Gathers vertex `i`'s candidate ids into `s.idx` and returns how many: a window of
+    /// indices near the poles, the lattice's Fibonacci offsets elsewhere.
+    fn candidates(&self, i: usize, s: &mut Candidates) -> usize {
         let n = self.points.len();
-        let p = self.points[i];
         let from_pole = i.min(n - 1 - i);
         let mut m = 0;
         if from_pole < POLE {
@@ -237,6 +273,15 @@ impl Context<'_> {
                 }
             }
         }
+        m
+    }
+
+    /// Keeps the usable ones of the first `m` candidates of vertex `i` (near a pole, the
+    /// nearest in the vertex's hemisphere), with their relative positions, squared distances
+    /// and angle keys; `None` when one is vanishingly close.
+    fn keyed(&self, i: usize, s: &mut Candidates, m: usize) -> Option<Keyed> {
+        let n = self.points.len();
+        let p = self.points[i];
         // A tangent frame at `p` (two orthogonal vectors of equal length), from the axis
         // least aligned with it: only the order of the angles is used.
         let size = p.abs().max_element();
@@ -247,7 +292,7 @@ impl Context<'_> {
         };
         let e1 = axis.cross(p);
         let e2 = p.cross(e1) / p.length();
-        let polar = from_pole < POLE;
+        let polar = i.min(n - 1 - i) < POLE;
         let mut kept = 0;
         let mut reach = 0.0f64;
         for k in 0..m {
@@ -275,45 +320,31 @@ impl Context<'_> {
         if kept > POLAR_NEAREST {
             kept = s.keep_nearest(kept, POLAR_NEAREST);
         }
-        // Insertion sort of the positions by angle: a dozen away from the poles.
+        Some(Keyed { kept, reach, size })
+    }
+}
+
+/// What [`Context::keyed`] kept: how many candidates, their largest coordinate difference
+/// from the vertex and the vertex's largest coordinate (the scales of the error bounds).
+struct Keyed {
+    kept: usize,
+    reach: f64,
+    size: f64,
+}
+
+impl Candidates {
+    /// Insertion sort of the first `kept` candidates' positions by angle into `order`: a dozen
+    /// away from the poles.
+    fn sort_by_angle(&mut self, kept: usize) {
         for k in 0..kept {
-            let key = s.key[k];
+            let key = self.key[k];
             let mut b = k;
-            while b > 0 && s.key[s.order[b - 1] as usize] > key {
-                s.order[b] = s.order[b - 1];
+            while b > 0 && self.key[self.order[b - 1] as usize] > key {
+                self.order[b] = self.order[b - 1];
                 b -= 1;
             }
-            s.order[b] = k as u8;
+            self.order[b] = k as u8;
         }
-        let local = Local {
-            points: self.points,
-            p: p.to_array(),
-            s,
-            bound_outside: DET_ERR * reach * reach * reach,
-            bound_ccw: DET_ERR * size * reach * reach,
-        };
-        let d = match local.guess(ring, kept) {
-            Some(d) => d,
-            None => local.scan(ring, kept)?,
-        };
-        if d > STRIDE {
-            return None;
-        }
-        let ring = &ring[..d];
-        // The faces this vertex is the lowest corner of.
-        let v = i as u32;
-        let id = |k: u8| s.idx[k as usize];
-        for j in 0..d {
-            let a = ring[j];
-            let b = if j + 1 == d { ring[0] } else { ring[j + 1] };
-            if id(a) > v && id(b) > v && local.ccw(a as usize, b as usize) <= 0.0 {
-                return None;
-            }
-        }
-        for (o, &k) in out.iter_mut().zip(ring) {
-            *o = id(k);
-        }
-        Some(d as u8)
     }
 }
 

@@ -32,7 +32,10 @@ fn rings_are_the_hull() {
             .collect();
         let hull = crate::triangulate(&points).unwrap();
         assert_eq!(canonical(tris), canonical(hull), "{n}");
-        assert_eq!(crate::is_delaunay(&mesh, &points), Ok(()));
+        assert_eq!(
+            delaunay::is_delaunay(&delaunay::Sphere, &mesh, &points),
+            Ok(())
+        );
     }
 }
 
@@ -81,7 +84,10 @@ fn points_off_the_lattice_get_the_hull_or_a_refusal() {
     for points in &inputs {
         if let Some(mesh) = ring_mesh(points) {
             assert_eq!(mesh.face_count(), 2 * points.len() - 4);
-            assert_eq!(crate::is_delaunay(&mesh, points), Ok(()));
+            assert_eq!(
+                delaunay::is_delaunay(&delaunay::Sphere, &mesh, points),
+                Ok(())
+            );
         }
     }
     // As it happens: the tied rings each pass their own checks but disagree (the mesh build

@@ -105,15 +105,30 @@ pub struct Climate {
 /// winds from the east and towards the equator below 30°, westerlies towards the pole from
 /// 30° to 60°, polar easterlies above.
 pub fn prevailing_wind(lat: f64) -> [f64; 2] {
-    let deg = lat.to_degrees().abs();
     let hemi = if lat < 0.0 { -1.0 } else { 1.0 };
-    let (east, north) = if (30.0..60.0).contains(&deg) {
+    let (east, north) = if wind_band(lat) % 3 == 1 {
         (1.0, 0.35 * hemi)
     } else {
         (-1.0, -0.35 * hemi)
     };
     let len = f64::hypot(east, north);
     [east / len, north / len]
+}
+
+/// The wind band of latitude `lat` (radians): 0 trades (below 30°), 1 westerlies (30° to
+/// 60°), 2 polar easterlies, plus 3 in the southern hemisphere. The air of one band never
+/// blows into another: the trades of both hemispheres meet at the equator, the trades and
+/// the westerlies blow apart at 30°, the westerlies and the polar easterlies meet at 60°.
+pub(crate) fn wind_band(lat: f64) -> u8 {
+    let deg = lat.to_degrees().abs();
+    let band = if deg < 30.0 {
+        0
+    } else if deg < 60.0 {
+        1
+    } else {
+        2
+    };
+    if lat < 0.0 { band + 3 } else { band }
 }
 
 /// Sea-level temperature (°C) at latitude `lat` (radians) before the interior effect.
@@ -160,6 +175,7 @@ pub fn climate(
         .collect();
     let precipitation_mm = carry_moisture(cells, elevation, &temperature_c, &wind, o);
     let ice = (0..n)
+        .into_par_iter()
         .map(|v| {
             cells.live[v] && temperature_c[v] < if sea(v) { o.sea_ice_c } else { o.land_ice_c }
         })
@@ -180,13 +196,16 @@ pub fn climate(
 pub(crate) fn sea_distance(cells: &Cells, elevation: &[f32], sea_level: f32) -> Vec<f32> {
     let n = cells.len();
     let mut d = vec![f32::INFINITY; n];
-    let mut queue: VecDeque<u32> = VecDeque::new();
-    for v in cells.live_cells() {
-        if elevation[v] < sea_level {
-            d[v] = 0.0;
-            queue.push_back(v as u32);
-        }
-    }
+    let sea = |v: usize| cells.live[v] && elevation[v] < sea_level;
+    // Only the coast's sea cells reach land: the open sea starts the queue for nothing.
+    let coast: Vec<u32> = (0..n as u32)
+        .into_par_iter()
+        .filter(|&v| sea(v as usize) && cells.ring(v as usize).iter().any(|&u| !sea(u as usize)))
+        .collect();
+    let mut queue: VecDeque<u32> = coast.into();
+    d.par_iter_mut()
+        .enumerate()
+        .for_each(|(v, x)| *x = if sea(v) { 0.0 } else { f32::INFINITY });
     while let Some(c) = queue.pop_front() {
         let c = c as usize;
         for (w, km) in cells.links(c) {
@@ -197,15 +216,15 @@ pub(crate) fn sea_distance(cells: &Cells, elevation: &[f32], sea_level: f32) -> 
         }
     }
     let far = d
-        .iter()
+        .par_iter()
         .copied()
         .filter(|x| x.is_finite())
-        .fold(f32::NAN, f32::max);
+        .reduce(|| f32::NAN, f32::max);
     let far = if far > 0.0 { far } else { 10_000.0 };
-    for (v, x) in d.iter_mut().enumerate() {
+    d.par_iter_mut().enumerate().for_each(|(v, x)| {
         if x.is_infinite() {
             *x = if cells.live[v] { far } else { 0.0 };
         }
-    }
+    });
     d
 }

@@ -4,7 +4,7 @@
 
 use super::{DemoConfig, DemoError, ELEVATION, POSITION, err};
 use export::colormap::{ColorMap, colorize};
-use export::{Borders, GlobeOptions, Image, Shading};
+use export::{GlobeOptions, Image, Shading};
 use quadedge::Mesh;
 use std::path::PathBuf;
 use world::World;
@@ -43,17 +43,11 @@ fn globe(world: &World, width: u32, samples: u32) -> Result<Image, DemoError> {
             range: COLOR_RANGE,
         },
         hillshade: 1.0,
+        relief: Some(elevation),
         ..Default::default()
     };
-    export::render::render_globe_with(
-        world.mesh(),
-        &posf,
-        &colors,
-        Borders::None,
-        Some(elevation),
-        &options,
-    )
-    .map_err(|e| err("render elevation")(&e))
+    export::render::render_globe(world.mesh(), &posf, &colors, &options)
+        .map_err(|e| err("render elevation")(&e))
 }
 
 /// One animation frame (at most [`MAX_FRAME_WIDTH`] wide, 2×2 samples per pixel).

@@ -7,7 +7,7 @@
 use super::ELEVATION;
 use super::{DemoConfig, DemoError, POSITION, Report, err};
 use export::render::{Corner, EquirectOptions, GlobeLayout, LegendItem, Place, Projection};
-use export::{Borders, GlobeOptions, Image};
+use export::{GlobeOptions, Image};
 use glam::{DVec3, Vec3};
 use layers::{Interpolation, LayerInfo, VertexKind};
 use std::fmt::Write as _;
@@ -80,8 +80,13 @@ pub(super) fn write(
     std::fs::write(&json, rivers_json(&s, &pos)).map_err(|e| err("rivers.json")(&e))?;
     files.push(json);
     let glb = cfg.out.join("biomes.glb");
-    export::gltf::write_glb(&glb, world.mesh(), &posf, Some(&colors))
-        .map_err(|e| err("biomes.glb")(&e))?;
+    export::gltf::write_glb(
+        &glb,
+        world.mesh(),
+        &posf,
+        &export::gltf::GlbOptions::colors(&colors),
+    )
+    .map_err(|e| err("biomes.glb")(&e))?;
     files.push(glb);
 
     facts(&cells, &s, &tectonic, report);
@@ -153,18 +158,12 @@ fn biome_globe(
         height: w / 2,
         samples: 2,
         hillshade: 1.2,
+        relief: Some(&s.elevation),
         ..Default::default()
     };
     let flat = surface::biome_colors(&s.biome);
-    let globe = export::render::render_globe_with(
-        world.mesh(),
-        posf,
-        &flat,
-        Borders::None,
-        Some(&s.elevation),
-        &options,
-    )
-    .map_err(|e| err("render biomes")(&e))?;
+    let globe = export::render::render_globe(world.mesh(), posf, &flat, &options)
+        .map_err(|e| err("render biomes")(&e))?;
     let layout = GlobeLayout::new(&options).map_err(|e| err("render biomes")(&e))?;
     let proj = Projection::Globe(layout);
     let scale = (w as f32 / 2048.0).max(0.35);

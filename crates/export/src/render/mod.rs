@@ -23,6 +23,7 @@ mod font;
 mod globe;
 mod graticule;
 mod hillshade;
+mod labels;
 mod legend;
 mod plane_shade;
 mod raster;
@@ -34,6 +35,7 @@ pub use globe::{GlobeOptions, Shading, render_globe};
 pub use graticule::{
     GlobeLayout, Polyline, Projection, draw_graticule, draw_polylines, draw_segments,
 };
+pub use labels::{Label, draw_labels};
 pub use legend::{
     ColorKey, Corner, LegendItem, Place, draw_color_bar, draw_legend, draw_scale_bar,
 };

@@ -223,7 +223,8 @@ pub(super) fn export_meshes(world: &World, out: &Path) -> Result<[PathBuf; 2], D
         .layer(&ELEVATION)
         .expect("made by the relief")
         .as_slice();
-    let terrain = super::relief_files::terrain_colors(elevation);
+    let terrain =
+        export::colormap::terrain_colors(elevation, 0.0, export::colormap::PLANET_TERRAIN_RANGE);
     let glb = out.join("planet.glb");
     let options = GlbOptions {
         colors: Some(&terrain),

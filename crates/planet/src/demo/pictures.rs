@@ -1,0 +1,129 @@
+//! What makes the demo's globes readable: a strip under the discs for the keys, a 30°
+//! graticule, and the names of the largest landmasses.
+
+use export::render::{GlobeLayout, Label, Projection};
+use export::{ExportError, GlobeOptions, Image};
+use glam::Vec3;
+use quadedge::{Mesh, Vertex};
+
+/// Graticule colour.
+const GRID: [u8; 3] = [230, 230, 230];
+/// Landmasses named on the pictures, at most.
+const MAX_LABELS: usize = 6;
+/// Landmasses smaller than this share of the surface are not named.
+const MIN_SHARE: f64 = 0.002;
+
+/// A globe with room for keys below its discs.
+pub(super) struct Sheet {
+    /// The picture: the discs, then the strip.
+    pub img: Image,
+    /// How directions map to the discs' pixels.
+    pub proj: Projection,
+    /// The discs (for the scale at their centre).
+    pub layout: GlobeLayout,
+    /// Font scale of the keys: 2 on pictures at least 1600 pixels wide.
+    pub text: u32,
+}
+
+impl Sheet {
+    /// `globe`, rendered with `options`, on a sheet with a strip below for the keys; the
+    /// graticule drawn over the discs.
+    pub fn new(globe: &Image, options: &GlobeOptions<'_>) -> Result<Self, ExportError> {
+        let w = globe.width;
+        let text = if w >= 1600 { 2 } else { 1 };
+        let strip = 36 * text + 14;
+        let mut img = Image::new(w, globe.height + strip, options.background);
+        img.rgb[..globe.rgb.len()].copy_from_slice(&globe.rgb);
+        let layout = GlobeLayout::new(options)?;
+        let proj = Projection::Globe(layout);
+        export::render::draw_graticule(&mut img, &proj, 30, GRID);
+        Ok(Self {
+            img,
+            proj,
+            layout,
+            text,
+        })
+    }
+
+    /// Names `labels` on the discs.
+    pub fn label(&mut self, labels: &[(Vec3, String)]) -> Result<usize, ExportError> {
+        draw_labels(&mut self.img, &self.proj, labels, self.text)
+    }
+}
+
+/// [`export::render::draw_labels`] for owned names.
+pub(super) fn draw_labels(
+    img: &mut Image,
+    proj: &Projection,
+    labels: &[(Vec3, String)],
+    text: u32,
+) -> Result<usize, ExportError> {
+    let labels: Vec<Label<'_>> = labels
+        .iter()
+        .map(|(at, text)| Label { at: *at, text })
+        .collect();
+    export::render::draw_labels(img, proj, &labels, text)
+}
+
+/// The largest landmasses (connected cells at or above sea level 0 m), largest first, each
+/// named by a letter and its area (cells counted as equal shares of the sphere). A name sits
+/// on the landmass's cell nearest to its mean direction; on a globe looking along `view`,
+/// among the cells well inside either disc (none there: not named).
+pub(super) fn landmass_labels(
+    mesh: &Mesh,
+    positions: &[Vec3],
+    elevation: &[f32],
+    radius_km: f64,
+    view: Option<Vec3>,
+) -> Vec<(Vec3, String)> {
+    let total = mesh.vertex_count().max(1) as f64;
+    let sphere_km2 = 4.0 * std::f64::consts::PI * radius_km * radius_km;
+    let view = view.and_then(Vec3::try_normalize);
+    let dir = |v: &Vertex| positions[v.index()].normalize_or_zero();
+    // Within about 53° of a disc's centre: the name is not squeezed against the rim.
+    let visible = |d: Vec3| view.is_none_or(|f| d.dot(f).abs() >= 0.6);
+    landmasses(mesh, elevation)
+        .iter()
+        .take(MAX_LABELS)
+        .filter(|m| m.len() as f64 / total >= MIN_SHARE)
+        .zip('A'..='Z')
+        .filter_map(|(cells, letter)| {
+            let mean = cells.iter().map(dir).sum::<Vec3>().normalize_or_zero();
+            let at = cells
+                .iter()
+                .map(dir)
+                .filter(|&d| visible(d))
+                .max_by(|a, b| a.dot(mean).total_cmp(&b.dot(mean)))?;
+            let km2 = cells.len() as f64 / total * sphere_km2;
+            Some((at, format!("{letter} {:.1}M KM²", km2 / 1e6)))
+        })
+        .collect()
+}
+
+/// Connected land cells (at or above 0 m), largest first (ties: smallest first vertex).
+fn landmasses(mesh: &Mesh, elevation: &[f32]) -> Vec<Vec<Vertex>> {
+    let land = |v: Vertex| elevation[v.index()] >= 0.0;
+    let mut seen = vec![false; mesh.vertex_slots()];
+    let mut masses: Vec<Vec<Vertex>> = Vec::new();
+    for v in mesh.vertices().filter(|&v| land(v)) {
+        if seen[v.index()] {
+            continue;
+        }
+        seen[v.index()] = true;
+        let mut cells = vec![v];
+        let mut next = 0;
+        while next < cells.len() {
+            let c = cells[next];
+            next += 1;
+            for u in mesh.neighbors(c) {
+                if land(u) && !seen[u.index()] {
+                    seen[u.index()] = true;
+                    cells.push(u);
+                }
+            }
+        }
+        masses.push(cells);
+    }
+    masses.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].index().cmp(&b[0].index())));
+    masses
+}

@@ -7,6 +7,11 @@
 //! lighter from `t = 0` to `t = 1` (so a greyscale print still orders the values; cividis also
 //! reads the same to the common colour-vision deficiencies), [`ColorMap::Turbo`] is a
 //! rainbow with dark ends for maximum contrast, not ordered by lightness.
+//!
+//! The tables are this crate's own rather than `colorous`'s exact maps: the browser viewer
+//! (`xtask/view/colors.js`) samples the same nine-point tables, so a layer has the same
+//! colours in the pictures and in the viewer, and nine points interpolated in sRGB keep each
+//! map's lightness order (tested below).
 
 /// A map from `t ∈ [0, 1]` to an sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -136,7 +136,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 width: 512,
                 height: 256,
                 view: Vec3::new(a.sin(), 0.0, a.cos()),
-                ..opts.clone()
+                ..opts
             };
             render_globe(
                 &mesh,

@@ -22,6 +22,7 @@
 //!   [`render::draw_polylines`] (rivers, with widths) through a [`render::Projection`] (the
 //!   globe's discs, an equirectangular map or a flat map); [`render::draw_legend`],
 //!   [`render::draw_color_bar`] and [`render::draw_scale_bar`] at a corner;
+//!   [`render::draw_labels`] (place names that never overlap);
 //!   [`render::render_equirect`] (category maps such as biomes on the heightmap's grid,
 //!   hillshaded, with coastline shading) and [`render::planar_hillshade`] for flat maps.
 //!   Captions use the crate's own 5×7 bitmap font: font crates (`ab_glyph`, `fontdue`)

@@ -221,7 +221,7 @@ fn hillshade_lights_north_west_slopes_and_darkens_south_east_ones() {
     let plain_img = render_globe(&mesh, &pos, &colors, &opts).unwrap();
     let off = GlobeOptions {
         hillshade: 0.0,
-        ..opts.clone()
+        ..opts
     };
     assert_eq!(
         render_globe(
@@ -243,7 +243,7 @@ fn hillshade_lights_north_west_slopes_and_darkens_south_east_ones() {
     // Stronger shading, stronger contrast; flat shading shades too.
     let strong = GlobeOptions {
         hillshade: 3.0,
-        ..opts.clone()
+        ..opts
     };
     let img3 = render_globe(
         &mesh,

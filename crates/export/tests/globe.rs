@@ -406,32 +406,13 @@ fn frozen_mesh_exports_the_same_bytes() {
         let o = GlobeOptions {
             shading,
             threads: 2,
+            borders: Borders::Regions(&regions),
+            relief: Some(&values),
             ..plain()
         };
-        let r = Borders::Regions(&regions);
         assert_eq!(
-            render_globe(
-                &mesh,
-                &pos,
-                &colors,
-                &GlobeOptions {
-                    borders: r,
-                    relief: Some(&values),
-                    ..o
-                }
-            )
-            .unwrap(),
-            render_globe(
-                &frozen,
-                &pos,
-                &colors,
-                &GlobeOptions {
-                    borders: r,
-                    relief: Some(&values),
-                    ..o
-                }
-            )
-            .unwrap(),
+            render_globe(&mesh, &pos, &colors, &o).unwrap(),
+            render_globe(&frozen, &pos, &colors, &o).unwrap(),
             "{shading:?}"
         );
     }

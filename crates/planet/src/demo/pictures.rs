@@ -1,7 +1,7 @@
 //! What makes the demo's globes readable: a strip under the discs for the keys, a 30°
 //! graticule, and the names of the largest landmasses.
 
-use export::render::{GlobeLayout, Label, Projection};
+use export::render::{Corner, GlobeLayout, Label, Place, Projection};
 use export::{ExportError, GlobeOptions, Image};
 use glam::Vec3;
 use quadedge::{Mesh, Vertex};
@@ -43,6 +43,30 @@ impl Sheet {
             layout,
             text,
         })
+    }
+
+    /// A corner of the strip, 8 pixels in from the side and 4 from the bottom.
+    pub fn place(corner: Corner) -> Place {
+        Place {
+            corner,
+            dx: 8,
+            dy: 4,
+        }
+    }
+
+    /// The scale bar at the discs' centre, in the strip's lower right corner, for a planet of
+    /// `radius_km`.
+    pub fn scale_bar(&mut self, radius_km: f64) -> Result<(), ExportError> {
+        let w = self.img.width;
+        export::render::draw_scale_bar(
+            &mut self.img,
+            Self::place(Corner::BottomRight),
+            self.layout.km_per_pixel(radius_km),
+            (w / 8).clamp(8, 4096),
+            "AT DISC CENTRE",
+            self.text,
+        )?;
+        Ok(())
     }
 
     /// Names `labels` on the discs.

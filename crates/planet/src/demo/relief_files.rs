@@ -5,7 +5,7 @@
 use super::pictures::{Sheet, landmass_labels};
 use super::{DemoConfig, DemoError, ELEVATION, POSITION, err};
 use export::colormap::{ColorMap, PLANET_TERRAIN_RANGE, terrain_colors};
-use export::render::{ColorKey, Corner, Place};
+use export::render::{ColorKey, Corner};
 use export::{GlobeOptions, Image, Shading};
 use quadedge::Mesh;
 use std::path::PathBuf;
@@ -75,28 +75,17 @@ fn elevation_picture(world: &World, cfg: &DemoConfig) -> Result<Image, DemoError
         ticks: &[-6000.0, -3000.0, 0.0, 3000.0, 6000.0],
     };
     let text = sheet.text;
-    let corner = |corner| Place {
-        corner,
-        dx: 8,
-        dy: 4,
-    };
     export::render::draw_color_bar(
         &mut sheet.img,
-        corner(Corner::BottomLeft),
+        Sheet::place(Corner::BottomLeft),
         &key,
         (w / 4).clamp(16, 4096),
         text,
     )
     .map_err(|e| err("elevation key")(&e))?;
-    export::render::draw_scale_bar(
-        &mut sheet.img,
-        corner(Corner::BottomRight),
-        sheet.layout.km_per_pixel(cfg.radius),
-        (w / 8).clamp(8, 4096),
-        "AT DISC CENTRE",
-        text,
-    )
-    .map_err(|e| err("scale bar")(&e))?;
+    sheet
+        .scale_bar(cfg.radius)
+        .map_err(|e| err("scale bar")(&e))?;
     Ok(sheet.img)
 }
 

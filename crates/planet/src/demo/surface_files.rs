@@ -195,30 +195,16 @@ fn biome_globe(
     let text = sheet.text;
     export::render::draw_legend(
         &mut sheet.img,
-        Place {
-            corner: Corner::BottomLeft,
-            dx: 8,
-            dy: 4,
-        },
+        Sheet::place(Corner::BottomLeft),
         "BIOMES",
         &items,
         3,
         text,
     )
     .map_err(|e| err("legend")(&e))?;
-    export::render::draw_scale_bar(
-        &mut sheet.img,
-        Place {
-            corner: Corner::BottomRight,
-            dx: 8,
-            dy: 4,
-        },
-        sheet.layout.km_per_pixel(cfg.radius),
-        (w / 8).clamp(8, 4096),
-        "AT DISC CENTRE",
-        text,
-    )
-    .map_err(|e| err("scale bar")(&e))?;
+    sheet
+        .scale_bar(cfg.radius)
+        .map_err(|e| err("scale bar")(&e))?;
     Ok(sheet.img)
 }
 

@@ -1,5 +1,5 @@
 //! What makes the demo's globes readable: a strip under the discs for the keys, a 30°
-//! graticule, and the names of the largest landmasses.
+//! graticule, and the names of the largest landmasses or plates.
 
 use export::render::{Corner, GlobeLayout, Label, Place, Projection};
 use export::{ExportError, GlobeOptions, Image};
@@ -75,6 +75,34 @@ impl Sheet {
     }
 }
 
+/// `planet.png`'s readable parts, on the globe itself (the picture keeps its size): the
+/// graticule, the largest plates named, the scale in the lower right corner.
+pub(super) fn decorate_plates(
+    img: &mut Image,
+    options: &GlobeOptions<'_>,
+    mesh: &Mesh,
+    positions: &[Vec3],
+    plate: &[u32],
+    radius_km: f64,
+) -> Result<(), ExportError> {
+    let layout = GlobeLayout::new(options)?;
+    let proj = Projection::Globe(layout);
+    let text = if img.width >= 1600 { 2 } else { 1 };
+    export::render::draw_graticule(img, &proj, 30, GRID);
+    let names = plate_labels(mesh, positions, plate, radius_km, Some(options.view));
+    draw_labels(img, &proj, &names, text)?;
+    let w = img.width;
+    export::render::draw_scale_bar(
+        img,
+        Sheet::place(Corner::BottomRight),
+        layout.km_per_pixel(radius_km),
+        (w / 8).clamp(8, 4096),
+        "AT DISC CENTRE",
+        text,
+    )?;
+    Ok(())
+}
+
 /// [`export::render::draw_labels`] for owned names.
 pub(super) fn draw_labels(
     img: &mut Image,
@@ -90,9 +118,8 @@ pub(super) fn draw_labels(
 }
 
 /// The largest landmasses (connected cells at or above sea level 0 m), largest first, each
-/// named by a letter and its area (cells counted as equal shares of the sphere). A name sits
-/// on the landmass's cell nearest to its mean direction; on a globe looking along `view`,
-/// among the cells well inside either disc (none there: not named).
+/// named by a letter and its area (cells counted as equal shares of the sphere), placed by
+/// [`place`].
 pub(super) fn landmass_labels(
     mesh: &Mesh,
     positions: &[Vec3],
@@ -100,28 +127,75 @@ pub(super) fn landmass_labels(
     radius_km: f64,
     view: Option<Vec3>,
 ) -> Vec<(Vec3, String)> {
+    let names = ('A'..='Z').map(|c| c.to_string());
+    named(
+        mesh,
+        positions,
+        landmasses(mesh, elevation),
+        names,
+        radius_km,
+        view,
+    )
+}
+
+/// The largest plates, named by their id and area, placed by [`place`].
+pub(super) fn plate_labels(
+    mesh: &Mesh,
+    positions: &[Vec3],
+    plate: &[u32],
+    radius_km: f64,
+    view: Option<Vec3>,
+) -> Vec<(Vec3, String)> {
+    let mut groups: std::collections::BTreeMap<u32, Vec<Vertex>> = Default::default();
+    for v in mesh.vertices() {
+        groups.entry(plate[v.index()]).or_default().push(v);
+    }
+    let mut plates: Vec<(u32, Vec<Vertex>)> = groups.into_iter().collect();
+    plates.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    let names: Vec<String> = plates.iter().map(|(p, _)| format!("PLATE {p}")).collect();
+    let cells = plates.into_iter().map(|(_, c)| c).collect();
+    named(mesh, positions, cells, names.into_iter(), radius_km, view)
+}
+
+/// The first [`MAX_LABELS`] regions (largest first) of at least [`MIN_SHARE`] of the
+/// surface, each with its name and area.
+fn named(
+    mesh: &Mesh,
+    positions: &[Vec3],
+    regions: Vec<Vec<Vertex>>,
+    names: impl Iterator<Item = String>,
+    radius_km: f64,
+    view: Option<Vec3>,
+) -> Vec<(Vec3, String)> {
     let total = mesh.vertex_count().max(1) as f64;
     let sphere_km2 = 4.0 * std::f64::consts::PI * radius_km * radius_km;
+    regions
+        .iter()
+        .take(MAX_LABELS)
+        .filter(|m| m.len() as f64 / total >= MIN_SHARE)
+        .zip(names)
+        .filter_map(|(cells, name)| {
+            let at = place(cells, positions, view)?;
+            let km2 = cells.len() as f64 / total * sphere_km2;
+            Some((at, format!("{name} {:.1}M KM²", km2 / 1e6)))
+        })
+        .collect()
+}
+
+/// Where a region's name goes: its cell nearest to its mean direction, so the name sits on
+/// it; on a globe looking along `view`, among the cells well inside either disc (`None`
+/// when there is none).
+fn place(cells: &[Vertex], positions: &[Vec3], view: Option<Vec3>) -> Option<Vec3> {
     let view = view.and_then(Vec3::try_normalize);
     let dir = |v: &Vertex| positions[v.index()].normalize_or_zero();
     // Within about 53° of a disc's centre: the name is not squeezed against the rim.
     let visible = |d: Vec3| view.is_none_or(|f| d.dot(f).abs() >= 0.6);
-    landmasses(mesh, elevation)
+    let mean = cells.iter().map(dir).sum::<Vec3>().normalize_or_zero();
+    cells
         .iter()
-        .take(MAX_LABELS)
-        .filter(|m| m.len() as f64 / total >= MIN_SHARE)
-        .zip('A'..='Z')
-        .filter_map(|(cells, letter)| {
-            let mean = cells.iter().map(dir).sum::<Vec3>().normalize_or_zero();
-            let at = cells
-                .iter()
-                .map(dir)
-                .filter(|&d| visible(d))
-                .max_by(|a, b| a.dot(mean).total_cmp(&b.dot(mean)))?;
-            let km2 = cells.len() as f64 / total * sphere_km2;
-            Some((at, format!("{letter} {:.1}M KM²", km2 / 1e6)))
-        })
-        .collect()
+        .map(dir)
+        .filter(|&d| visible(d))
+        .max_by(|a, b| a.dot(mean).total_cmp(&b.dot(mean)))
 }
 
 /// Connected land cells (at or above 0 m), largest first (ties: smallest first vertex).

@@ -145,7 +145,7 @@ fn palette(p: u32) -> [u8; 3] {
     base.map(|c| c.saturating_sub(shade))
 }
 
-/// `planet.png`: both hemispheres, plates coloured, borders drawn.
+/// `planet.png`: both hemispheres, plates coloured, borders drawn, the largest plates named.
 pub(super) fn render_planet(world: &World, cfg: &DemoConfig) -> Result<PathBuf, DemoError> {
     let mesh = world.mesh();
     let posf: Vec<Vec3> = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
@@ -157,7 +157,9 @@ pub(super) fn render_planet(world: &World, cfg: &DemoConfig) -> Result<PathBuf, 
         borders: Borders::Regions(plates),
         ..Default::default()
     };
-    let img = export::render::render_globe(mesh, &posf, &colors, &globe)
+    let mut img = export::render::render_globe(mesh, &posf, &colors, &globe)
+        .map_err(|e| err("render")(&e))?;
+    super::pictures::decorate_plates(&mut img, &globe, mesh, &posf, plates, cfg.radius)
         .map_err(|e| err("render")(&e))?;
     let png = cfg.out.join("planet.png");
     img.save_png(&png).map_err(|e| err("planet.png")(&e))?;

@@ -4,7 +4,7 @@
 
 use crate::cells::Cells;
 use crate::error::{SurfaceError, param};
-use crate::moisture::carry_moisture;
+use crate::moisture::Bands;
 use rayon::prelude::*;
 use std::collections::VecDeque;
 
@@ -150,7 +150,16 @@ pub fn climate(
     cells.check("elevation", elevation)?;
     let n = cells.len();
     let sea = |v: usize| elevation[v] < o.sea_level;
-    let sea_distance_km = sea_distance(cells, elevation, o.sea_level);
+    let wind: Vec<[f32; 2]> = cells
+        .latitude
+        .par_iter()
+        .map(|&lat| prevailing_wind(f64::from(lat)).map(|x| x as f32))
+        .collect();
+    // The breadth-first search is sequential: the wind bands are built beside it.
+    let (sea_distance_km, bands) = rayon::join(
+        || sea_distance(cells, elevation, o.sea_level),
+        || Bands::new(cells, elevation, &wind, o.sea_level),
+    );
     let temperature_c: Vec<f32> = (0..n)
         .into_par_iter()
         .map(|v| {
@@ -168,12 +177,7 @@ pub fn climate(
             t as f32
         })
         .collect();
-    let wind: Vec<[f32; 2]> = cells
-        .latitude
-        .par_iter()
-        .map(|&lat| prevailing_wind(f64::from(lat)).map(|x| x as f32))
-        .collect();
-    let precipitation_mm = carry_moisture(cells, elevation, &temperature_c, &wind, o);
+    let precipitation_mm = bands.carry_moisture(cells, elevation, &temperature_c, o);
     let ice = (0..n)
         .into_par_iter()
         .map(|v| {

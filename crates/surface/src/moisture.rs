@@ -48,49 +48,71 @@ pub(crate) fn convection(lat: f32) -> f64 {
     .max(0.05)
 }
 
-/// Precipitation (mm/yr) per slot.
-pub(crate) fn carry_moisture(
-    cells: &Cells,
-    elevation: &[f32],
-    temperature: &[f32],
-    wind: &[[f32; 2]],
-    o: &ClimateOptions,
-) -> Vec<f32> {
-    let n = cells.len();
-    let band: Vec<u8> = cells
-        .latitude
-        .par_iter()
-        .map(|&l| wind_band(f64::from(l)))
-        .collect();
-    // The live cells of each band in slot order, and each cell's index in its band.
-    let mut members: [Vec<u32>; BANDS] = Default::default();
-    let mut local = vec![0u32; n];
-    for v in cells.live_cells() {
-        let m = &mut members[usize::from(band[v])];
-        local[v] = m.len() as u32;
-        m.push(v as u32);
+/// The wind bands of a planet: which band each cell is in, its index there, and per link the
+/// wind's alignment and the neighbour's index in the band. Needs the winds, not the
+/// temperatures, so it is built while the distance to the sea is found.
+pub(crate) struct Bands {
+    band: Vec<u8>,
+    /// The live cells of each band in slot order.
+    members: [Vec<u32>; BANDS],
+    /// Each cell's index in its band.
+    local: Vec<u32>,
+    links: Vec<(f32, u32)>,
+}
+
+impl Bands {
+    pub(crate) fn new(cells: &Cells, elevation: &[f32], wind: &[[f32; 2]], sea_level: f32) -> Self {
+        let band: Vec<u8> = cells
+            .latitude
+            .par_iter()
+            .map(|&l| wind_band(f64::from(l)))
+            .collect();
+        let mut members: [Vec<u32>; BANDS] = Default::default();
+        let mut local = vec![0u32; cells.len()];
+        for v in cells.live_cells() {
+            let m = &mut members[usize::from(band[v])];
+            local[v] = m.len() as u32;
+            m.push(v as u32);
+        }
+        let links = links(cells, elevation, wind, &band, &local, sea_level);
+        Self {
+            band,
+            members,
+            local,
+            links,
+        }
     }
-    let sweep = Sweep {
-        cells,
-        elevation,
-        temperature,
-        links: links(cells, elevation, wind, &band, &local, o.sea_level),
-        o,
-    };
-    let rain: Vec<Vec<f32>> = (0..BANDS)
-        .into_par_iter()
-        .map(|b| sweep.band(&members[b]))
-        .collect();
-    (0..n)
-        .into_par_iter()
-        .map(|v| {
-            if cells.live[v] {
-                rain[usize::from(band[v])][local[v] as usize]
-            } else {
-                0.0
-            }
-        })
-        .collect()
+
+    /// Precipitation (mm/yr) per slot, the six bands swept in parallel.
+    pub(crate) fn carry_moisture(
+        &self,
+        cells: &Cells,
+        elevation: &[f32],
+        temperature: &[f32],
+        o: &ClimateOptions,
+    ) -> Vec<f32> {
+        let sweep = Sweep {
+            cells,
+            elevation,
+            temperature,
+            links: &self.links,
+            o,
+        };
+        let rain: Vec<Vec<f32>> = (0..BANDS)
+            .into_par_iter()
+            .map(|b| sweep.band(&self.members[b]))
+            .collect();
+        (0..cells.len())
+            .into_par_iter()
+            .map(|v| {
+                if cells.live[v] {
+                    rain[usize::from(self.band[v])][self.local[v] as usize]
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    }
 }
 
 /// Per link of `v`'s row: how well the wind at `v` blows from `v` towards the neighbour
@@ -141,7 +163,7 @@ struct Sweep<'a> {
     cells: &'a Cells,
     elevation: &'a [f32],
     temperature: &'a [f32],
-    links: Vec<(f32, u32)>,
+    links: &'a [(f32, u32)],
     o: &'a ClimateOptions,
 }
 

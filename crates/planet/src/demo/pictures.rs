@@ -103,6 +103,30 @@ pub(super) fn decorate_plates(
     Ok(())
 }
 
+/// The labels whose names cannot cover one of `panels` (`[x0, y0, x1, y1]` in pixels, e.g.
+/// a legend drawn over the map), whichever side of its place a name is drawn on.
+pub(super) fn clear_of(
+    labels: Vec<(Vec3, String)>,
+    proj: &Projection,
+    panels: &[[f32; 4]],
+    text: u32,
+) -> Vec<(Vec3, String)> {
+    let t = text as f32;
+    labels
+        .into_iter()
+        .filter(|(at, name)| {
+            let Some((_, p)) = proj.project(*at) else {
+                return false;
+            };
+            let reach = (6 * name.chars().count()) as f32 * t + 8.0 * t;
+            !panels.iter().any(|&[x0, y0, x1, y1]| {
+                (x0 - reach..=x1 + reach).contains(&p.x)
+                    && (y0 - 8.0 * t..=y1 + 8.0 * t).contains(&p.y)
+            })
+        })
+        .collect()
+}
+
 /// [`export::render::draw_labels`] for owned names.
 pub(super) fn draw_labels(
     img: &mut Image,

@@ -5,7 +5,7 @@
 //! source to mouth) and `biomes.glb` (biome and river colours per vertex).
 
 use super::ELEVATION;
-use super::pictures::{Sheet, draw_labels, landmass_labels};
+use super::pictures::{Sheet, clear_of, draw_labels, landmass_labels};
 use super::{DemoConfig, DemoError, POSITION, Report, err};
 use export::render::{Corner, EquirectOptions, LegendItem, Place, Projection};
 use export::{GlobeOptions, Image};
@@ -240,16 +240,8 @@ fn biome_map(
     export::render::draw_graticule(&mut img, &proj, 30, [230, 230, 230]);
     draw_rivers(&mut img, &proj, &river_segments(s, posf, scale, threshold));
     let text = if w >= 1600 { 2 } else { 1 };
-    let names = landmass_labels(
-        world.mesh(),
-        posf,
-        tectonic_elevation(world),
-        cfg.radius,
-        None,
-    );
-    draw_labels(&mut img, &proj, &names, text).map_err(|e| err("labels")(&e))?;
     let items = legend_items(s);
-    export::render::draw_legend(
+    let (lw, lh) = export::render::draw_legend(
         &mut img,
         Place::at(Corner::BottomLeft),
         "BIOMES",
@@ -259,7 +251,7 @@ fn biome_map(
     )
     .map_err(|e| err("legend")(&e))?;
     let km_per_px = std::f64::consts::TAU * cfg.radius / f64::from(w);
-    export::render::draw_scale_bar(
+    let (sw, sh) = export::render::draw_scale_bar(
         &mut img,
         Place::at(Corner::BottomRight),
         km_per_px,
@@ -268,6 +260,26 @@ fn biome_map(
         text,
     )
     .map_err(|e| err("scale bar")(&e))?;
+    // Place::at puts the panels 10 pixels in from the edges.
+    let (wf, hf) = (w as f32, h as f32);
+    let panels = [
+        [10.0, hf - 10.0 - lh as f32, 10.0 + lw as f32, hf - 10.0],
+        [
+            wf - 10.0 - sw as f32,
+            hf - 10.0 - sh as f32,
+            wf - 10.0,
+            hf - 10.0,
+        ],
+    ];
+    let names = landmass_labels(
+        world.mesh(),
+        posf,
+        tectonic_elevation(world),
+        cfg.radius,
+        None,
+    );
+    let names = clear_of(names, &proj, &panels, text);
+    draw_labels(&mut img, &proj, &names, text).map_err(|e| err("labels")(&e))?;
     Ok(img)
 }
 

@@ -14,7 +14,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use export::colormap::{ColorMap, colorize};
-use export::gltf::{GlbOptions, glb_bytes_with};
+use export::gltf::{GlbOptions, glb_bytes};
 use export::heightmap::equirectangular;
 use glam::Vec3;
 use std::hint::black_box;
@@ -54,7 +54,7 @@ fn export_bench(c: &mut Criterion) {
         relief: Some(0.02),
     };
     g.bench_function("glb_scalar_relief", |b| {
-        b.iter(|| black_box(glb_bytes_with(&mesh, &pos, &opts).unwrap()))
+        b.iter(|| black_box(glb_bytes(&mesh, &pos, &opts).unwrap()))
     });
     g.finish();
 }

@@ -2,7 +2,7 @@
 //! and hillshaded, rivers drawn by drained area, a scale bar and (for biomes) a legend.
 
 use export::Image;
-use export::colormap::{ColorMap, colorize};
+use export::colormap::ColorMap;
 use export::render::{ColorKey, Corner, LegendItem, Place, Projection};
 use glam::Vec3;
 use plane::PlanarMap;
@@ -54,11 +54,7 @@ const TERRAIN_RANGE: (f32, f32) = (-2500.0, 3000.0);
 
 /// Terrain colours of the eroded elevation (sea level 0 m).
 pub fn terrain_colours(s: &Surface) -> Vec<[u8; 3]> {
-    colorize(
-        &s.elevation,
-        &ColorMap::Terrain { sea_level: 0.0 },
-        TERRAIN_RANGE,
-    )
+    export::colormap::terrain_colors(&s.elevation, 0.0, TERRAIN_RANGE)
 }
 
 /// The map's picture: `colours` hillshaded by the eroded relief, rivers, a scale bar and,

@@ -5,7 +5,7 @@
 //!
 //! `cargo run -p quadworld-export --example dual_centres -- [OUT_FILE]`
 
-use export::render::render_mesh_closeup_with;
+use export::render::render_mesh_closeup;
 use export::{CloseupOptions, Image};
 use glam::Vec3;
 use sphere::dual::{DualCentre, dual_points};
@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             dual_points: duals.iter().map(|p| p.as_vec3()).collect(),
             ..Default::default()
         };
-        let img = render_mesh_closeup_with(&mesh, &pos32, None, center, 0.22, &options)?;
+        let img = render_mesh_closeup(&mesh, &pos32, center, 0.22, &options)?;
         for y in 0..panel as usize {
             let src = &img.rgb[3 * y * panel as usize..3 * (y + 1) * panel as usize];
             let at = 3 * (y * sheet.width as usize + k * panel as usize);

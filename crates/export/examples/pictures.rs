@@ -11,9 +11,7 @@
 mod common;
 
 use export::colormap::{ColorMap, colorize};
-use export::render::{
-    Borders, GlobeOptions, Shading, render_globe, render_globe_with, render_mesh_closeup_with,
-};
+use export::render::{Borders, GlobeOptions, Shading, render_globe, render_mesh_closeup};
 use export::{CloseupOptions, apng, gltf, heightmap, obj, ply};
 use glam::Vec3;
 use std::path::PathBuf;
@@ -40,8 +38,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &mesh,
         &pos,
         &colors,
-        Borders::Regions(&regions),
         &GlobeOptions {
+            borders: Borders::Regions(&regions),
             threads,
             ..Default::default()
         },
@@ -57,13 +55,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     let center = pos[0] + 0.02 * pos[1];
     let spacing = (4.0 * std::f32::consts::PI / mesh.vertex_count() as f32).sqrt();
-    let close = render_mesh_closeup_with(
+    let close = render_mesh_closeup(
         &mesh,
         &pos,
-        Some(&colors),
         center,
         6.0 * spacing,
-        &CloseupOptions::default(),
+        &CloseupOptions {
+            colors: Some(&colors),
+            ..Default::default()
+        },
     )?;
     println!("close-up {0}x{0}: {1:.2?}", close.width, t.elapsed());
     close.save_png(out.join("closeup.png"))?;
@@ -71,7 +71,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     obj::write_obj(out.join("planet.obj"), &mesh, &pos)?;
     ply::write_ply(out.join("planet.ply"), &mesh, &pos, Some(&colors))?;
-    gltf::write_glb(out.join("planet.glb"), &mesh, &pos, Some(&colors))?;
+    gltf::write_glb(
+        out.join("planet.glb"),
+        &mesh,
+        &pos,
+        &gltf::GlbOptions::colors(&colors),
+    )?;
     println!("OBJ + PLY + GLB: {:.2?}", t.elapsed());
 
     // Elevation: a few smooth bumps and basins, sea level 0.
@@ -103,13 +108,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         threads,
         ..Default::default()
     };
-    let img = render_globe_with(
+    let img = render_globe(
         &mesh,
         &pos,
         &terrain,
-        Borders::None,
-        Some(&elevation),
-        &opts,
+        &GlobeOptions {
+            relief: Some(&elevation),
+            ..opts
+        },
     )?;
     img.save_png(out.join("elevation.png"))?;
     println!(
@@ -130,9 +136,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 width: 512,
                 height: 256,
                 view: Vec3::new(a.sin(), 0.0, a.cos()),
-                ..opts.clone()
+                ..opts
             };
-            render_globe_with(&mesh, &pos, &terrain, Borders::None, Some(&elevation), &o)
+            render_globe(
+                &mesh,
+                &pos,
+                &terrain,
+                &GlobeOptions {
+                    relief: Some(&elevation),
+                    ..o
+                },
+            )
         })
         .collect::<Result<Vec<_>, _>>()?;
     apng::save_apng(out.join("spin.png"), &frames, 150)?;
@@ -141,7 +155,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         scalar: Some(("_ELEVATION", &elevation)),
         relief: Some(0.1),
     };
-    gltf::write_glb_with(out.join("relief.glb"), &mesh, &pos, &glb)?;
+    gltf::write_glb(out.join("relief.glb"), &mesh, &pos, &glb)?;
     println!("12-frame APNG + relief GLB: {:.2?}", t.elapsed());
     Ok(())
 }

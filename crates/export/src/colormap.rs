@@ -7,6 +7,11 @@
 //! lighter from `t = 0` to `t = 1` (so a greyscale print still orders the values; cividis also
 //! reads the same to the common colour-vision deficiencies), [`ColorMap::Turbo`] is a
 //! rainbow with dark ends for maximum contrast, not ordered by lightness.
+//!
+//! The tables are this crate's own rather than `colorous`'s exact maps: the browser viewer
+//! (`xtask/view/colors.js`) samples the same nine-point tables, so a layer has the same
+//! colours in the pictures and in the viewer, and nine points interpolated in sRGB keep each
+//! map's lightness order (tested below).
 
 /// A map from `t ∈ [0, 1]` to an sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -143,6 +148,22 @@ fn clamp_sea(sea: f32) -> f32 {
     } else {
         sea.clamp(0.0, 1.0)
     }
+}
+
+/// The elevations (m) the terrain colours of a whole planet span, from the deepest trenches
+/// to the highest ranges, fixed so that pictures compare across steps and planets.
+pub const PLANET_TERRAIN_RANGE: (f32, f32) = (-7000.0, 6000.0);
+
+/// The terrain colours every picture of elevation uses: [`ColorMap::Terrain`] with the shore
+/// at `sea_level`, over `range` (both in the data's units, e.g. metres).
+///
+/// ```
+/// use export::colormap::{PLANET_TERRAIN_RANGE, terrain_colors};
+/// let c = terrain_colors(&[-3000.0, 10.0], 0.0, PLANET_TERRAIN_RANGE);
+/// assert!(c[0][2] > c[0][0] && c[1][1] > c[1][2]); // blue sea, green lowland
+/// ```
+pub fn terrain_colors(elevation: &[f32], sea_level: f32, range: (f32, f32)) -> Vec<[u8; 3]> {
+    colorize(elevation, &ColorMap::Terrain { sea_level }, range)
 }
 
 /// One colour per value: `t = (value − range.0) / (range.1 − range.0)` through `map`.

@@ -22,36 +22,34 @@ const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 const FLOAT: u32 = 5126;
 const UNSIGNED_INT: u32 = 5125;
 
-/// Writes `mesh` as a `.glb` file. See [`glb_bytes`] for the content.
+/// Writes `mesh` as a `.glb` file with the extras of `options`. See [`glb_bytes`] for the
+/// content.
+///
+/// # Errors
+/// As [`glb_bytes`], plus the file errors ([`ExportError::Io`] and the path checks).
 ///
 /// ```
 /// # let tmp = tempfile::tempdir().unwrap();
 /// # let dir = tmp.path();
 /// use glam::Vec3;
+/// use export::gltf::{GlbOptions, write_glb};
 /// let (n, tris) = quadedge::shapes::octahedron();
 /// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
 /// let pos = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
-/// export::gltf::write_glb(dir.join("octa.glb"), &mesh, &pos, None)?;
+/// write_glb(dir.join("octa.glb"), &mesh, &pos, &GlbOptions::default())?;
 /// # Ok::<(), export::ExportError>(())
 /// ```
 pub fn write_glb(
     path: impl AsRef<Path>,
     mesh: &impl Topology,
     positions: &[Vec3],
-    colors: Option<&[[u8; 3]]>,
+    options: &GlbOptions<'_>,
 ) -> Result<(), ExportError> {
-    write_glb_with(
-        path,
-        mesh,
-        positions,
-        &GlbOptions {
-            colors,
-            ..Default::default()
-        },
-    )
+    let bytes = glb_bytes(mesh, positions, options)?;
+    write_file(path.as_ref(), |w| put(w, &bytes))
 }
 
-/// What goes into a `.glb` besides positions, normals and faces.
+/// What goes into a `.glb` besides positions, normals and faces; the default adds nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GlbOptions<'a> {
     /// sRGB colours, one per vertex slot, written as `COLOR_0`.
@@ -67,57 +65,29 @@ pub struct GlbOptions<'a> {
     pub relief: Option<f32>,
 }
 
-/// Writes `mesh` as a `.glb` file with the extras of [`GlbOptions`]. See [`glb_bytes_with`].
-///
-/// # Errors
-/// As [`glb_bytes_with`], plus the file errors ([`ExportError::Io`] and the path checks).
-pub fn write_glb_with(
-    path: impl AsRef<Path>,
-    mesh: &impl Topology,
-    positions: &[Vec3],
-    options: &GlbOptions<'_>,
-) -> Result<(), ExportError> {
-    let bytes = glb_bytes_with(mesh, positions, options)?;
-    write_file(path.as_ref(), |w| put(w, &bytes))
+impl<'a> GlbOptions<'a> {
+    /// Only vertex colours.
+    pub fn colors(colors: &'a [[u8; 3]]) -> Self {
+        Self {
+            colors: Some(colors),
+            ..Self::default()
+        }
+    }
 }
 
 /// Writes a `.glb` to any writer. See [`glb_bytes`].
+///
+/// # Errors
+/// As [`glb_bytes`], plus [`ExportError::Io`] from the writer.
 pub fn write_glb_to<W: Write>(
     mut writer: W,
     mesh: &impl Topology,
     positions: &[Vec3],
-    colors: Option<&[[u8; 3]]>,
+    options: &GlbOptions<'_>,
 ) -> Result<(), ExportError> {
-    let bytes = glb_bytes(mesh, positions, colors)?;
+    let bytes = glb_bytes(mesh, positions, options)?;
     put(&mut writer, &bytes)?;
     writer.flush().map_err(crate::common::w_err)
-}
-
-/// Builds the `.glb` file in memory.
-///
-/// * `POSITION`: the positions of the live vertices (renumbered densely), with the `min`/`max`
-///   bounds glTF requires.
-/// * `NORMAL`: area-weighted face normals summed per vertex, so that terrain relief is lit
-///   correctly; a vertex without usable faces gets its normalised position (right for a
-///   sphere centred at the origin).
-/// * `COLOR_0` (when `colors` is given): the sRGB bytes converted to linear `f32` RGB, because
-///   glTF vertex colours are linear and viewers would otherwise show them washed out.
-/// * Indices: `u32`, counter-clockwise from outside (glTF's front-face convention).
-/// * A matte (non-metallic, rough) material, since glTF's default material is fully metallic
-///   and would render the planet nearly black.
-pub fn glb_bytes(
-    mesh: &impl Topology,
-    positions: &[Vec3],
-    colors: Option<&[[u8; 3]]>,
-) -> Result<Vec<u8>, ExportError> {
-    glb_bytes_with(
-        mesh,
-        positions,
-        &GlbOptions {
-            colors,
-            ..Default::default()
-        },
-    )
 }
 
 /// Checks a custom attribute name: `_` then 1 to 63 of `[A-Za-z0-9_]` (it goes into the
@@ -139,58 +109,51 @@ fn check_attribute_name(name: &str) -> Result<(), ExportError> {
     Ok(())
 }
 
-/// [`glb_bytes`] with the extras of [`GlbOptions`]: colours, a raw scalar attribute, relief.
+/// Builds the `.glb` file in memory.
+///
+/// * `POSITION`: the positions of the live vertices (renumbered densely), with the `min`/`max`
+///   bounds glTF requires; moved by `relief` when set.
+/// * `NORMAL`: area-weighted face normals summed per vertex, so that terrain relief is lit
+///   correctly; a vertex without usable faces gets its normalised position (right for a
+///   sphere centred at the origin).
+/// * `COLOR_0` (when `colors` is given): the sRGB bytes converted to linear `f32` RGB, because
+///   glTF vertex colours are linear and viewers would otherwise show them washed out.
+/// * The scalar attribute (when `scalar` is given), raw.
+/// * Indices: `u32`, counter-clockwise from outside (glTF's front-face convention).
+/// * A matte (non-metallic, rough) material, since glTF's default material is fully metallic
+///   and would render the planet nearly black.
 ///
 /// # Errors
-/// The input errors of [`glb_bytes`]; for the scalar, [`ExportError::InvalidOption`] for a
-/// bad attribute name, [`ExportError::LengthMismatch`] when it is not one value per vertex
-/// slot, [`ExportError::NonFiniteValue`] for a NaN or infinite value on a live vertex;
-/// [`ExportError::InvalidOption`] for `relief` without a scalar or not finite;
-/// [`ExportError::NonFinitePosition`] when relief pushes a vertex to infinity.
+/// [`ExportError::EmptyMesh`] for a mesh without faces, [`ExportError::LengthMismatch`] for
+/// positions or colours not one per vertex slot, [`ExportError::NonFinitePosition`] for a
+/// position that is not finite on a live vertex; for the scalar,
+/// [`ExportError::InvalidOption`] for a bad attribute name, [`ExportError::LengthMismatch`]
+/// when it is not one value per vertex slot, [`ExportError::NonFiniteValue`] for a NaN or
+/// infinite value on a live vertex; [`ExportError::InvalidOption`] for `relief` without a
+/// scalar or not finite; [`ExportError::NonFinitePosition`] when relief pushes a vertex to
+/// infinity; [`ExportError::TooLarge`] past glTF's 4 GiB.
 ///
 /// ```
 /// use glam::Vec3;
-/// use export::gltf::{GlbOptions, glb_bytes_with};
+/// use export::gltf::{GlbOptions, glb_bytes};
 /// let (n, tris) = quadedge::shapes::octahedron();
 /// let mesh = quadedge::Mesh::from_triangles(n, &tris).unwrap();
 /// let pos = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
 /// let elevation = [0.1, 0.0, 0.2, -0.1, 0.0, 0.05];
 /// let opts = GlbOptions { scalar: Some(("_ELEVATION", &elevation)), relief: Some(0.5), ..Default::default() };
-/// let glb = glb_bytes_with(&mesh, &pos, &opts)?;
+/// let glb = glb_bytes(&mesh, &pos, &opts)?;
 /// assert!(glb.windows(10).any(|w| w == b"_ELEVATION"));
 /// # Ok::<(), export::ExportError>(())
 /// ```
-pub fn glb_bytes_with(
+pub fn glb_bytes(
     mesh: &impl Topology,
     positions: &[Vec3],
     options: &GlbOptions<'_>,
 ) -> Result<Vec<u8>, ExportError> {
-    let colors = options.colors;
-    check_inputs(mesh, positions, colors)?;
-    if let Some((name, values)) = options.scalar {
-        check_attribute_name(name)?;
-        check_values("scalar", mesh, values)?;
-    }
-    let relief = match (options.relief, options.scalar) {
-        (None, _) => None,
-        (Some(r), Some((_, values))) if r.is_finite() => Some((r, values)),
-        (Some(_), None) => {
-            return Err(ExportError::InvalidOption {
-                name: "relief",
-                reason: "relief displaces by a scalar layer: set `scalar` too",
-            });
-        }
-        (Some(_), Some(_)) => {
-            return Err(ExportError::InvalidOption {
-                name: "relief",
-                reason: "must be finite",
-            });
-        }
-    };
+    check_inputs(mesh, positions, options.colors)?;
+    let relief = check_options(mesh, options)?;
     let compact = Compact::new(mesh)?;
-    let n = compact.live.len();
     let faces: Vec<[u32; 3]> = mesh.faces().map(|f| compact.face(mesh, f)).collect();
-
     let mut pos: Vec<Vec3> = compact.live.iter().map(|v| positions[v.index()]).collect();
     if let Some((r, values)) = relief {
         for (p, v) in pos.iter_mut().zip(&compact.live) {
@@ -206,13 +169,67 @@ pub fn glb_bytes_with(
             compact.live.iter().map(|v| values[v.index()]).collect(),
         )
     });
-    let normals = vertex_normals(&pos, &faces);
+    let colors: Option<Vec<[u8; 3]>> = options
+        .colors
+        .map(|c| compact.live.iter().map(|v| c[v.index()]).collect());
+    let bin = binary_chunk(&pos, &faces, colors.as_deref(), scalar.as_ref())?;
     let (min, max) = pos.iter().fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
         |(lo, hi), &p| (lo.min(p), hi.max(p)),
     );
+    let extra = scalar.as_ref().map(|(name, values)| {
+        let (lo, hi) = values
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &x| {
+                (a.min(x), b.max(x))
+            });
+        (*name, lo, hi)
+    });
+    let json = gltf_json(
+        pos.len(),
+        faces.len(),
+        min,
+        max,
+        colors.is_some(),
+        extra,
+        bin.len(),
+    );
+    assemble(json.into_bytes(), bin)
+}
 
-    // BIN chunk: every view is a multiple of 4 bytes long, so offsets stay aligned.
+/// Checks the scalar and the relief of `options`; returns the relief factor and its values.
+fn check_options<'a>(
+    mesh: &impl Topology,
+    options: &GlbOptions<'a>,
+) -> Result<Option<(f32, &'a [f32])>, ExportError> {
+    if let Some((name, values)) = options.scalar {
+        check_attribute_name(name)?;
+        check_values("scalar", mesh, values)?;
+    }
+    match (options.relief, options.scalar) {
+        (None, _) => Ok(None),
+        (Some(r), Some((_, values))) if r.is_finite() => Ok(Some((r, values))),
+        (Some(_), None) => Err(ExportError::InvalidOption {
+            name: "relief",
+            reason: "relief displaces by a scalar layer: set `scalar` too",
+        }),
+        (Some(_), Some(_)) => Err(ExportError::InvalidOption {
+            name: "relief",
+            reason: "must be finite",
+        }),
+    }
+}
+
+/// The BIN chunk's content, per live vertex in order: positions, normals, colours (linear),
+/// the scalar, then the indices. Every view is a multiple of 4 bytes long, so offsets stay
+/// aligned.
+fn binary_chunk(
+    pos: &[Vec3],
+    faces: &[[u32; 3]],
+    colors: Option<&[[u8; 3]]>,
+    scalar: Option<&(&str, Vec<f32>)>,
+) -> Result<Vec<u8>, ExportError> {
+    let n = pos.len();
     let color_len = if colors.is_some() { 12 * n } else { 0 };
     let scalar_len = if scalar.is_some() { 4 * n } else { 0 };
     let total = 24 * n + color_len + scalar_len + 12 * faces.len();
@@ -228,39 +245,34 @@ pub fn glb_bytes_with(
         }
     };
     pos.iter().for_each(|&p| put_vec3(&mut bin, p));
-    normals.iter().for_each(|&p| put_vec3(&mut bin, p));
+    vertex_normals(pos, faces)
+        .iter()
+        .for_each(|&p| put_vec3(&mut bin, p));
     if let Some(colors) = colors {
         let lut = crate::render::srgb_to_linear_table();
-        for v in &compact.live {
-            let [r, g, b] = colors[v.index()];
+        for &[r, g, b] in colors {
             put_vec3(
                 &mut bin,
                 Vec3::new(lut[r as usize], lut[g as usize], lut[b as usize]),
             );
         }
     }
-    if let Some((_, values)) = &scalar {
+    if let Some((_, values)) = scalar {
         for x in values {
             bin.extend_from_slice(&x.to_le_bytes());
         }
     }
-    for f in &faces {
+    for f in faces {
         for i in f {
             bin.extend_from_slice(&i.to_le_bytes());
         }
     }
     debug_assert_eq!(bin.len(), total);
+    Ok(bin)
+}
 
-    let extra = scalar.as_ref().map(|(name, values)| {
-        let (lo, hi) = values
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &x| {
-                (a.min(x), b.max(x))
-            });
-        (*name, lo, hi)
-    });
-    let json = gltf_json(n, faces.len(), min, max, colors.is_some(), extra, bin.len());
-    let mut json = json.into_bytes();
+/// The file: header, JSON chunk padded with spaces, BIN chunk padded with zeros.
+fn assemble(mut json: Vec<u8>, mut bin: Vec<u8>) -> Result<Vec<u8>, ExportError> {
     while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }
@@ -269,7 +281,6 @@ pub fn glb_bytes_with(
     }
     let length = 12 + 8 + json.len() + 8 + bin.len();
     let length = u32::try_from(length).map_err(|_| ExportError::TooLarge { what: "glb file" })?;
-
     let mut out = Vec::with_capacity(length as usize);
     for word in [GLB_MAGIC, 2, length, json.len() as u32, CHUNK_JSON] {
         out.extend_from_slice(&word.to_le_bytes());

@@ -5,9 +5,9 @@
 //!
 //! * [`obj::write_obj`]: Wavefront OBJ (text, universal).
 //! * [`ply::write_ply`]: binary PLY with optional per-vertex colours (compact, exact).
-//! * [`gltf::write_glb`]: glTF 2.0 binary with normals and optional vertex colours (web
-//!   viewers, Blender, engines); [`gltf::write_glb_with`] adds a raw scalar attribute (e.g.
-//!   `_ELEVATION`) and relief.
+//! * [`gltf::write_glb`]: glTF 2.0 binary with normals and, through [`gltf::GlbOptions`],
+//!   vertex colours, a raw scalar attribute (e.g. `_ELEVATION`) and relief (web viewers,
+//!   Blender, engines).
 //! * [`colormap`]: scalar layers to colours (viridis-, magma-, cividis- and turbo-like maps,
 //!   a terrain map with a sea level).
 //! * [`heightmap::equirectangular`]: a scalar layer on a 2:1 latitude/longitude grid,
@@ -15,13 +15,14 @@
 //! * [`apng::save_apng`]: an animated PNG, one frame per simulation step.
 //! * [`view::write_view`]: the browser viewer's files (mesh, named layers, per-step frames).
 //! * [`render::render_globe`]: both hemispheres side by side, cells coloured (flat or
-//!   interpolated), region borders anti-aliased, optional hillshading
-//!   ([`render::render_globe_with`]); [`render::render_mesh_closeup`]: Delaunay triangles and Voronoi cells of a
-//!   small area. Both give an [`Image`] that saves as PNG.
+//!   interpolated), region borders anti-aliased, optional hillshading (all set in
+//!   [`GlobeOptions`]); [`render::render_mesh_closeup`]: Delaunay triangles and Voronoi cells
+//!   of a small area. Both give an [`Image`] that saves as PNG.
 //! * Readable pictures, drawn on a finished [`Image`]: [`render::draw_graticule`] and
 //!   [`render::draw_polylines`] (rivers, with widths) through a [`render::Projection`] (the
 //!   globe's discs, an equirectangular map or a flat map); [`render::draw_legend`],
 //!   [`render::draw_color_bar`] and [`render::draw_scale_bar`] at a corner;
+//!   [`render::draw_labels`] (place names that never overlap);
 //!   [`render::render_equirect`] (category maps such as biomes on the heightmap's grid,
 //!   hillshaded, with coastline shading) and [`render::planar_hillshade`] for flat maps.
 //!   Captions use the crate's own 5×7 bitmap font: font crates (`ab_glyph`, `fontdue`)

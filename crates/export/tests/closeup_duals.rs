@@ -1,6 +1,6 @@
 //! The close-up draws its cell outlines around the dual points it is given.
 
-use export::render::render_mesh_closeup_with;
+use export::render::render_mesh_closeup;
 use export::{CloseupOptions, ExportError};
 use glam::Vec3;
 use sphere::dual::{DualCentre, dual_points};
@@ -21,7 +21,7 @@ fn given_dual_points_move_the_outlines_and_bad_ones_are_refused() {
             dual_points,
             ..Default::default()
         };
-        render_mesh_closeup_with(&mesh, &pos32, None, Vec3::Z, 0.3, &options)
+        render_mesh_closeup(&mesh, &pos32, Vec3::Z, 0.3, &options)
     };
     let plain = draw(Vec::new()).unwrap();
     // The circumcentres given explicitly draw (almost) the same picture as none given.

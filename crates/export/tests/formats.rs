@@ -200,10 +200,7 @@ fn glb_structure_alignment_and_json() {
             scalar,
             relief: None,
         };
-        let glb = gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap();
-        if scalar.is_none() {
-            assert_eq!(glb, gltf::glb_bytes(&mesh, &pos, c).unwrap());
-        }
+        let glb = gltf::glb_bytes(&mesh, &pos, &opts).unwrap();
         assert_eq!(&glb[..4], b"glTF");
         assert_eq!(u32_at(&glb, 4), 2);
         assert_eq!(u32_at(&glb, 8) as usize, glb.len());
@@ -298,7 +295,7 @@ fn glb_relief_moves_vertices_along_their_direction() {
         relief: Some(0.5),
         ..Default::default()
     };
-    let glb = gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap();
+    let glb = gltf::glb_bytes(&mesh, &pos, &opts).unwrap();
     let (json, bin) = parse_glb(&glb);
     let prim = &json["meshes"][0]["primitives"][0];
     let moved = accessor_f32s(&json, bin, prim["attributes"]["POSITION"].as_u64().unwrap());
@@ -312,8 +309,8 @@ fn glb_relief_moves_vertices_along_their_direction() {
         relief: Some(0.0),
         ..opts
     };
-    let zero = gltf::glb_bytes_with(&mesh, &pos, &flat).unwrap();
-    let plain = gltf::glb_bytes(&mesh, &pos, None).unwrap();
+    let zero = gltf::glb_bytes(&mesh, &pos, &flat).unwrap();
+    let plain = gltf::glb_bytes(&mesh, &pos, &Default::default()).unwrap();
     let ((json0, bin0), (jsonp, binp)) = (parse_glb(&zero), parse_glb(&plain));
     assert_eq!(
         accessor_f32s(&json0, bin0, 0),
@@ -325,7 +322,7 @@ fn glb_relief_moves_vertices_along_their_direction() {
 fn glb_options_reject_hostile_inputs() {
     let (mesh, pos) = octahedron();
     let h = [0.0f32; 6];
-    let bad = |opts: gltf::GlbOptions<'_>| gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap_err();
+    let bad = |opts: gltf::GlbOptions<'_>| gltf::glb_bytes(&mesh, &pos, &opts).unwrap_err();
     let with = |name, values, relief| gltf::GlbOptions {
         colors: None,
         scalar: Some((name, values)),
@@ -347,7 +344,7 @@ fn glb_options_reject_hostile_inputs() {
             "{name:?}"
         );
     }
-    assert!(gltf::glb_bytes_with(&mesh, &pos, &with(&longest, &h, None)).is_ok());
+    assert!(gltf::glb_bytes(&mesh, &pos, &with(&longest, &h, None)).is_ok());
     assert!(matches!(
         bad(with("_H", &h[..5], None)),
         ExportError::LengthMismatch {
@@ -393,10 +390,10 @@ fn glb_file_matches_bytes() {
     let tmp = temp_dir();
     let dir = tmp.path().to_path_buf();
     let path = dir.join("octa.glb");
-    gltf::write_glb(&path, &mesh, &pos, None).unwrap();
+    gltf::write_glb(&path, &mesh, &pos, &Default::default()).unwrap();
     assert_eq!(
         std::fs::read(&path).unwrap(),
-        gltf::glb_bytes(&mesh, &pos, None).unwrap()
+        gltf::glb_bytes(&mesh, &pos, &Default::default()).unwrap()
     );
 }
 
@@ -419,7 +416,7 @@ fn bad_paths_give_typed_errors_naming_the_path() {
         }
         other => panic!("{other:?}"),
     }
-    match gltf::write_glb(&dir, &mesh, &pos, None) {
+    match gltf::write_glb(&dir, &mesh, &pos, &Default::default()) {
         Err(ExportError::IsADirectory { path }) => assert_eq!(path, dir),
         other => panic!("{other:?}"),
     }
@@ -448,7 +445,7 @@ fn bad_inputs_give_typed_errors() {
     let mut nan = pos.clone();
     nan[3].y = f32::NAN;
     assert!(matches!(
-        gltf::glb_bytes(&mesh, &nan, None),
+        gltf::glb_bytes(&mesh, &nan, &Default::default()),
         Err(ExportError::NonFinitePosition { vertex }) if vertex.index() == 3
     ));
     assert!(matches!(

@@ -5,14 +5,12 @@ mod common;
 
 use common::{fibonacci, icosphere, with_frozen};
 use export::colormap::{ColorMap, colorize};
-use export::render::{
-    Borders, GlobeOptions, Shading, render_globe, render_globe_with, render_mesh_closeup_with,
-};
+use export::render::{Borders, GlobeOptions, Shading, render_globe, render_mesh_closeup};
 use export::{ExportError, Image, gltf, obj, ply};
 use glam::Vec3;
 
 /// Small, one sample per pixel, no Lambert falloff (ambient 1), so colours are the data's.
-fn plain() -> GlobeOptions {
+fn plain() -> GlobeOptions<'static> {
     GlobeOptions {
         width: 256,
         height: 128,
@@ -44,7 +42,7 @@ fn the_poles_are_up_by_default_and_up_can_be_chosen() {
             _ => [128; 3],
         })
         .collect();
-    let img = render_globe(&mesh, &pos, &colors, Borders::None, &plain()).unwrap();
+    let img = render_globe(&mesh, &pos, &colors, &plain()).unwrap();
     for cx in [64, 192] {
         assert_eq!(
             img.pixel(cx, 10),
@@ -63,7 +61,7 @@ fn the_poles_are_up_by_default_and_up_can_be_chosen() {
         view: Vec3::X,
         ..plain()
     };
-    let img = render_globe(&mesh, &pos, &colors, Borders::None, &z_up).unwrap();
+    let img = render_globe(&mesh, &pos, &colors, &z_up).unwrap();
     assert_eq!(
         img.pixel(64, 10),
         Some([128; 3]),
@@ -94,12 +92,12 @@ fn interpolated_shading_is_a_smooth_ramp_where_flat_has_cells() {
         .iter()
         .map(|&v| [((v + 1.0) * 127.5).round() as u8; 3])
         .collect();
-    let flat = render_globe(&mesh, &pos, &colors, Borders::None, &plain()).unwrap();
+    let flat = render_globe(&mesh, &pos, &colors, &plain()).unwrap();
     let smooth_opts = GlobeOptions {
         shading: Shading::Interpolated,
         ..plain()
     };
-    let smooth = render_globe(&mesh, &pos, &colors, Borders::None, &smooth_opts).unwrap();
+    let smooth = render_globe(&mesh, &pos, &colors, &smooth_opts).unwrap();
     let (f, s) = (equator_row(&flat), equator_row(&smooth));
     assert!(longest_run(&f) > 10, "flat cells are wide: {f:?}");
     assert!(
@@ -117,8 +115,10 @@ fn interpolated_shading_is_a_smooth_ramp_where_flat_has_cells() {
         &mesh,
         &pos,
         &colors,
-        Borders::Regions(&regions),
-        &smooth_opts,
+        &GlobeOptions {
+            borders: Borders::Regions(&regions),
+            ..smooth_opts
+        },
     )
     .unwrap();
     assert_ne!(bordered, smooth);
@@ -143,7 +143,15 @@ fn mapped_shading_keeps_a_coastline_sharp_and_straight() {
         map,
         range: (-1.0, 1.0),
     };
-    let img = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&x), &opts(mapped));
+    let img = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        &GlobeOptions {
+            relief: Some(&x),
+            ..opts(mapped)
+        },
+    );
     let img = img.unwrap();
     for y in 20..108 {
         let c = coast(&img, y).unwrap();
@@ -159,20 +167,14 @@ fn mapped_shading_keeps_a_coastline_sharp_and_straight() {
         );
     }
     // Interpolated colours follow the triangles: the coast wanders.
-    let blurred = render_globe(
-        &mesh,
-        &pos,
-        &colors,
-        Borders::None,
-        &opts(Shading::Interpolated),
-    );
+    let blurred = render_globe(&mesh, &pos, &colors, &opts(Shading::Interpolated));
     let blurred = blurred.unwrap();
     let spread: Vec<u32> = (20..108).filter_map(|y| coast(&blurred, y)).collect();
     let (lo, hi) = (spread.iter().min().unwrap(), spread.iter().max().unwrap());
     assert!(hi - lo > 2, "interpolated coast {lo}..{hi}");
     // Mapped needs the layer.
     assert!(matches!(
-        render_globe(&mesh, &pos, &colors, Borders::None, &opts(mapped)),
+        render_globe(&mesh, &pos, &colors, &opts(mapped)),
         Err(ExportError::InvalidOption {
             name: "shading",
             ..
@@ -193,7 +195,16 @@ fn hillshade_lights_north_west_slopes_and_darkens_south_east_ones() {
         shading: Shading::Interpolated,
         ..plain()
     };
-    let img = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &opts).unwrap();
+    let img = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        &GlobeOptions {
+            relief: Some(&hill),
+            ..opts
+        },
+    )
+    .unwrap();
     let (cx, cy, d) = (64, 64, 9);
     let nw = grey(&img, cx - d, cy - d);
     let se = grey(&img, cx + d, cy + d);
@@ -207,32 +218,57 @@ fn hillshade_lights_north_west_slopes_and_darkens_south_east_ones() {
     // Far from the hill the ground is flat: unchanged.
     assert_eq!(grey(&img, 192, 64), 128);
     // Strength 0, or no layer, is the plain render.
-    let plain_img = render_globe(&mesh, &pos, &colors, Borders::None, &opts).unwrap();
+    let plain_img = render_globe(&mesh, &pos, &colors, &opts).unwrap();
     let off = GlobeOptions {
         hillshade: 0.0,
-        ..opts.clone()
+        ..opts
     };
     assert_eq!(
-        render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &off).unwrap(),
+        render_globe(
+            &mesh,
+            &pos,
+            &colors,
+            &GlobeOptions {
+                relief: Some(&hill),
+                ..off
+            }
+        )
+        .unwrap(),
         plain_img
     );
     assert_eq!(
-        render_globe_with(&mesh, &pos, &colors, Borders::None, None, &opts).unwrap(),
+        render_globe(&mesh, &pos, &colors, &opts).unwrap(),
         plain_img
     );
     // Stronger shading, stronger contrast; flat shading shades too.
     let strong = GlobeOptions {
         hillshade: 3.0,
-        ..opts.clone()
+        ..opts
     };
-    let img3 = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &strong);
+    let img3 = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        &GlobeOptions {
+            relief: Some(&hill),
+            ..strong
+        },
+    );
     let se3 = grey(&img3.unwrap(), cx + d, cy + d);
     assert!(se3 < se, "{se3} vs {se} (nw {nw}, top {top})");
     let flat = GlobeOptions {
         shading: Shading::Flat,
         ..opts
     };
-    let imgf = render_globe_with(&mesh, &pos, &colors, Borders::None, Some(&hill), &flat);
+    let imgf = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        &GlobeOptions {
+            relief: Some(&hill),
+            ..flat
+        },
+    );
     assert!(grey(&imgf.unwrap(), cx - d, cy - d) > 128 + 20);
 }
 
@@ -258,7 +294,16 @@ fn open_meshes_render_interpolated_without_searching_the_hole() {
             hillshade: 1.0,
             ..plain()
         };
-        let img = render_globe_with(&open, &pos, &colors, Borders::None, Some(&h), &o).unwrap();
+        let img = render_globe(
+            &open,
+            &pos,
+            &colors,
+            &GlobeOptions {
+                relief: Some(&h),
+                ..o
+            },
+        )
+        .unwrap();
         assert!(grey(&img, 64, 10) > 220, "{shading:?}: the north is there");
         // Below the boundary (y < -0.2) the samples take the boundary's colours.
         let south = grey(&img, 64, 110);
@@ -272,7 +317,16 @@ fn hostile_hillshade_inputs_are_typed_errors() {
     let colors = vec![[9u8; 3]; pos.len()];
     let h = vec![0.0f32; pos.len()];
     let run = |relief: &[f32], opts: &GlobeOptions| {
-        render_globe_with(&mesh, &pos, &colors, Borders::None, Some(relief), opts).unwrap_err()
+        render_globe(
+            &mesh,
+            &pos,
+            &colors,
+            &GlobeOptions {
+                relief: Some(relief),
+                ..*opts
+            },
+        )
+        .unwrap_err()
     };
     assert!(matches!(
         run(&h[1..], &plain()),
@@ -329,19 +383,20 @@ fn frozen_mesh_exports_the_same_bytes() {
         relief: Some(0.1),
     };
     assert_eq!(
-        gltf::glb_bytes_with(&mesh, &pos, &opts).unwrap(),
-        gltf::glb_bytes_with(&frozen, &pos, &opts).unwrap()
+        gltf::glb_bytes(&mesh, &pos, &opts).unwrap(),
+        gltf::glb_bytes(&frozen, &pos, &opts).unwrap()
     );
     let center = pos[100];
     let closeup = export::CloseupOptions {
+        colors: Some(&colors),
         size: 160,
         highlight: vec![quadedge::Vertex::new(100)],
         caption: "frozen".into(),
         ..Default::default()
     };
     assert_eq!(
-        render_mesh_closeup_with(&mesh, &pos, Some(&colors), center, 0.2, &closeup).unwrap(),
-        render_mesh_closeup_with(&frozen, &pos, Some(&colors), center, 0.2, &closeup).unwrap()
+        render_mesh_closeup(&mesh, &pos, center, 0.2, &closeup).unwrap(),
+        render_mesh_closeup(&frozen, &pos, center, 0.2, &closeup).unwrap()
     );
     let mapped = Shading::Mapped {
         map: ColorMap::Viridis,
@@ -351,12 +406,13 @@ fn frozen_mesh_exports_the_same_bytes() {
         let o = GlobeOptions {
             shading,
             threads: 2,
+            borders: Borders::Regions(&regions),
+            relief: Some(&values),
             ..plain()
         };
-        let r = Borders::Regions(&regions);
         assert_eq!(
-            render_globe_with(&mesh, &pos, &colors, r, Some(&values), &o).unwrap(),
-            render_globe_with(&frozen, &pos, &colors, r, Some(&values), &o).unwrap(),
+            render_globe(&mesh, &pos, &colors, &o).unwrap(),
+            render_globe(&frozen, &pos, &colors, &o).unwrap(),
             "{shading:?}"
         );
     }

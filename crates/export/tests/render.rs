@@ -2,10 +2,7 @@
 
 mod common;
 
-use export::render::{
-    Borders, CloseupOptions, GlobeOptions, render_globe, render_mesh_closeup,
-    render_mesh_closeup_with,
-};
+use export::render::{Borders, CloseupOptions, GlobeOptions, render_globe, render_mesh_closeup};
 use export::{ExportError, Image};
 use std::collections::HashSet;
 
@@ -23,7 +20,7 @@ fn decode(png_bytes: &[u8]) -> Image {
     }
 }
 
-fn small() -> GlobeOptions {
+fn small() -> GlobeOptions<'static> {
     GlobeOptions {
         width: 512,
         height: 256,
@@ -37,7 +34,16 @@ fn globe_png_has_two_discs_regions_and_borders() {
     let (mesh, pos) = common::icosphere(3);
     let (regions, colors) = common::regions_and_colors(&pos);
     let opts = small();
-    let img = render_globe(&mesh, &pos, &colors, Borders::Regions(&regions), &opts).unwrap();
+    let img = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        &GlobeOptions {
+            borders: Borders::Regions(&regions),
+            ..opts
+        },
+    )
+    .unwrap();
     let img = decode(&img.to_png_bytes().unwrap());
     assert_eq!((img.width, img.height), (512, 256));
 
@@ -72,7 +78,7 @@ fn globe_png_has_two_discs_regions_and_borders() {
     assert!(dark > 200, "{dark} border pixels");
 
     // Without borders there are no dark pixels near the disc centres.
-    let plain = render_globe(&mesh, &pos, &colors, Borders::None, &opts).unwrap();
+    let plain = render_globe(&mesh, &pos, &colors, &opts).unwrap();
     let dark_plain = (0..256u32)
         .flat_map(|y| (0..512u32).map(move |x| (x, y)))
         .filter(|&(x, y)| {
@@ -92,8 +98,26 @@ fn custom_borders_match_region_borders_and_threads_do_not_change_the_picture() {
         threads: 1,
         ..small()
     };
-    let a = render_globe(&mesh, &pos, &colors, Borders::Custom(&rule), &one).unwrap();
-    let b = render_globe(&mesh, &pos, &colors, Borders::Regions(&regions), &small()).unwrap();
+    let a = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        &GlobeOptions {
+            borders: Borders::Custom(&rule),
+            ..one
+        },
+    )
+    .unwrap();
+    let b = render_globe(
+        &mesh,
+        &pos,
+        &colors,
+        &GlobeOptions {
+            borders: Borders::Regions(&regions),
+            ..small()
+        },
+    )
+    .unwrap();
     assert_eq!(a, b);
 }
 
@@ -101,7 +125,7 @@ fn custom_borders_match_region_borders_and_threads_do_not_change_the_picture() {
 fn meshes_with_dead_slots_render() {
     let (mesh, pos) = common::icosphere_with_hole(2);
     let colors = vec![[200, 100, 50]; pos.len()];
-    let img = render_globe(&mesh, &pos, &colors, Borders::None, &small()).unwrap();
+    let img = render_globe(&mesh, &pos, &colors, &small()).unwrap();
     assert_ne!(img.pixel(128, 128), Some(small().background));
 }
 
@@ -118,7 +142,7 @@ fn closeup_shows_delaunay_and_voronoi_lines() {
         voronoi_color: [255, 0, 0],
         ..Default::default()
     };
-    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &lines).unwrap();
+    let img = render_mesh_closeup(&mesh, &pos, pos[5], 0.2, &lines).unwrap();
     let img = decode(&img.to_png_bytes().unwrap());
     assert_eq!((img.width, img.height), (300, 300));
     let count = |img: &Image, want: fn(i32, i32, i32) -> bool| {
@@ -138,7 +162,7 @@ fn closeup_shows_delaunay_and_voronoi_lines() {
         size: 100,
         ..Default::default()
     };
-    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &bare).unwrap();
+    let img = render_mesh_closeup(&mesh, &pos, pos[5], 0.2, &bare).unwrap();
     assert!(img.rgb.chunks(3).any(|p| p == [255, 255, 255]));
 }
 
@@ -156,13 +180,13 @@ fn closeup_rings_highlighted_sites_and_draws_legend_and_caption() {
             .filter(|p| p[0] > 200 && (90..150).contains(&p[1]) && p[2] < 60)
             .count()
     };
-    let base = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &plain).unwrap();
+    let base = render_mesh_closeup(&mesh, &pos, pos[5], 0.2, &plain).unwrap();
     assert_eq!(orange(&base), 0);
     let ringed = CloseupOptions {
         highlight: vec![quadedge::Vertex::new(5)],
         ..plain.clone()
     };
-    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &ringed).unwrap();
+    let img = render_mesh_closeup(&mesh, &pos, pos[5], 0.2, &ringed).unwrap();
     assert!(orange(&img) > 20, "ring pixels {}", orange(&img));
     // Only the ring, round the centre, changed.
     let changed: Vec<(u32, u32)> = (0..400 * 400)
@@ -182,7 +206,7 @@ fn closeup_rings_highlighted_sites_and_draws_legend_and_caption() {
         caption: "CLOSE-UP 1:2".into(),
         ..plain.clone()
     };
-    let img = render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &labelled).unwrap();
+    let img = render_mesh_closeup(&mesh, &pos, pos[5], 0.2, &labelled).unwrap();
     let differs = |x: u32, y: u32| img.pixel(x, y) != base.pixel(x, y);
     assert!(
         (0..60).any(|x| (0..14).any(|y| differs(x, y))),
@@ -203,7 +227,7 @@ fn closeup_rings_highlighted_sites_and_draws_legend_and_caption() {
         ..plain
     };
     assert!(matches!(
-        render_mesh_closeup_with(&mesh, &pos, None, pos[5], 0.2, &bad),
+        render_mesh_closeup(&mesh, &pos, pos[5], 0.2, &bad),
         Err(ExportError::InvalidOption {
             name: "highlight",
             ..
@@ -241,7 +265,7 @@ fn png_file_round_trip_and_bad_paths() {
 fn bad_render_inputs_give_typed_errors() {
     let (mesh, pos) = common::icosphere(1);
     let colors = vec![[0u8; 3]; pos.len()];
-    let err = |o: GlobeOptions| render_globe(&mesh, &pos, &colors, Borders::None, &o).unwrap_err();
+    let err = |o: GlobeOptions| render_globe(&mesh, &pos, &colors, &o).unwrap_err();
     assert!(matches!(
         err(GlobeOptions {
             width: 0,
@@ -267,25 +291,51 @@ fn bad_render_inputs_give_typed_errors() {
         ExportError::InvalidOption { name: "view", .. }
     ));
     assert!(matches!(
-        render_globe(&mesh, &pos, &colors, Borders::Regions(&[1, 2]), &small()),
+        render_globe(
+            &mesh,
+            &pos,
+            &colors,
+            &GlobeOptions {
+                borders: Borders::Regions(&[1, 2]),
+                ..small()
+            }
+        ),
         Err(ExportError::LengthMismatch {
             what: "regions",
             ..
         })
     ));
     assert!(matches!(
-        render_globe(&mesh, &pos, &colors[1..], Borders::None, &small()),
+        render_globe(&mesh, &pos, &colors[1..], &small()),
         Err(ExportError::LengthMismatch { what: "colors", .. })
     ));
     assert!(matches!(
-        render_mesh_closeup(&mesh, &pos, glam::Vec3::X, 2.0, 64),
+        render_mesh_closeup(
+            &mesh,
+            &pos,
+            glam::Vec3::X,
+            2.0,
+            &CloseupOptions {
+                size: 64,
+                ..Default::default()
+            }
+        ),
         Err(ExportError::InvalidOption {
             name: "angular_radius",
             ..
         })
     ));
     assert!(matches!(
-        render_mesh_closeup(&mesh, &pos, glam::Vec3::ZERO, 0.5, 64),
+        render_mesh_closeup(
+            &mesh,
+            &pos,
+            glam::Vec3::ZERO,
+            0.5,
+            &CloseupOptions {
+                size: 64,
+                ..Default::default()
+            }
+        ),
         Err(ExportError::InvalidOption { name: "center", .. })
     ));
     // An up vector parallel to the view is replaced, not an error.
@@ -294,7 +344,6 @@ fn bad_render_inputs_give_typed_errors() {
             &mesh,
             &pos,
             &colors,
-            Borders::None,
             &GlobeOptions {
                 view: glam::Vec3::Z,
                 ..small()

@@ -50,6 +50,30 @@ fn biomes_rivers_and_layers() {
         "the globe has a strip for its legend below the discs"
     );
 
+    // elevation.png: the same strip, with the elevation key (blue sea, green land) at the
+    // left under the discs.
+    let (ew, eh, elev) = png_size(&out.join("elevation.png"));
+    assert_eq!((ew, eh), (gw, gh));
+    let strip: Vec<[u8; 3]> = (256..eh)
+        .flat_map(|y| (0..ew / 3).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let i = 3 * (y * ew + x) as usize;
+            [elev[i], elev[i + 1], elev[i + 2]]
+        })
+        .collect();
+    let sea = |c: &[u8; 3]| {
+        let [r, _, b] = c.map(i32::from);
+        b > r + 60 && b > 100
+    };
+    let green = |c: &[u8; 3]| {
+        let [r, g, b] = c.map(i32::from);
+        g > r + 20 && g > b + 20
+    };
+    assert!(
+        strip.iter().any(sea) && strip.iter().any(green),
+        "elevation key"
+    );
+
     let json = std::fs::read_to_string(out.join("rivers.json")).unwrap();
     assert!(json.trim_start().starts_with('[') && json.trim_end().ends_with(']'));
     let rivers = json.matches("\"drained_km2\"").count();

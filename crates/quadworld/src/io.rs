@@ -3,7 +3,7 @@
 
 use crate::Error;
 use export::gltf::GlbOptions;
-use export::render::{Borders, GlobeOptions};
+use export::render::GlobeOptions;
 use std::path::Path;
 use world::{EditError, World};
 
@@ -22,12 +22,7 @@ fn positions(world: &World) -> Result<&[glam::DVec3], Error> {
 /// [`EditError::NoGeometry`] for a world without positions; the exporter's errors.
 pub fn write_glb(world: &World, path: impl AsRef<Path>, options: &GlbOptions) -> Result<(), Error> {
     let p: Vec<glam::Vec3> = positions(world)?.iter().map(|p| p.as_vec3()).collect();
-    Ok(export::gltf::write_glb_with(
-        path,
-        world.mesh(),
-        &p,
-        options,
-    )?)
+    Ok(export::gltf::write_glb(path, world.mesh(), &p, options)?)
 }
 
 /// Writes the world as binary PLY with `double` positions (every bit of the world's
@@ -58,7 +53,7 @@ pub fn write_ply(
 }
 
 /// Renders a sphere world as two hemispheres of Voronoi cells coloured by `colors` (one per
-/// vertex slot) and writes it as PNG.
+/// vertex slot), with the borders, relief and settings of `options`, and writes it as PNG.
 ///
 /// # Errors
 /// As [`write_glb`].
@@ -66,10 +61,9 @@ pub fn write_globe_png(
     world: &World,
     path: impl AsRef<Path>,
     colors: &[[u8; 3]],
-    borders: Borders<'_>,
-    options: &GlobeOptions,
+    options: &GlobeOptions<'_>,
 ) -> Result<(), Error> {
     let p: Vec<glam::Vec3> = positions(world)?.iter().map(|p| p.as_vec3()).collect();
-    let image = export::render::render_globe(world.mesh(), &p, colors, borders, options)?;
+    let image = export::render::render_globe(world.mesh(), &p, colors, options)?;
     Ok(image.save_png(path)?)
 }

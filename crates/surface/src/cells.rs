@@ -357,13 +357,29 @@ fn link_lengths(
     offsets: &[u32],
     neighbors: &[u32],
 ) -> Vec<f32> {
-    let mut out = vec![0.0f32; neighbors.len()];
+    per_link(offsets, |v, row| {
+        let p = positions[v];
+        let ring = &neighbors[offsets[v] as usize..offsets[v + 1] as usize];
+        for (x, &u) in row.iter_mut().zip(ring) {
+            *x = geometry.distance_km(p, positions[u as usize]) as f32;
+        }
+    })
+}
+
+/// One value per link (per entry of the neighbour rows `offsets`), each row filled by
+/// `fill(v, row)` on all cores, in chunks of consecutive cells.
+pub(crate) fn per_link<T, F>(offsets: &[u32], fill: F) -> Vec<T>
+where
+    T: Copy + Default + Send,
+    F: Fn(usize, &mut [T]) + Sync,
+{
     const CHUNK: usize = 4096;
     let slots = offsets.len() - 1;
+    let mut out = vec![T::default(); offsets[slots] as usize];
     let bounds: Vec<(usize, usize)> = (0..slots.div_ceil(CHUNK))
         .map(|c| (c * CHUNK, ((c + 1) * CHUNK).min(slots)))
         .collect();
-    let mut pieces: Vec<&mut [f32]> = Vec::with_capacity(bounds.len());
+    let mut pieces: Vec<&mut [T]> = Vec::with_capacity(bounds.len());
     let mut rest = out.as_mut_slice();
     for &(a, b) in &bounds {
         let (head, tail) = rest.split_at_mut((offsets[b] - offsets[a]) as usize);
@@ -376,11 +392,8 @@ fn link_lengths(
         .for_each(|(piece, (a, b))| {
             let base = offsets[a] as usize;
             for v in a..b {
-                let p = positions[v];
-                for k in offsets[v] as usize..offsets[v + 1] as usize {
-                    let q = positions[neighbors[k] as usize];
-                    piece[k - base] = geometry.distance_km(p, q) as f32;
-                }
+                let r = offsets[v] as usize - base..offsets[v + 1] as usize - base;
+                fill(v, &mut piece[r]);
             }
         });
     out

@@ -4,7 +4,7 @@
 
 use crate::cells::Cells;
 use crate::error::{SurfaceError, param};
-use crate::moisture::carry_moisture;
+use crate::moisture::Bands;
 use rayon::prelude::*;
 use std::collections::VecDeque;
 
@@ -105,15 +105,30 @@ pub struct Climate {
 /// winds from the east and towards the equator below 30°, westerlies towards the pole from
 /// 30° to 60°, polar easterlies above.
 pub fn prevailing_wind(lat: f64) -> [f64; 2] {
-    let deg = lat.to_degrees().abs();
     let hemi = if lat < 0.0 { -1.0 } else { 1.0 };
-    let (east, north) = if (30.0..60.0).contains(&deg) {
+    let (east, north) = if wind_band(lat) % 3 == 1 {
         (1.0, 0.35 * hemi)
     } else {
         (-1.0, -0.35 * hemi)
     };
     let len = f64::hypot(east, north);
     [east / len, north / len]
+}
+
+/// The wind band of latitude `lat` (radians): 0 trades (below 30°), 1 westerlies (30° to
+/// 60°), 2 polar easterlies, plus 3 in the southern hemisphere. The air of one band never
+/// blows into another: the trades of both hemispheres meet at the equator, the trades and
+/// the westerlies blow apart at 30°, the westerlies and the polar easterlies meet at 60°.
+pub(crate) fn wind_band(lat: f64) -> u8 {
+    let deg = lat.to_degrees().abs();
+    let band = if deg < 30.0 {
+        0
+    } else if deg < 60.0 {
+        1
+    } else {
+        2
+    };
+    if lat < 0.0 { band + 3 } else { band }
 }
 
 /// Sea-level temperature (°C) at latitude `lat` (radians) before the interior effect.
@@ -135,7 +150,16 @@ pub fn climate(
     cells.check("elevation", elevation)?;
     let n = cells.len();
     let sea = |v: usize| elevation[v] < o.sea_level;
-    let sea_distance_km = sea_distance(cells, elevation, o.sea_level);
+    let wind: Vec<[f32; 2]> = cells
+        .latitude
+        .par_iter()
+        .map(|&lat| prevailing_wind(f64::from(lat)).map(|x| x as f32))
+        .collect();
+    // The breadth-first search is sequential: the wind bands are built beside it.
+    let (sea_distance_km, bands) = rayon::join(
+        || sea_distance(cells, elevation, o.sea_level),
+        || Bands::new(cells, elevation, &wind, o.sea_level),
+    );
     let temperature_c: Vec<f32> = (0..n)
         .into_par_iter()
         .map(|v| {
@@ -153,13 +177,9 @@ pub fn climate(
             t as f32
         })
         .collect();
-    let wind: Vec<[f32; 2]> = cells
-        .latitude
-        .par_iter()
-        .map(|&lat| prevailing_wind(f64::from(lat)).map(|x| x as f32))
-        .collect();
-    let precipitation_mm = carry_moisture(cells, elevation, &temperature_c, &wind, o);
+    let precipitation_mm = bands.carry_moisture(cells, elevation, &temperature_c, o);
     let ice = (0..n)
+        .into_par_iter()
         .map(|v| {
             cells.live[v] && temperature_c[v] < if sea(v) { o.sea_ice_c } else { o.land_ice_c }
         })
@@ -180,13 +200,16 @@ pub fn climate(
 pub(crate) fn sea_distance(cells: &Cells, elevation: &[f32], sea_level: f32) -> Vec<f32> {
     let n = cells.len();
     let mut d = vec![f32::INFINITY; n];
-    let mut queue: VecDeque<u32> = VecDeque::new();
-    for v in cells.live_cells() {
-        if elevation[v] < sea_level {
-            d[v] = 0.0;
-            queue.push_back(v as u32);
-        }
-    }
+    let sea = |v: usize| cells.live[v] && elevation[v] < sea_level;
+    // Only the coast's sea cells reach land: the open sea starts the queue for nothing.
+    let coast: Vec<u32> = (0..n as u32)
+        .into_par_iter()
+        .filter(|&v| sea(v as usize) && cells.ring(v as usize).iter().any(|&u| !sea(u as usize)))
+        .collect();
+    let mut queue: VecDeque<u32> = coast.into();
+    d.par_iter_mut()
+        .enumerate()
+        .for_each(|(v, x)| *x = if sea(v) { 0.0 } else { f32::INFINITY });
     while let Some(c) = queue.pop_front() {
         let c = c as usize;
         for (w, km) in cells.links(c) {
@@ -197,15 +220,15 @@ pub(crate) fn sea_distance(cells: &Cells, elevation: &[f32], sea_level: f32) -> 
         }
     }
     let far = d
-        .iter()
+        .par_iter()
         .copied()
         .filter(|x| x.is_finite())
-        .fold(f32::NAN, f32::max);
+        .reduce(|| f32::NAN, f32::max);
     let far = if far > 0.0 { far } else { 10_000.0 };
-    for (v, x) in d.iter_mut().enumerate() {
+    d.par_iter_mut().enumerate().for_each(|(v, x)| {
         if x.is_infinite() {
             *x = if cells.live[v] { far } else { 0.0 };
         }
-    }
+    });
     d
 }

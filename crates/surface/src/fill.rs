@@ -20,7 +20,7 @@ pub(crate) fn ordered(x: f64) -> u64 {
 /// A heap entry: the `f32` level's order in the high half, the cell in the low half (cells
 /// enter the heap only at their own elevation, an `f32`; raised cells go to the pit queue).
 #[inline]
-fn entry(level: f32, v: usize) -> u64 {
+pub(crate) fn entry(level: f32, v: usize) -> u64 {
     let b = level.to_bits();
     let key = if b >> 31 == 1 { !b } else { b | (1 << 31) };
     (u64::from(key) << 32) | v as u64

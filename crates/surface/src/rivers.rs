@@ -4,6 +4,7 @@
 use crate::cells::Cells;
 use crate::drainage::{Drainage, NONE};
 use crate::error::{SurfaceError, param};
+use rayon::prelude::*;
 
 /// Seconds in a year (365.25 days).
 const YEAR_S: f64 = 365.25 * 86_400.0;
@@ -37,6 +38,7 @@ pub fn discharge(
     drainage.check(cells.len())?;
     param((0.0..=1.0).contains(&runoff), "runoff", "must lie in 0..=1")?;
     let weights: Vec<f64> = (0..cells.len())
+        .into_par_iter()
         .map(|v| {
             // km² · mm/yr = 10³ m³/yr.
             cells.area_km2[v] * f64::from(precipitation_mm[v]).max(0.0) * 1e3 * runoff / YEAR_S

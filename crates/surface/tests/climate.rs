@@ -163,3 +163,31 @@ fn biome_table() {
     let colors: std::collections::HashSet<[u8; 3]> = ALL_BIOMES.iter().map(|b| b.color()).collect();
     assert_eq!(colors.len(), ALL_BIOMES.len(), "one colour per biome");
 }
+
+#[test]
+fn precipitation_is_the_same_for_any_thread_count() {
+    // The wind bands are swept in parallel: 1, 2 and 4 threads give the same bits.
+    let (_, pos, cells) = planet(6000, 3);
+    let elevation = common::wavy_relief(&pos, 5);
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| climate(&cells, &elevation, &ClimateOptions::default()).unwrap())
+    };
+    let one = run(1);
+    let bits = |c: &surface::Climate| -> Vec<u32> {
+        c.precipitation_mm.iter().map(|x| x.to_bits()).collect()
+    };
+    for threads in [2, 4] {
+        assert_eq!(bits(&one), bits(&run(threads)), "{threads} threads");
+    }
+    // Every live cell gets rain, land included.
+    let land: Vec<usize> = cells
+        .live_cells()
+        .filter(|&v| elevation[v] >= 0.0)
+        .collect();
+    assert!(land.len() > 1000, "{}", land.len());
+    assert!(land.iter().all(|&v| one.precipitation_mm[v] > 0.0));
+}

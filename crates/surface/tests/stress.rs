@@ -66,6 +66,20 @@ fn stress_million_cell_stage_times() {
         let q = surface::discharge(&cells, &d, &c.precipitation_mm, 0.4).unwrap();
         surface::classify(&cells, &elevation, &c, &d, &q, 0.0).unwrap();
     });
+    // The parts of climate + biomes.
+    let mut c = None;
+    time("  climate", 5, &mut || {
+        c = Some(surface::climate(&cells, &elevation, &ClimateOptions::default()).unwrap())
+    });
+    let c = c.unwrap();
+    let mut q = None;
+    time("  discharge", 5, &mut || {
+        q = Some(surface::discharge(&cells, &d, &c.precipitation_mm, 0.4).unwrap())
+    });
+    let q = q.unwrap();
+    time("  classify", 5, &mut || {
+        surface::classify(&cells, &elevation, &c, &d, &q, 0.0).unwrap();
+    });
     let total: f64 = cells.live_cells().map(|v| cells.areas_km2()[v]).sum();
     let sphere = 4.0 * std::f64::consts::PI * 6371.0f64.powi(2);
     assert!((total - sphere).abs() < 1e-9 * sphere);

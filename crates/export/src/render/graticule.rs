@@ -47,7 +47,7 @@ impl GlobeLayout {
     ///
     /// # Errors
     /// [`ExportError::InvalidOption`] for a zero or non-finite view direction.
-    pub fn new(options: &GlobeOptions) -> Result<Self, ExportError> {
+    pub fn new(options: &GlobeOptions<'_>) -> Result<Self, ExportError> {
         let (right, up, fwd) = frame(options.view, options.up)?;
         let (w, h) = (options.width as f32, options.height as f32);
         let radius = (w / 2.0).min(h) / 2.0 * (1.0 - 2.0 * options.margin);

@@ -23,17 +23,19 @@ mod font;
 mod globe;
 mod graticule;
 mod hillshade;
+mod labels;
 mod legend;
 mod plane_shade;
 mod raster;
 mod sites;
 
-pub use closeup::{CloseupOptions, render_mesh_closeup, render_mesh_closeup_with};
+pub use closeup::{CloseupOptions, render_mesh_closeup};
 pub use equirect::{EquirectOptions, coast_shading, render_equirect};
-pub use globe::{GlobeOptions, Shading, render_globe, render_globe_with};
+pub use globe::{GlobeOptions, Shading, render_globe};
 pub use graticule::{
     GlobeLayout, Polyline, Projection, draw_graticule, draw_polylines, draw_segments,
 };
+pub use labels::{Label, draw_labels};
 pub use legend::{
     ColorKey, Corner, LegendItem, Place, draw_color_bar, draw_legend, draw_scale_bar,
 };

@@ -12,6 +12,7 @@
 mod edits;
 mod history;
 mod json_files;
+mod pictures;
 mod relief_files;
 mod steps;
 mod surface_files;

@@ -1,28 +1,35 @@
 //! Pictures and files of the relief: animation frames, `elevation.png` (the globe coloured by
-//! elevation with hillshading), `heightmap.png` (16-bit equirectangular) and `evolution.png`
-//! (an animated PNG, one frame per step).
+//! elevation with hillshading, graticule, names, elevation key and scale), `heightmap.png`
+//! (16-bit equirectangular) and `evolution.png` (an animated PNG, one frame per step).
 
+use super::pictures::{Sheet, landmass_labels};
 use super::{DemoConfig, DemoError, ELEVATION, POSITION, err};
-use export::colormap::{ColorMap, colorize};
-use export::{Borders, GlobeOptions, Image, Shading};
+use export::colormap::{ColorMap, PLANET_TERRAIN_RANGE, terrain_colors};
+use export::render::{ColorKey, Corner};
+use export::{GlobeOptions, Image, Shading};
 use quadedge::Mesh;
 use std::path::PathBuf;
 use world::World;
 
-/// The elevation range (m) the colours span, fixed so that frames compare across steps.
-pub(super) const COLOR_RANGE: (f32, f32) = (-7000.0, 6000.0);
 /// How long each animation frame shows (ms).
 const FRAME_MS: u16 = 250;
 /// Widest animation frame (the animation holds one per step).
 const MAX_FRAME_WIDTH: u32 = 768;
 
-/// Terrain colours of the world's elevation (sea level 0 m).
-pub(super) fn terrain_colors(elevation: &[f32]) -> Vec<[u8; 3]> {
-    colorize(
-        elevation,
-        &ColorMap::Terrain { sea_level: 0.0 },
-        COLOR_RANGE,
-    )
+/// The settings of the elevation globe `width` pixels wide.
+fn globe_options(elevation: &[f32], width: u32, samples: u32) -> GlobeOptions<'_> {
+    GlobeOptions {
+        width,
+        height: width / 2,
+        samples,
+        shading: Shading::Mapped {
+            map: ColorMap::Terrain { sea_level: 0.0 },
+            range: PLANET_TERRAIN_RANGE,
+        },
+        hillshade: 1.0,
+        relief: Some(elevation),
+        ..Default::default()
+    }
 }
 
 /// The globe coloured by elevation (the value interpolated across triangles, then mapped, so
@@ -33,27 +40,53 @@ fn globe(world: &World, width: u32, samples: u32) -> Result<Image, DemoError> {
         .layer(&ELEVATION)
         .expect("made by the relief")
         .as_slice();
-    let colors = terrain_colors(elevation);
-    let options = GlobeOptions {
-        width,
-        height: width / 2,
-        samples,
-        shading: Shading::Mapped {
-            map: ColorMap::Terrain { sea_level: 0.0 },
-            range: COLOR_RANGE,
-        },
-        hillshade: 1.0,
-        ..Default::default()
+    let colors = terrain_colors(elevation, 0.0, PLANET_TERRAIN_RANGE);
+    let options = globe_options(elevation, width, samples);
+    export::render::render_globe(world.mesh(), &posf, &colors, &options)
+        .map_err(|e| err("render elevation")(&e))
+}
+
+/// `elevation.png`: the globe (2×2 samples per pixel: the colours are interpolated, so more
+/// buy little) with a 30° graticule, the largest landmasses named, and below it the
+/// elevation key and the scale.
+fn elevation_picture(world: &World, cfg: &DemoConfig) -> Result<Image, DemoError> {
+    let w = cfg.image_width;
+    let globe = globe(world, w, 2)?;
+    let posf = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
+    let elevation = world
+        .layer(&ELEVATION)
+        .expect("made by the relief")
+        .as_slice();
+    let options = globe_options(elevation, w, 2);
+    let mut sheet = Sheet::new(&globe, &options).map_err(|e| err("render elevation")(&e))?;
+    sheet
+        .label(&landmass_labels(
+            world.mesh(),
+            &posf,
+            elevation,
+            cfg.radius,
+            Some(options.view),
+        ))
+        .map_err(|e| err("labels")(&e))?;
+    let key = ColorKey {
+        title: "ELEVATION (M)",
+        map: ColorMap::Terrain { sea_level: 0.0 },
+        range: PLANET_TERRAIN_RANGE,
+        ticks: &[-6000.0, -3000.0, 0.0, 3000.0, 6000.0],
     };
-    export::render::render_globe_with(
-        world.mesh(),
-        &posf,
-        &colors,
-        Borders::None,
-        Some(elevation),
-        &options,
+    let text = sheet.text;
+    export::render::draw_color_bar(
+        &mut sheet.img,
+        Sheet::place(Corner::BottomLeft),
+        &key,
+        (w / 4).clamp(16, 4096),
+        text,
     )
-    .map_err(|e| err("render elevation")(&e))
+    .map_err(|e| err("elevation key")(&e))?;
+    sheet
+        .scale_bar(cfg.radius)
+        .map_err(|e| err("scale bar")(&e))?;
+    Ok(sheet.img)
 }
 
 /// One animation frame (at most [`MAX_FRAME_WIDTH`] wide, 2×2 samples per pixel).
@@ -70,8 +103,7 @@ pub(super) fn write(
 ) -> Result<(Vec<PathBuf>, (f32, f32)), DemoError> {
     let mut files = Vec::new();
     let picture = cfg.out.join("elevation.png");
-    // 2×2 samples per pixel: the colours are interpolated, so more buy little.
-    globe(world, cfg.image_width, 2)?
+    elevation_picture(world, cfg)?
         .save_png(&picture)
         .map_err(|e| err("elevation.png")(&e))?;
     files.push(picture);

@@ -145,7 +145,7 @@ fn palette(p: u32) -> [u8; 3] {
     base.map(|c| c.saturating_sub(shade))
 }
 
-/// `planet.png`: both hemispheres, plates coloured, borders drawn.
+/// `planet.png`: both hemispheres, plates coloured, borders drawn, the largest plates named.
 pub(super) fn render_planet(world: &World, cfg: &DemoConfig) -> Result<PathBuf, DemoError> {
     let mesh = world.mesh();
     let posf: Vec<Vec3> = export::positions_f32(world.layer(&POSITION).expect("kept").as_slice());
@@ -154,9 +154,12 @@ pub(super) fn render_planet(world: &World, cfg: &DemoConfig) -> Result<PathBuf, 
     let globe = GlobeOptions {
         width: cfg.image_width,
         height: cfg.image_width / 2,
+        borders: Borders::Regions(plates),
         ..Default::default()
     };
-    let img = export::render::render_globe(mesh, &posf, &colors, Borders::Regions(plates), &globe)
+    let mut img = export::render::render_globe(mesh, &posf, &colors, &globe)
+        .map_err(|e| err("render")(&e))?;
+    super::pictures::decorate_plates(&mut img, &globe, mesh, &posf, plates, cfg.radius)
         .map_err(|e| err("render")(&e))?;
     let png = cfg.out.join("planet.png");
     img.save_png(&png).map_err(|e| err("planet.png")(&e))?;
@@ -185,6 +188,7 @@ pub(super) fn render_closeup(
         .unwrap_or(seed);
     let angle = closeup_extent(center, &posf, &edited.touched, mesh.vertex_count());
     let closeup = CloseupOptions {
+        colors: Some(&colors),
         size: (cfg.image_width / 2).max(256),
         highlight: edited.touched.clone(),
         caption: format!(
@@ -193,15 +197,8 @@ pub(super) fn render_closeup(
         ),
         ..Default::default()
     };
-    let img = export::render::render_mesh_closeup_with(
-        mesh,
-        &posf,
-        Some(&colors),
-        center,
-        angle,
-        &closeup,
-    )
-    .map_err(|e| err("render closeup")(&e))?;
+    let img = export::render::render_mesh_closeup(mesh, &posf, center, angle, &closeup)
+        .map_err(|e| err("render closeup")(&e))?;
     let png_mesh = cfg.out.join("planet_mesh.png");
     img.save_png(&png_mesh)
         .map_err(|e| err("planet_mesh.png")(&e))?;
@@ -228,7 +225,8 @@ pub(super) fn export_meshes(world: &World, out: &Path) -> Result<[PathBuf; 2], D
         .layer(&ELEVATION)
         .expect("made by the relief")
         .as_slice();
-    let terrain = super::relief_files::terrain_colors(elevation);
+    let terrain =
+        export::colormap::terrain_colors(elevation, 0.0, export::colormap::PLANET_TERRAIN_RANGE);
     let glb = out.join("planet.glb");
     let options = GlbOptions {
         colors: Some(&terrain),
@@ -236,7 +234,7 @@ pub(super) fn export_meshes(world: &World, out: &Path) -> Result<[PathBuf; 2], D
         // Positions are in km, elevations in m: 10× exaggeration is 0.01 km per m.
         relief: Some(0.01),
     };
-    export::gltf::write_glb_with(&glb, world.mesh(), &posf, &options)
+    export::gltf::write_glb(&glb, world.mesh(), &posf, &options)
         .map_err(|e| err("planet.glb")(&e))?;
     let plates = world.layer(&PLATE).expect("kept").as_slice();
     let colors: Vec<[u8; 3]> = plates.iter().map(|&p| palette(p)).collect();

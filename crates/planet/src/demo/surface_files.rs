@@ -1,13 +1,14 @@
 //! From relief to a world: drainage, erosion, climate and biomes on the demo's planet
 //! (crate `surface`), their layers added to the world, and the files that show them:
-//! `biomes.png` (the globe by biome with rivers, graticule, legend and scale),
+//! `biomes.png` (the globe by biome with rivers, graticule, names, legend and scale),
 //! `biomes_equirect.png` (the same on the heightmap's grid), `rivers.json` (every river from
 //! source to mouth) and `biomes.glb` (biome and river colours per vertex).
 
 use super::ELEVATION;
+use super::pictures::{Sheet, clear_of, draw_labels, landmass_labels};
 use super::{DemoConfig, DemoError, POSITION, Report, err};
-use export::render::{Corner, EquirectOptions, GlobeLayout, LegendItem, Place, Projection};
-use export::{Borders, GlobeOptions, Image};
+use export::render::{Corner, EquirectOptions, LegendItem, Place, Projection};
+use export::{GlobeOptions, Image};
 use glam::{DVec3, Vec3};
 use layers::{Interpolation, LayerInfo, VertexKind};
 use std::fmt::Write as _;
@@ -80,8 +81,13 @@ pub(super) fn write(
     std::fs::write(&json, rivers_json(&s, &pos)).map_err(|e| err("rivers.json")(&e))?;
     files.push(json);
     let glb = cfg.out.join("biomes.glb");
-    export::gltf::write_glb(&glb, world.mesh(), &posf, Some(&colors))
-        .map_err(|e| err("biomes.glb")(&e))?;
+    export::gltf::write_glb(
+        &glb,
+        world.mesh(),
+        &posf,
+        &export::gltf::GlbOptions::colors(&colors),
+    )
+    .map_err(|e| err("biomes.glb")(&e))?;
     files.push(glb);
 
     facts(&cells, &s, &tectonic, report);
@@ -95,6 +101,15 @@ pub(super) fn write(
         report.files.push((name.unwrap_or_default(), size));
     }
     Ok(())
+}
+
+/// The tectonic elevation (m): the landmasses are named after it on every picture, so the
+/// same letter names the same land.
+fn tectonic_elevation(world: &World) -> &[f32] {
+    world
+        .layer(&ELEVATION)
+        .expect("made by the relief")
+        .as_slice()
 }
 
 /// Biome colours per vertex, rivers and lakes painted in water blue.
@@ -139,7 +154,8 @@ fn legend_items(s: &Surface) -> Vec<LegendItem<'static>> {
 }
 
 /// `biomes.png`: both hemispheres by biome, hillshaded by the eroded relief, with rivers,
-/// a 30° graticule, and below them a strip with the legend and the scale.
+/// a 30° graticule, the largest landmasses named, and below them a strip with the legend and
+/// the scale.
 fn biome_globe(
     world: &World,
     posf: &[Vec3],
@@ -153,65 +169,48 @@ fn biome_globe(
         height: w / 2,
         samples: 2,
         hillshade: 1.2,
+        relief: Some(&s.elevation),
         ..Default::default()
     };
     let flat = surface::biome_colors(&s.biome);
-    let globe = export::render::render_globe_with(
-        world.mesh(),
-        posf,
-        &flat,
-        Borders::None,
-        Some(&s.elevation),
-        &options,
-    )
-    .map_err(|e| err("render biomes")(&e))?;
-    let layout = GlobeLayout::new(&options).map_err(|e| err("render biomes")(&e))?;
-    let proj = Projection::Globe(layout);
+    let globe = export::render::render_globe(world.mesh(), posf, &flat, &options)
+        .map_err(|e| err("render biomes")(&e))?;
+    let mut sheet = Sheet::new(&globe, &options).map_err(|e| err("render biomes")(&e))?;
     let scale = (w as f32 / 2048.0).max(0.35);
-    let text = if w >= 1600 { 2 } else { 1 };
-    // The strip under the discs: legend and scale bar.
-    let strip = 36 * text + 14;
-    let mut img = Image::new(w, w / 2 + strip, [16, 18, 28]);
-    img.rgb[..globe.rgb.len()].copy_from_slice(&globe.rgb);
-    let mut disc = img.clone();
-    disc.height = w / 2;
-    disc.rgb.truncate(globe.rgb.len());
-    export::render::draw_graticule(&mut disc, &proj, 30, [230, 230, 230]);
-    draw_rivers(&mut disc, &proj, &river_segments(s, posf, scale, threshold));
-    img.rgb[..disc.rgb.len()].copy_from_slice(&disc.rgb);
+    draw_rivers(
+        &mut sheet.img,
+        &sheet.proj,
+        &river_segments(s, posf, scale, threshold),
+    );
+    sheet
+        .label(&landmass_labels(
+            world.mesh(),
+            posf,
+            tectonic_elevation(world),
+            cfg.radius,
+            Some(options.view),
+        ))
+        .map_err(|e| err("labels")(&e))?;
     let items = legend_items(s);
-    let rows = 3;
+    let text = sheet.text;
     export::render::draw_legend(
-        &mut img,
-        Place {
-            corner: Corner::BottomLeft,
-            dx: 8,
-            dy: 4,
-        },
+        &mut sheet.img,
+        Sheet::place(Corner::BottomLeft),
         "BIOMES",
         &items,
-        rows,
+        3,
         text,
     )
     .map_err(|e| err("legend")(&e))?;
-    export::render::draw_scale_bar(
-        &mut img,
-        Place {
-            corner: Corner::BottomRight,
-            dx: 8,
-            dy: 4,
-        },
-        layout.km_per_pixel(cfg.radius),
-        (w / 8).clamp(8, 4096),
-        "AT DISC CENTRE",
-        text,
-    )
-    .map_err(|e| err("scale bar")(&e))?;
-    Ok(img)
+    sheet
+        .scale_bar(cfg.radius)
+        .map_err(|e| err("scale bar")(&e))?;
+    Ok(sheet.img)
 }
 
 /// `biomes_equirect.png`: the heightmap's grid and projection, by biome, hillshaded, with
-/// coastline shading, rivers, a 30° graticule, the legend and the scale at the equator.
+/// coastline shading, rivers, a 30° graticule, the largest landmasses named, the legend and
+/// the scale at the equator.
 fn biome_map(
     world: &World,
     posf: &[Vec3],
@@ -242,7 +241,7 @@ fn biome_map(
     draw_rivers(&mut img, &proj, &river_segments(s, posf, scale, threshold));
     let text = if w >= 1600 { 2 } else { 1 };
     let items = legend_items(s);
-    export::render::draw_legend(
+    let (lw, lh) = export::render::draw_legend(
         &mut img,
         Place::at(Corner::BottomLeft),
         "BIOMES",
@@ -252,7 +251,7 @@ fn biome_map(
     )
     .map_err(|e| err("legend")(&e))?;
     let km_per_px = std::f64::consts::TAU * cfg.radius / f64::from(w);
-    export::render::draw_scale_bar(
+    let (sw, sh) = export::render::draw_scale_bar(
         &mut img,
         Place::at(Corner::BottomRight),
         km_per_px,
@@ -261,6 +260,26 @@ fn biome_map(
         text,
     )
     .map_err(|e| err("scale bar")(&e))?;
+    // Place::at puts the panels 10 pixels in from the edges.
+    let (wf, hf) = (w as f32, h as f32);
+    let panels = [
+        [10.0, hf - 10.0 - lh as f32, 10.0 + lw as f32, hf - 10.0],
+        [
+            wf - 10.0 - sw as f32,
+            hf - 10.0 - sh as f32,
+            wf - 10.0,
+            hf - 10.0,
+        ],
+    ];
+    let names = landmass_labels(
+        world.mesh(),
+        posf,
+        tectonic_elevation(world),
+        cfg.radius,
+        None,
+    );
+    let names = clear_of(names, &proj, &panels, text);
+    draw_labels(&mut img, &proj, &names, text).map_err(|e| err("labels")(&e))?;
     Ok(img)
 }
 

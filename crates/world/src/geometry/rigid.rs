@@ -56,15 +56,13 @@ impl World {
         let mut unit = Vec::with_capacity(turns.len());
         for (index, q) in turns.iter().enumerate() {
             let l = q.length();
-            match q.is_finite() && l > 0.0 {
-                true => unit.push(DQuat::from_vec4(glam::DVec4::from(*q) / l)),
-                false => {
-                    return Err(EditError::Item {
-                        index,
-                        error: DelaunayError::NonFinite(None),
-                    });
-                }
+            if !(q.is_finite() && l > 0.0) {
+                return Err(EditError::Item {
+                    index,
+                    error: DelaunayError::NonFinite(None),
+                });
             }
+            unit.push(DQuat::from_vec4(glam::DVec4::from(*q) / l));
         }
         let which = |i: usize| {
             region
@@ -78,23 +76,21 @@ impl World {
         // The new positions, computed before anything is edited (an off-surface point is
         // refused with the world untouched: the lowest such index, whatever the threads).
         let off = AtomicUsize::new(usize::MAX);
-        let new: Vec<DVec3> = (0..old.len())
-            .into_par_iter()
-            .map(|i| {
-                let r = which(i);
-                if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
-                    return old[i];
+        let mut new = vec![DVec3::ZERO; old.len()];
+        new.par_iter_mut().enumerate().for_each(|(i, slot)| {
+            let r = which(i);
+            *slot = old[i];
+            if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
+                return;
+            }
+            let p = geometry.project(unit[r as usize] * old[i]);
+            match p.filter(|&p| geometry.contains(p)) {
+                Some(p) => *slot = p,
+                None => {
+                    off.fetch_min(i, Ordering::Relaxed);
                 }
-                let p = geometry.project(unit[r as usize] * old[i]);
-                match p.filter(|&p| geometry.contains(p)) {
-                    Some(p) => p,
-                    None => {
-                        off.fetch_min(i, Ordering::Relaxed);
-                        old[i]
-                    }
-                }
-            })
-            .collect();
+            }
+        });
         let index = off.into_inner();
         if index != usize::MAX {
             return Err(EditError::OffSurface { index });
@@ -109,8 +105,9 @@ impl World {
             tolerance: options.tolerance,
             merge_collisions: options.merge_collisions,
         };
-        let (stats, mut report) = self.geometric_edit(true, |g, mesh, positions| {
-            let mut kept = new;
+        // The positions swap in whole (and back on failure).
+        let mut kept = new;
+        let result = self.geometric_edit(true, |g, mesh, positions| {
             std::mem::swap(positions, &mut kept);
             let r = match g {
                 Geometry::Sphere { .. } => {
@@ -124,7 +121,8 @@ impl World {
                 std::mem::swap(positions, &mut kept);
             }
             r.map_err(EditError::Delaunay)
-        })?;
+        });
+        let (stats, mut report) = result?;
         report.set_moved(moved, &self.mesh);
         Ok((stats, report))
     }

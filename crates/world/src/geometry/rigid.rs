@@ -4,7 +4,10 @@
 //! Inside a region every vertex turns with its neighbours: orientation and circle tests of a
 //! face or edge whose corners all lie in one region keep their sign (a rotation keeps every
 //! determinant), so only the vertices with a neighbour in another region (the band) are
-//! handed to the restore. The turn itself is one pass over the positions on all cores; the
+//! handed to the restore. The one exception is rounding: the turned coordinates are rounded,
+//! so four points of one region cocircular to within that rounding (about 1e-15 of the
+//! radius) may keep a diagonal that the exact test of the rounded points would flip; the
+//! edge is then Delaunay to within rounding, not exactly. The turn itself is one pass over the positions on all cores; the
 //! flips, relocations and covering checks are proportional to the band.
 
 use super::report::EditReport;

@@ -64,8 +64,12 @@ fn run(n: usize, steps: usize, seed: u64) -> (planet::tectonics::Summary, Vec<f6
     let mut worst: f64 = 0.0;
     let sim = Instant::now();
     let mut steady = Vec::new();
+    let mut repair = [0usize; 3];
     for _ in 0..steps {
         let r = t.step(&mut world).expect("step");
+        repair[0] += r.restore.flips;
+        repair[1] += r.restore.folds;
+        repair[2] += r.restore.relocated;
         worst = worst.max(r.seconds);
         if !r.resampled && r.rifted.is_none() {
             steady.push(r.seconds);
@@ -94,6 +98,10 @@ fn run(n: usize, steps: usize, seed: u64) -> (planet::tectonics::Summary, Vec<f6
         .map(|(k, v)| format!("{k} {:.1}", 1e3 * v / steps.max(1) as f64))
         .collect();
     println!("  ms per step by stage: {}", per.join(", "));
+    println!(
+        "  motion repair: {} flips, {} folds, {} relocated",
+        repair[0], repair[1], repair[2]
+    );
     println!(
         "  land {:.1} %, elevation {:.0} .. {:.0} m, percentiles {:?}, lonely {:.4} %, split plates {}",
         100.0 * s.land_fraction,

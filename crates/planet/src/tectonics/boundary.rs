@@ -126,10 +126,15 @@ fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]
     // The farthest any two plates can approach in a step, plus a cell.
     let reach = 2.0 * fastest * params.radius_km * dt + 2.0 * params.spacing_km;
     // Boundary vertices where the plate across closes in (only there can crust overlap).
-    let sources: Vec<Source> = mesh
-        .vertices()
-        .filter_map(|v| {
-            let (i, p) = (v.index(), plate[v.index()]);
+    // One pass over every vertex's ring, on all cores (in vertex order whatever the threads).
+    let sources: Vec<Source> = (0..mesh.vertex_slots())
+        .into_par_iter()
+        .filter_map(|i| {
+            let v = Vertex::new(i as u32);
+            if !mesh.is_vertex_alive(v) {
+                return None;
+            }
+            let p = plate[i];
             let mine = plates.get(p as usize)?;
             let other = mesh.neighbors(v).find_map(|u| {
                 let q = plate[u.index()];
@@ -153,9 +158,10 @@ fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]
     let age = world.layer(&AGE).map(|l| l.as_slice()).unwrap_or(&[]);
     // Only vertices nearer to the boundary than the two plates close in on each other there
     // (plus a cell) can cross it.
-    let candidates: Vec<Vertex> = mesh
-        .vertices()
-        .filter(|v| {
+    let candidates: Vec<Vertex> = (0..mesh.vertex_slots())
+        .into_par_iter()
+        .map(|i| Vertex::new(i as u32))
+        .filter(|&v| {
             let (i, b) = (v.index(), across[v.index()] as usize);
             let Some(pb) = plates.get(b) else {
                 return false;

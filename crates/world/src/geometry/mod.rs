@@ -12,6 +12,7 @@ mod edits;
 mod query;
 mod report;
 mod resample;
+mod rigid;
 
 pub use edits::MoveOptions;
 pub use query::Sample;

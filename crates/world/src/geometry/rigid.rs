@@ -1,0 +1,228 @@
+//! Rigid motion by regions: every region of the surface turns as one piece (a plate), so the
+//! repair is only needed where regions meet.
+//!
+//! Inside a region every vertex turns with its neighbours: orientation and circle tests of a
+//! face or edge whose corners all lie in one region keep their sign (a rotation keeps every
+//! determinant), so only the vertices with a neighbour in another region (the band) are
+//! handed to the restore. The one exception is rounding: the turned coordinates are rounded,
+//! so four points of one region cocircular to within that rounding (about 1e-15 of the
+//! radius) may keep a diagonal that the exact test of the rounded points would flip; the
+//! edge is then Delaunay to within rounding, not exactly. The turn itself is one pass over the positions on all cores; the
+//! flips, relocations and covering checks are proportional to the band.
+
+use super::report::EditReport;
+use super::{EditError, Geometry, MoveOptions};
+use crate::World;
+use delaunay::{DelaunayError, RestoreOptions, RestoreStats};
+use glam::{DQuat, DVec3};
+use quadedge::{Edge, Mesh, Vertex};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The region of a vertex that does not move.
+const STILL: u32 = u32::MAX;
+
+impl World {
+    /// Turns each region rigidly: every live vertex `v` with `region[v.index()] < turns.len()`
+    /// moves to `turns[region]` applied to its position (put back on the surface with
+    /// [`Geometry::project`] against rounding); a vertex beyond `region` or with a larger
+    /// value stays where it is. Then restores the exact Delaunay triangulation as
+    /// [`World::move_vertices`] does, keeping every vertex id and its data, but hands the
+    /// restore only the vertices with a neighbour in another region: the work beyond one pass
+    /// over the positions is proportional to where regions meet, not to the vertex count.
+    ///
+    /// Quaternions need not be unit (they are normalized). On a plane, turns about the z axis
+    /// keep the map flat; others leave points off it ([`EditError::OffSurface`]).
+    ///
+    /// ```
+    /// use world::{MoveOptions, World};
+    /// let mut world = World::fibonacci_sphere(5000, 1.0, 0.3, 1).unwrap();
+    /// // Two caps: the northern one turns about the z axis, the southern one stays.
+    /// let region: Vec<u32> = world.positions().iter().map(|p| u32::from(p.z < 0.0)).collect();
+    /// let turns = [glam::DQuat::from_rotation_z(0.002)];
+    /// let (stats, report) = world.turn_regions(&region, &turns, &MoveOptions::default()).unwrap();
+    /// assert!(stats.flips > 0 && report.moved.len() > 2000);
+    /// ```
+    ///
+    /// # Errors
+    /// The world unchanged: [`EditError::Item`] naming a turn that is zero or not finite
+    /// (`DelaunayError::NonFinite(None)`), [`EditError::OffSurface`] naming the vertex index
+    /// of a turned point off the surface, or what the restore refuses (as
+    /// [`World::move_vertices`]).
+    pub fn turn_regions(
+        &mut self,
+        region: &[u32],
+        turns: &[DQuat],
+        options: &MoveOptions,
+    ) -> Result<(RestoreStats, EditReport), EditError> {
+        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
+        let mut unit = Vec::with_capacity(turns.len());
+        for (index, q) in turns.iter().enumerate() {
+            let l = q.length();
+            if !(q.is_finite() && l > 0.0) {
+                return Err(EditError::Item {
+                    index,
+                    error: DelaunayError::NonFinite(None),
+                });
+            }
+            unit.push(DQuat::from_vec4(glam::DVec4::from(*q) / l));
+        }
+        let which = |i: usize| {
+            region
+                .get(i)
+                .copied()
+                .filter(|&r| (r as usize) < unit.len())
+                .unwrap_or(STILL)
+        };
+        let mesh = &self.mesh;
+        let old = self.positions();
+        // The new positions, computed before anything is edited (an off-surface point is
+        // refused with the world untouched: the lowest such index, whatever the threads).
+        let off = AtomicUsize::new(usize::MAX);
+        let mut new = vec![DVec3::ZERO; old.len()];
+        new.par_iter_mut().enumerate().for_each(|(i, slot)| {
+            let r = which(i);
+            *slot = old[i];
+            if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
+                return;
+            }
+            let p = geometry.project(unit[r as usize] * old[i]);
+            match p.filter(|&p| geometry.contains(p)) {
+                Some(p) => *slot = p,
+                None => {
+                    off.fetch_min(i, Ordering::Relaxed);
+                }
+            }
+        });
+        let index = off.into_inner();
+        if index != usize::MAX {
+            return Err(EditError::OffSurface { index });
+        }
+        let moved: Vec<Vertex> = (0..new.len())
+            .into_par_iter()
+            .filter(|&i| which(i) != STILL && mesh.is_vertex_alive(Vertex::new(i as u32)))
+            .map(|i| Vertex::new(i as u32))
+            .collect();
+        let band = band(mesh, &which);
+        let options = RestoreOptions {
+            tolerance: options.tolerance,
+            merge_collisions: options.merge_collisions,
+        };
+        // The positions swap in whole (and back on failure).
+        let mut kept = new;
+        let result = self.geometric_edit(true, |g, mesh, positions| {
+            std::mem::swap(positions, &mut kept);
+            let r = match g {
+                Geometry::Sphere { .. } => {
+                    delaunay::restore(&delaunay::Sphere, mesh, positions, Some(&band), &options)
+                }
+                Geometry::Plane => {
+                    delaunay::restore(&delaunay::Plane, mesh, positions, Some(&band), &options)
+                }
+            };
+            if r.is_err() {
+                std::mem::swap(positions, &mut kept);
+            }
+            r.map_err(EditError::Delaunay)
+        });
+        let (stats, mut report) = result?;
+        report.set_moved(moved, &self.mesh);
+        Ok((stats, report))
+    }
+}
+
+/// The live vertices with a neighbour in another region, sorted: one pass over the edges
+/// (cheaper than walking every vertex's ring), on all cores.
+fn band(mesh: &Mesh, which: &(impl Fn(usize) -> u32 + Sync)) -> Vec<Vertex> {
+    let mut ends: Vec<Vertex> = (0..mesh.quad_slots())
+        .into_par_iter()
+        .flat_map_iter(|q| {
+            let e = Edge::of_quad(q as u32);
+            let (a, b) = if mesh.is_edge_alive(e) {
+                (mesh.origin(e), mesh.dest(e))
+            } else {
+                (Vertex::INVALID, Vertex::INVALID)
+            };
+            let across = a.is_valid() && b.is_valid() && which(a.index()) != which(b.index());
+            across.then_some([a, b]).into_iter().flatten()
+        })
+        .collect();
+    ends.par_sort_unstable();
+    ends.dedup();
+    ends
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{MoveOptions, World};
+    use glam::DQuat;
+
+    /// Caps of a sphere turned against each other, many times: the mesh stays exactly
+    /// Delaunay and every vertex sits where its cap's turns took it.
+    #[test]
+    fn turned_caps_stay_delaunay_and_land_where_turned() {
+        let mut world = World::fibonacci_sphere(3000, 1.0, 0.3, 5).unwrap();
+        let region: Vec<u32> = world
+            .positions()
+            .iter()
+            .map(|p| match (p.z > 0.2, p.x > 0.0) {
+                (true, _) => 0,
+                (false, true) => 1,
+                (false, false) => 7, // stays
+            })
+            .collect();
+        let turns = [
+            DQuat::from_rotation_z(0.01),
+            DQuat::from_axis_angle(glam::DVec3::new(1.0, 1.0, 0.0).normalize(), -0.008),
+        ];
+        let start = world.positions().to_vec();
+        let mut flips = 0;
+        for _ in 0..10 {
+            let (s, _) = world
+                .turn_regions(&region, &turns, &MoveOptions::default())
+                .unwrap();
+            flips += s.flips + s.relocation_flips;
+        }
+        assert!(flips > 0);
+        let pos = world.positions();
+        delaunay::is_delaunay(&delaunay::Sphere, world.mesh(), pos).unwrap();
+        for v in world.mesh().vertices() {
+            let i = v.index();
+            let mut expect = start[i];
+            if let Some(q) = turns.get(region[i] as usize) {
+                for _ in 0..10 {
+                    expect = (*q * expect).normalize();
+                }
+            }
+            assert!((pos[i] - expect).length() < 1e-9, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn a_bad_turn_or_an_off_plane_point_changes_nothing() {
+        let mut world = World::fibonacci_sphere(500, 1.0, 0.3, 5).unwrap();
+        let before = world.clone();
+        let region = vec![0; 500];
+        let zero = [glam::DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0)];
+        let e = world.turn_regions(&region, &zero, &MoveOptions::default());
+        assert!(matches!(e, Err(crate::EditError::Item { index: 0, .. })));
+        let nan = [glam::DQuat::from_xyzw(f64::NAN, 0.0, 0.0, 1.0)];
+        assert!(
+            world
+                .turn_regions(&region, &nan, &MoveOptions::default())
+                .is_err()
+        );
+        assert!(world == before);
+        // A whole sphere turned as one region: nothing to repair, every vertex moved.
+        let (s, r) = world
+            .turn_regions(
+                &region,
+                &[DQuat::from_rotation_x(1.0)],
+                &MoveOptions::default(),
+            )
+            .unwrap();
+        assert_eq!((s.flips, s.folds), (0, 0));
+        assert_eq!(r.moved.len(), 500);
+        delaunay::is_delaunay(&delaunay::Sphere, world.mesh(), world.positions()).unwrap();
+    }
+}

@@ -322,3 +322,25 @@ fn in_the_plane_linear_fields_are_exact_and_outside_points_take_the_border() {
             .all(|e| old.is_edge_alive(s.edges[e.index()]))
     );
 }
+
+#[test]
+fn stencils_are_the_same_for_any_thread_count() {
+    // Several chunks of vertices, faces and edges.
+    let (old, old_pos) =
+        sphere::perturbed_fibonacci_sphere(30_000, 1.0, Perturbation::Tangent(0.3), 1).unwrap();
+    let (new, new_pos) =
+        sphere::perturbed_fibonacci_sphere(20_000, 1.0, Perturbation::Tangent(0.3), 2).unwrap();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| stencils(&Sphere, &old, &old_pos, &new, &new_pos, StencilKinds::ALL))
+            .unwrap()
+    };
+    let one = run(1);
+    assert!(one.faces.iter().all(|f| f.is_valid()));
+    for threads in [2, 4] {
+        assert_eq!(run(threads), one, "{threads} threads");
+    }
+}

@@ -151,7 +151,7 @@ impl World {
     ///
     /// [`WorldError::VertexSlotsDiffer`] for [`MeshReplacement::KeepVertexData`] when the new
     /// mesh has another number of vertex slots; nothing changes then.
-    pub fn replace_mesh(&mut self, mut mesh: Mesh, how: MeshReplacement) -> Result<(), WorldError> {
+    pub fn replace_mesh(&mut self, mesh: Mesh, how: MeshReplacement) -> Result<(), WorldError> {
         if how == MeshReplacement::KeepVertexData && mesh.vertex_slots() != self.mesh.vertex_slots()
         {
             return Err(WorldError::VertexSlotsDiffer {
@@ -159,6 +159,14 @@ impl World {
                 new: mesh.vertex_slots(),
             });
         }
+        self.swap_mesh(mesh);
+        self.after_replacement(how);
+        Ok(())
+    }
+
+    /// Puts `mesh` in place of the world's mesh (logged for a history following the world);
+    /// layers and versions are the caller's business.
+    pub(crate) fn swap_mesh(&mut self, mut mesh: Mesh) {
         mesh.discard_journal();
         let _ = mesh.stop_undo_log();
         if self.mesh_logged && self.mesh.is_undo_logging() {
@@ -168,8 +176,6 @@ impl World {
         } else {
             self.mesh = Arc::new(mesh);
         }
-        self.after_replacement(how);
-        Ok(())
     }
 
     fn after_replacement(&mut self, how: MeshReplacement) {
@@ -181,6 +187,11 @@ impl World {
             let keep = keep_vertices && s.kind == ElementKind::Vertex;
             s.replace(sizes, keep, version);
         }
+        self.forget_dict_ids(keep_vertices, version);
+    }
+
+    /// Mesh ids in dictionaries become `Null` (vertex ids kept with `keep_vertices`).
+    pub(crate) fn forget_dict_ids(&mut self, keep_vertices: bool, version: u64) {
         for (dict, v) in self.dicts.values_mut() {
             if dict.has_ids() && Arc::make_mut(dict).forget_ids(keep_vertices) {
                 *v = version;

@@ -157,16 +157,7 @@ impl World {
         geometry: Geometry,
         seed: u64,
     ) -> Result<World, EditError> {
-        check_positions(&mesh, &positions, geometry)?;
-        let violation = match geometry {
-            Geometry::Sphere { .. } => delaunay::is_delaunay(&delaunay::Sphere, &mesh, &positions),
-            Geometry::Plane => delaunay::is_delaunay(&delaunay::Plane, &mesh, &positions),
-        };
-        match violation {
-            Ok(()) => {}
-            Err(Ok(v)) => return Err(EditError::Delaunay(violation_error(v))),
-            Err(Err(e)) => return Err(EditError::Delaunay(e)),
-        }
+        check_triangulation(&mesh, &positions, geometry)?;
         Ok(World::with_trusted_positions(
             mesh, positions, geometry, seed,
         ))
@@ -252,6 +243,25 @@ impl World {
     /// The positions as `f32`, for renderers and exporters that want them so.
     pub fn positions_f32(&self) -> Vec<glam::Vec3> {
         self.positions().iter().map(|p| p.as_vec3()).collect()
+    }
+}
+
+/// `mesh` is the exact Delaunay triangulation of `positions`, every live vertex with a finite
+/// position on the surface.
+pub(crate) fn check_triangulation(
+    mesh: &Mesh,
+    positions: &[DVec3],
+    geometry: Geometry,
+) -> Result<(), EditError> {
+    check_positions(mesh, positions, geometry)?;
+    let violation = match geometry {
+        Geometry::Sphere { .. } => delaunay::is_delaunay(&delaunay::Sphere, mesh, positions),
+        Geometry::Plane => delaunay::is_delaunay(&delaunay::Plane, mesh, positions),
+    };
+    match violation {
+        Ok(()) => Ok(()),
+        Err(Ok(v)) => Err(EditError::Delaunay(violation_error(v))),
+        Err(Err(e)) => Err(EditError::Delaunay(e)),
     }
 }
 

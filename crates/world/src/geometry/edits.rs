@@ -8,7 +8,7 @@
 //! `==` to what it was, with the same versions.
 
 use super::report::EditReport;
-use super::{EditError, Geometry, POSITION_NAME};
+use super::{EditError, Geometry, POSITION_NAME, fault};
 use crate::World;
 use crate::edit::start_edit;
 use delaunay::{AdaptOptions, AdaptStats, DelaunayError, RestoreOptions, RestoreStats};
@@ -28,13 +28,26 @@ pub struct MoveOptions {
     pub merge_collisions: bool,
 }
 
+/// What a geometric edit does to the positions (see [`World::geometric_edit`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PositionWrites {
+    /// Only read (a removal).
+    Untouched,
+    /// Values appended for new vertices, or rewritten by the edit itself, which puts them
+    /// back on failure (a move).
+    Appended,
+    /// Existing values rewritten (a refinement's collapses): copied first.
+    Rewritten,
+}
+
 impl World {
     /// Runs `edit` on the mesh and the position layer's own values as one all-or-nothing
-    /// step (see the module docs). `writes_positions`: the edit writes positions (their
-    /// version is stamped on success).
+    /// step (see the module docs). `positions` says what the edit does to them: on failure,
+    /// appended values are dropped and rewritten ones put back from a copy; the version is
+    /// stamped on success unless they are untouched.
     pub(crate) fn geometric_edit<R>(
         &mut self,
-        writes_positions: bool,
+        writes: PositionWrites,
         edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
     ) -> Result<(R, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
@@ -44,6 +57,7 @@ impl World {
         self.layers[i]
             .get_mut::<DVec3, VertexKind>()
             .map_err(EditError::World)?;
+        fault::stage("edit: started")?;
         let mut recording = None;
         let (result, len_on_entry) = {
             let World {
@@ -59,11 +73,15 @@ impl World {
                 .expect("typed above")
                 .values_vec_mut();
             let len = positions.len();
+            let saved = (writes == PositionWrites::Rewritten).then(|| positions.clone());
             let result = mesh.atomically(|m| {
                 let r = edit(geometry, m, positions);
                 if r.is_err() {
                     // Positions the algorithm appended for new vertices go with them.
                     positions.truncate(len);
+                    if let Some(saved) = saved {
+                        positions.copy_from_slice(&saved);
+                    }
                 }
                 r
             });
@@ -84,7 +102,7 @@ impl World {
                     }
                 });
                 ended.map_err(EditError::World)?;
-                if writes_positions {
+                if writes != PositionWrites::Untouched {
                     self.clock += 1;
                     let stamp = self.clock;
                     if let Some(i) = self.slot_index(POSITION_NAME) {
@@ -143,19 +161,22 @@ impl World {
         options: &MoveOptions,
     ) -> Result<(RestoreStats, EditReport), EditError> {
         let vertices: Vec<Vertex> = moves.iter().map(|m| m.0).collect();
-        let (stats, mut report) = self.geometric_edit(true, |g, mesh, positions| {
-            let old: Vec<DVec3> = vertices.iter().map(|v| positions[v.index()]).collect();
-            for &(v, p) in moves {
-                positions[v.index()] = p;
-            }
-            let r = restore_on(g, mesh, positions, Some(&vertices), options);
-            if r.is_err() {
-                for (v, p) in vertices.iter().zip(old) {
+        let (stats, mut report) =
+            self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
+                let old: Vec<DVec3> = vertices.iter().map(|v| positions[v.index()]).collect();
+                for &(v, p) in moves {
                     positions[v.index()] = p;
                 }
-            }
-            r
-        })?;
+                let r = fault::stage("move: positions written")
+                    .and_then(|()| restore_on(g, mesh, positions, Some(&vertices), options))
+                    .and_then(|stats| fault::stage("move: restored").map(|()| stats));
+                if r.is_err() {
+                    for (v, p) in vertices.iter().zip(old) {
+                        positions[v.index()] = p;
+                    }
+                }
+                r
+            })?;
         report.set_moved(vertices, &self.mesh);
         Ok((stats, report))
     }
@@ -232,7 +253,7 @@ impl World {
         if let Some(index) = points.iter().position(|&p| !geometry.contains(p)) {
             return Err(EditError::OffSurface { index });
         }
-        self.geometric_edit(true, |g, mesh, positions| {
+        self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
             let r = match g {
                 Geometry::Sphere { .. } => {
                     delaunay::insert_many_atomic(&delaunay::Sphere, mesh, positions, points)
@@ -241,10 +262,12 @@ impl World {
                     delaunay::insert_many_atomic(&delaunay::Plane, mesh, positions, points)
                 }
             };
-            r.map_err(|e| EditError::Item {
+            let r = r.map_err(|e| EditError::Item {
                 index: e.index,
                 error: e.error,
-            })
+            })?;
+            fault::stage("insert: inserted")?;
+            Ok(r)
         })
     }
 
@@ -264,20 +287,22 @@ impl World {
     /// refused (dead, named twice, on a planar map's boundary, or leaving a sphere with fewer
     /// than four vertices).
     pub fn remove_vertices(&mut self, vertices: &[Vertex]) -> Result<EditReport, EditError> {
-        let (_, report) = self.geometric_edit(false, |g, mesh, positions| {
-            let r = match g {
-                Geometry::Sphere { .. } => {
-                    delaunay::remove_many(&delaunay::Sphere, mesh, positions, vertices)
-                }
-                Geometry::Plane => {
-                    delaunay::remove_many(&delaunay::Plane, mesh, positions, vertices)
-                }
-            };
-            r.map_err(|e| EditError::Item {
-                index: e.index,
-                error: e.error,
-            })
-        })?;
+        let (_, report) =
+            self.geometric_edit(PositionWrites::Untouched, |g, mesh, positions| {
+                let r = match g {
+                    Geometry::Sphere { .. } => {
+                        delaunay::remove_many(&delaunay::Sphere, mesh, positions, vertices)
+                    }
+                    Geometry::Plane => {
+                        delaunay::remove_many(&delaunay::Plane, mesh, positions, vertices)
+                    }
+                };
+                r.map_err(|e| EditError::Item {
+                    index: e.index,
+                    error: e.error,
+                })?;
+                fault::stage("remove: removed")
+            })?;
         Ok(report)
     }
 
@@ -301,7 +326,7 @@ impl World {
         size: impl Fn(Vertex, DVec3) -> f64,
         options: &AdaptOptions,
     ) -> Result<(AdaptStats, EditReport), EditError> {
-        self.geometric_edit(true, |g, mesh, positions| {
+        self.geometric_edit(PositionWrites::Rewritten, |g, mesh, positions| {
             let r = match g {
                 Geometry::Sphere { .. } => {
                     delaunay::adapt(&delaunay::Sphere, mesh, positions, &size, options)
@@ -310,7 +335,9 @@ impl World {
                     delaunay::adapt(&delaunay::Plane, mesh, positions, &size, options)
                 }
             };
-            r.map_err(EditError::Adapt)
+            let stats = r.map_err(EditError::Adapt)?;
+            fault::stage("refine: refined")?;
+            Ok(stats)
         })
     }
 }

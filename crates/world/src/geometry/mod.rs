@@ -9,6 +9,9 @@
 //! layer, so it survives save and load with nothing added to the file.
 
 mod edits;
+pub(crate) mod fault;
+#[cfg(test)]
+mod fault_tests;
 mod query;
 mod report;
 mod resample;
@@ -108,6 +111,9 @@ pub enum EditError {
     Resample(crate::resample::ResampleError),
     /// The positions layer could not be read (a damaged file).
     World(WorldError),
+    /// A failure forced by this crate's tests at the named stage.
+    #[cfg(test)]
+    Injected(&'static str),
 }
 
 impl core::fmt::Display for EditError {
@@ -123,6 +129,8 @@ impl core::fmt::Display for EditError {
             EditError::Generate(e) => write!(f, "{e}"),
             EditError::Resample(e) => write!(f, "{e}"),
             EditError::World(e) => write!(f, "{e}"),
+            #[cfg(test)]
+            EditError::Injected(stage) => write!(f, "failure forced at {stage}"),
         }
     }
 }

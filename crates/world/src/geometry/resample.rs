@@ -2,7 +2,7 @@
 //! the world's business, not the caller's.
 
 use super::report::EditReport;
-use super::{EditError, Geometry, POSITION_NAME, check_triangulation, fresh_sphere};
+use super::{EditError, Geometry, POSITION_NAME, check_triangulation, fault, fresh_sphere};
 use crate::World;
 use crate::slot::Slot;
 use delaunay::resample::{StencilKinds, Stencils, stencils};
@@ -44,6 +44,7 @@ impl World {
             return Err(EditError::NoGeometry);
         };
         let (mesh, positions) = fresh_sphere(n, radius, jitter, seed)?;
+        fault::stage("resample: fresh sphere")?;
         self.resample_trusted(mesh, positions)
     }
 
@@ -90,6 +91,7 @@ impl World {
                 stencils(&delaunay::Plane, &self.mesh, old, &mesh, &positions, kinds)
             }
         }?;
+        fault::stage("resample: stencils")?;
         let plan = ResamplePlan {
             vertex_corners: &s.corners,
             vertex_weights: &s.weights,
@@ -99,6 +101,9 @@ impl World {
         let mut layers = self
             .resampled_layers(&mesh, &plan, Some(i))
             .map_err(EditError::Resample)?;
+        for _ in &layers {
+            fault::stage("resample: a layer carried over")?;
+        }
         // The positions are the new mesh's own, not a blend of the old ones.
         let info = self.layers[i]
             .get::<DVec3, VertexKind>()
@@ -108,6 +113,7 @@ impl World {
         let mut positions = positions;
         positions.resize(mesh.vertex_slots(), DVec3::ZERO);
         layers[i] = Slot::new(Layer::from_values(info, positions), 0);
+        fault::stage("resample: before the swap")?;
         mesh.discard_journal();
         self.install_resampled(mesh, layers);
         Ok(EditReport::renumbered())

@@ -216,8 +216,9 @@ impl World {
     }
 
     /// Replays what the journal recorded so far into every layer and dictionary, keeping the
-    /// journal running.
-    pub(crate) fn sync_mesh_edit(&mut self, recording: &Recording) -> Result<(), WorldError> {
+    /// journal running; `false` when the journal is gone (the mesh was replaced: end the edit
+    /// with [`World::finish_mesh_edit`]).
+    pub(crate) fn sync_mesh_edit(&mut self, recording: &Recording) -> bool {
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.take_changes(recording) {
             Ok(changes) => {
@@ -225,20 +226,19 @@ impl World {
                     self.mesh_before_edit = None;
                 }
                 self.apply_journal(changes);
-                Ok(())
+                true
             }
-            Err(_) => Err(WorldError::MeshReplacedInGuard),
+            Err(_) => false,
         }
     }
 
     /// Ends a mesh edit: replays its journal into every layer and dictionary.
     ///
     /// If the journal is gone, the mesh was replaced (or its journal discarded) through the
-    /// `&mut Mesh` the guard lent: nothing maps old ids to new ones, so the data is reset as
-    /// by [`MeshReplacement::ResetAll`] and the error is returned (guards record it for
-    /// [`World::take_errors`]) instead of passing silently.
-    pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) -> Result<(), WorldError> {
-        self.finish_mesh_edit_with(recording, |w, changes| w.apply_journal(changes))
+    /// `&mut Mesh` the guard lent: nothing maps old ids to new ones, so the edit ends as a
+    /// replacement by [`MeshReplacement::ResetAll`].
+    pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) {
+        self.finish_mesh_edit_with(recording, |w, changes| w.apply_journal(changes));
     }
 
     /// [`World::finish_mesh_edit`], with the journal replayed by `replay` (the positions
@@ -247,7 +247,7 @@ impl World {
         &mut self,
         recording: Recording,
         replay: impl FnOnce(&mut World, Vec<Change>),
-    ) -> Result<(), WorldError> {
+    ) {
         let before = self.mesh_before_edit.take();
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.stop_recording(recording) {
@@ -261,12 +261,10 @@ impl World {
                     self.mesh = shared;
                 }
                 replay(self, changes);
-                Ok(())
             }
             Err(_) => {
                 mesh.discard_journal();
                 self.after_replacement(MeshReplacement::ResetAll);
-                Err(WorldError::MeshReplacedInGuard)
             }
         }
     }

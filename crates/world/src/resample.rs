@@ -243,7 +243,6 @@ fn resampled_slot(slot: &Slot, plan: &ResamplePlan<'_>) -> Result<Slot, Resample
     t.layer = Arc::new(new);
     let mut s = slot.clone();
     s.state = State::Typed(t);
-    s.error = None;
     Ok(s)
 }
 

@@ -93,7 +93,7 @@ impl World {
         match result {
             Ok(r) => {
                 let mut report = EditReport::default();
-                let ended = self.finish_mesh_edit_with(recording, |w, changes| {
+                self.finish_mesh_edit_with(recording, |w, changes| {
                     report = EditReport::from_journal(&changes, &w.mesh);
                     let kept = w.keep_lent(POSITION_NAME, len_on_entry, &changes);
                     w.apply_journal(changes);
@@ -101,7 +101,6 @@ impl World {
                         w.put_back_lent(POSITION_NAME, kept);
                     }
                 });
-                ended.map_err(EditError::World)?;
                 if writes != PositionWrites::Untouched {
                     self.clock += 1;
                     let stamp = self.clock;
@@ -114,7 +113,7 @@ impl World {
             Err(e) => {
                 // The journal lost every record the edit made: ending it replays nothing and
                 // puts a mesh shared with a snapshot back.
-                let _ = self.finish_mesh_edit_with(recording, |_, _| {});
+                self.finish_mesh_edit_with(recording, |_, _| {});
                 Err(e)
             }
         }

@@ -13,7 +13,7 @@ use crate::World;
 use crate::edit::start_edit;
 use delaunay::{AdaptOptions, AdaptStats, DelaunayError, RestoreOptions, RestoreStats};
 use glam::DVec3;
-use layers::VertexKind;
+use layers::{Layer, VertexKind};
 use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
 
@@ -29,15 +29,17 @@ pub struct MoveOptions {
 }
 
 /// What a geometric edit does to the positions (see [`World::geometric_edit`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PositionWrites {
     /// Only read (a removal).
     Untouched,
     /// Values appended for new vertices, or rewritten by the edit itself, which puts them
-    /// back on failure (a move).
+    /// back on failure (a move of a few vertices).
     Appended,
     /// Existing values rewritten (a refinement's collapses): copied first.
     Rewritten,
+    /// All values replaced by these before the edit (a move of every vertex): the old
+    /// values are kept aside, not copied, and put back on failure.
+    Replaced(Vec<DVec3>),
 }
 
 impl World {
@@ -58,6 +60,8 @@ impl World {
             .get_mut::<DVec3, VertexKind>()
             .map_err(EditError::World)?;
         fault::stage("edit: started")?;
+        let stamp_positions = !matches!(writes, PositionWrites::Untouched);
+        let rewritten = matches!(writes, PositionWrites::Rewritten);
         let mut recording = None;
         let (result, len_on_entry) = {
             let World {
@@ -68,12 +72,19 @@ impl World {
                 ..
             } = self;
             let mesh = start_edit(mesh, mesh_before_edit, &mut recording, *mesh_logged);
-            let positions = layers[i]
+            let layer = layers[i]
                 .get_mut::<DVec3, VertexKind>()
-                .expect("typed above")
-                .values_vec_mut();
+                .expect("typed above");
+            let mut replaced = match writes {
+                PositionWrites::Replaced(values) => {
+                    let fresh = Layer::from_values(layer.info().clone(), values);
+                    Some(std::mem::replace(layer, fresh))
+                }
+                _ => None,
+            };
+            let positions = layer.values_vec_mut();
             let len = positions.len();
-            let saved = (writes == PositionWrites::Rewritten).then(|| positions.clone());
+            let saved = rewritten.then(|| positions.clone());
             let result = mesh.atomically(|m| {
                 let r = edit(geometry, m, positions);
                 if r.is_err() {
@@ -85,6 +96,11 @@ impl World {
                 }
                 r
             });
+            if result.is_err()
+                && let Some(old) = replaced.take()
+            {
+                *layer = old;
+            }
             (result, len)
         };
         let Some(recording) = recording else {
@@ -101,7 +117,7 @@ impl World {
                         w.put_back_lent(POSITION_NAME, kept);
                     }
                 });
-                if writes != PositionWrites::Untouched {
+                if stamp_positions {
                     self.clock += 1;
                     let stamp = self.clock;
                     if let Some(i) = self.slot_index(POSITION_NAME) {
@@ -200,32 +216,46 @@ impl World {
         to: impl Fn(Vertex, DVec3) -> DVec3 + Sync,
         options: &MoveOptions,
     ) -> Result<(RestoreStats, EditReport), EditError> {
-        let positions = self.positions();
-        let mesh = &self.mesh;
-        let moves: Vec<(Vertex, DVec3)> = (0..positions.len())
-            .into_par_iter()
-            .filter_map(|i| {
+        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
+        let (old, mesh) = (self.positions(), &self.mesh);
+        // The new positions of every slot (dead slots keep theirs), then the vertices that
+        // moved, in vertex order: distinct by construction.
+        let new: Vec<DVec3> = old
+            .par_iter()
+            .enumerate()
+            .map(|(i, &p)| {
                 let v = Vertex::new(i as u32);
-                if !mesh.is_vertex_alive(v) {
-                    return None;
-                }
-                let p = to(v, positions[i]);
-                (p != positions[i]).then_some((v, p))
+                if mesh.is_vertex_alive(v) { to(v, p) } else { p }
             })
             .collect();
-        // One move per live vertex, in vertex order: distinct by construction.
-        let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
-        check_moves(&self.mesh, &moves, geometry).map_err(|e| match e {
-            EditError::Item { index, error } => EditError::Item {
-                index: moves[index].0.index(),
-                error,
-            },
-            EditError::OffSurface { index } => EditError::OffSurface {
-                index: moves[index].0.index(),
-            },
-            e => e,
+        let moved: Vec<Vertex> = (0..new.len())
+            .into_par_iter()
+            .filter(|&i| new[i] != old[i])
+            .map(|i| Vertex::new(i as u32))
+            .collect();
+        let bad = moved
+            .par_iter()
+            .position_first(|v| !geometry.contains(new[v.index()]));
+        if let Some(k) = bad {
+            let v = moved[k];
+            return Err(if new[v.index()].is_finite() {
+                EditError::OffSurface { index: v.index() }
+            } else {
+                EditError::Item {
+                    index: v.index(),
+                    error: DelaunayError::NonFinite(Some(v)),
+                }
+            });
+        }
+        let writes = PositionWrites::Replaced(new);
+        let (stats, mut report) = self.geometric_edit(writes, |g, mesh, positions| {
+            fault::stage("move: positions written")?;
+            let stats = restore_on(g, mesh, positions, Some(&moved), options)?;
+            fault::stage("move: restored")?;
+            Ok(stats)
         })?;
-        self.move_checked(&moves, options)
+        report.set_moved(moved, &self.mesh);
+        Ok((stats, report))
     }
 
     /// Inserts `points` (Delaunay insertion in spatial order), each stored exactly as given;

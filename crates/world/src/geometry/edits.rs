@@ -220,14 +220,13 @@ impl World {
         let (old, mesh) = (self.positions(), &self.mesh);
         // The new positions of every slot (dead slots keep theirs), then the vertices that
         // moved, in vertex order: distinct by construction.
-        let new: Vec<DVec3> = old
-            .par_iter()
-            .enumerate()
-            .map(|(i, &p)| {
-                let v = Vertex::new(i as u32);
-                if mesh.is_vertex_alive(v) { to(v, p) } else { p }
-            })
-            .collect();
+        // Room for the vertices a simulation step inserts next, so that they do not copy
+        // the array again.
+        let mut new: Vec<DVec3> = Vec::with_capacity(old.len() + old.len() / 32 + 64);
+        new.par_extend(old.par_iter().enumerate().map(|(i, &p)| {
+            let v = Vertex::new(i as u32);
+            if mesh.is_vertex_alive(v) { to(v, p) } else { p }
+        }));
         let moved: Vec<Vertex> = (0..new.len())
             .into_par_iter()
             .filter(|&i| new[i] != old[i])

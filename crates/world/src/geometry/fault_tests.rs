@@ -9,32 +9,37 @@ use layers::{EdgeKind, FaceKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::Vertex;
 use testkit::Rng;
 
-const HEIGHT: LayerInfo<f32, VertexKind> =
-    LayerInfo::new("height").interpolation(Interpolation::Lerp);
-const PLATE: LayerInfo<u32, VertexKind> =
-    LayerInfo::new("plate").interpolation(Interpolation::MaxWeight);
-const AREA: LayerInfo<f64, FaceKind> = LayerInfo::new("area");
-const LENGTH: LayerInfo<f32, EdgeKind> = LayerInfo::new("length").initial(-1.0);
-
-fn versions(w: &World) -> Vec<u64> {
-    let mut v = vec![w.mesh_version(), w.random_version()];
-    v.extend(w.layer_names().map(|n| w.layer_version(n)));
-    v.extend(w.dict_names().map(|n| w.dict_version(n)));
-    v
+/// Every version the world hands out: mesh, generator, layers, dictionaries.
+fn stamps(w: &World) -> (u64, u64, Vec<u64>, Vec<u64>) {
+    let layers = w.layer_names().map(|n| w.layer_version(n)).collect();
+    let dicts = w.dict_names().map(|n| w.dict_version(n)).collect();
+    (w.mesh_version(), w.random_version(), layers, dicts)
 }
 
+/// A small planet with a layer of each element kind and interpolation family.
 fn planet() -> World {
     let mut w = World::fibonacci_sphere(1500, 1.0, 0.3, 3).unwrap();
     let pos = w.positions().to_vec();
-    {
-        let (mut h, mut p) = w.lock_layers(&HEIGHT, &PLATE).unwrap();
-        for (i, q) in pos.iter().enumerate() {
-            h[Vertex::new(i as u32)] = q.z as f32;
-            p[Vertex::new(i as u32)] = (q.x > 0.0) as u32;
-        }
-    }
-    w.lock_layer(&AREA).unwrap().fill(2.0);
-    w.lock_layer(&LENGTH).unwrap().fill(3.0);
+    let blended = LayerInfo::<f32, VertexKind>::new("h").interpolation(Interpolation::Lerp);
+    let mut h = w.lock_layer(&blended).unwrap();
+    h.as_mut_slice()
+        .iter_mut()
+        .zip(&pos)
+        .for_each(|(x, q)| *x = q.z as f32);
+    drop(h);
+    let discrete = LayerInfo::<u32, VertexKind>::new("p").interpolation(Interpolation::MaxWeight);
+    let mut p = w.lock_layer(&discrete).unwrap();
+    p.as_mut_slice()
+        .iter_mut()
+        .zip(&pos)
+        .for_each(|(x, q)| *x = (q.x > 0.0) as u32);
+    drop(p);
+    w.lock_layer(&LayerInfo::<f64, FaceKind>::new("a"))
+        .unwrap()
+        .fill(2.0);
+    w.lock_layer(&LayerInfo::<f32, EdgeKind>::new("l"))
+        .unwrap()
+        .fill(3.0);
     w.lock_dict("meta").set("first", Vertex::new(1));
     w
 }
@@ -92,14 +97,14 @@ fn a_failure_forced_at_any_stage_changes_nothing() {
             .unwrap();
             history.commit("turn", &mut w);
             let before = w.clone();
-            let before_versions = versions(&w);
+            let before_versions = stamps(&w);
             fault::fail_at(n);
             let result = op(&mut w);
             fault::fail_at(0);
             match result {
                 Err(EditError::Injected(stage)) => {
                     assert!(w == before, "{name}: {stage} changed the world");
-                    assert_eq!(versions(&w), before_versions, "{name}: {stage}");
+                    assert_eq!(stamps(&w), before_versions, "{name}: {stage}");
                     assert_eq!(history.undo(&mut w), Some("start"), "{name}: {stage}");
                     assert!(w == start, "{name}: {stage}: undo");
                     assert_eq!(history.redo(&mut w), Some("turn"), "{name}: {stage}");

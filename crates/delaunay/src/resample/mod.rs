@@ -16,18 +16,19 @@
 //!   convex) takes the nearest point of the border: the two ends of the nearest border edge,
 //!   weighted by the projection, and that edge's face.
 //!
-//! Location walks from coherent hints: vertices start from a [`HintGrid`] cell (about an edge
-//! from the answer), faces and edges from the face their first corner was found in, so each
-//! query costs a step or two. Every containment decision is an exact predicate. The passes run
-//! on all cores in fixed chunks of ids, each walking from its own hints, so the result is the
-//! same bit for bit for any number of threads.
+//! Location walks from coherent hints: vertices start from a
+//! [`HintGrid`](crate::hint::HintGrid) cell (about an edge from the answer), faces and edges
+//! from the face their first corner was found in, so each query costs a step or two. Every
+//! containment decision is an exact predicate. The passes (`passes.rs`) run on all cores in
+//! fixed chunks of ids, each walking from its own hints, so the result is the same bit for bit
+//! for any number of threads.
 
 use crate::check::{check_len, pos};
-use crate::hint::HintGrid;
 use crate::{DelaunayError, Location, Plane, Sphere, Surface, locate};
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, Vertex};
-use rayon::prelude::*;
+
+mod passes;
 
 /// A surface on which barycentric weights and midpoints are defined (the sphere and the plane).
 pub trait Barycentric: Surface {
@@ -145,19 +146,19 @@ pub fn stencils<S: Barycentric + Sync>(
     kinds: StencilKinds,
 ) -> Result<Stencils, DelaunayError> {
     check_len(new_mesh, new_positions)?;
-    let m = Meshes {
+    let m = passes::Meshes {
         surface,
         old_mesh,
         old_positions,
         new_mesh,
         new_positions,
     };
-    let mut out = vertex_stencils(&m)?;
+    let mut out = passes::vertex_stencils(&m)?;
     if kinds.faces {
-        out.faces = face_sources(&m, &out)?;
+        out.faces = passes::face_sources(&m, &out)?;
     }
     if kinds.edges {
-        out.edges = edge_sources(&m, &out)?;
+        out.edges = passes::edge_sources(&m, &out)?;
     }
     Ok(out)
 }
@@ -266,202 +267,6 @@ fn face_at(mesh: &Mesh, loc: Location) -> Face {
         Location::Outside(e) => mesh.left(e),
         loc => loc.face(mesh).unwrap_or(Face::INVALID),
     }
-}
-
-/// Elements per task of the parallel passes. Fixed, so every chunk's walks start from the
-/// same hints whatever the thread count, and the stencils come out bit for bit the same.
-const CHUNK: usize = 4096;
-
-/// The old and the new mesh of a [`stencils`] call.
-struct Meshes<'a, S> {
-    surface: &'a S,
-    old_mesh: &'a Mesh,
-    old_positions: &'a [DVec3],
-    new_mesh: &'a Mesh,
-    new_positions: &'a [DVec3],
-}
-
-impl<S: Barycentric> Meshes<'_, S> {
-    /// [`locate_near`] in the old mesh.
-    fn locate(&self, p: DVec3, hint: Option<Face>) -> Result<Location, DelaunayError> {
-        locate_near(self.surface, self.old_mesh, self.old_positions, p, hint)
-    }
-}
-
-/// The first error of per-chunk results, in chunk order (so the same for any thread count).
-fn first_error(results: Vec<Result<(), DelaunayError>>) -> Result<(), DelaunayError> {
-    results.into_iter().collect()
-}
-
-fn vertex_stencils<S: Barycentric + Sync>(m: &Meshes<'_, S>) -> Result<Stencils, DelaunayError> {
-    check_len(m.old_mesh, m.old_positions)?;
-    if m.old_mesh.face_count() == 0 {
-        return Err(DelaunayError::TooFewVertices(m.old_mesh.vertex_count()));
-    }
-    let slots = m.new_mesh.vertex_slots();
-    let mut corners = vec![[Vertex::INVALID; 3]; slots];
-    let mut weights = vec![[0.0f32; 3]; slots];
-    let mut vertex_faces = vec![Face::INVALID; slots];
-    let grid = HintGrid::new(m.old_mesh, m.old_positions);
-    // Chunks of vertex ids, each walking in id order: visiting new vertices in a spatial
-    // order instead (a cube-map bucket sort) was measured slower (stencils and
-    // `World::resample` of 1M onto 1M in spiral order: 1.36 s against 0.82 s of CPU), as the
-    // new mesh's reads and writes then jump; meshes in spatial order (Hilbert-sorted) get
-    // both coherent walks and sequential writes.
-    let results = corners
-        .par_chunks_mut(CHUNK)
-        .zip(weights.par_chunks_mut(CHUNK))
-        .zip(vertex_faces.par_chunks_mut(CHUNK))
-        .enumerate()
-        .map(|(k, ((c, w), f))| vertex_chunk(m, &grid, k * CHUNK, c, w, f))
-        .collect();
-    first_error(results)?;
-    Ok(Stencils {
-        corners,
-        weights,
-        vertex_faces,
-        faces: Vec::new(),
-        edges: Vec::new(),
-    })
-}
-
-/// The stencils of new vertex slots `first..first + corners.len()`.
-fn vertex_chunk<S: Barycentric>(
-    m: &Meshes<'_, S>,
-    grid: &HintGrid,
-    first: usize,
-    corners: &mut [[Vertex; 3]],
-    weights: &mut [[f32; 3]],
-    faces: &mut [Face],
-) -> Result<(), DelaunayError> {
-    let old_mesh = m.old_mesh;
-    // Two grid cells (a cube-face side spans π/2): closer than that, the previous answer is
-    // the better start (a walk of a step or two through memory that is still cached).
-    let side = (grid.cell_count() as f64 / 6.0).sqrt();
-    let near2 = (2.0 * std::f64::consts::FRAC_PI_2 / side).powi(2);
-    let mut prev: Option<(DVec3, Face)> = None;
-    for j in 0..corners.len() {
-        let v = Vertex::new((first + j) as u32);
-        if !m.new_mesh.is_vertex_alive(v) {
-            continue;
-        }
-        let p = pos(m.new_positions, v)?;
-        let start = match prev {
-            Some((q, f)) if (p - q).length_squared() <= near2 * p.length_squared() => f,
-            _ => grid.hint(p),
-        };
-        let start = (start.index() < old_mesh.face_slots() && old_mesh.is_face_alive(start))
-            .then_some(start);
-        let loc = m.locate(p, start)?;
-        (corners[j], weights[j]) = stencil_at(m.surface, old_mesh, m.old_positions, p, loc)?;
-        let f = face_at(old_mesh, loc);
-        if f.is_valid() {
-            prev = Some((p, f));
-        }
-        faces[j] = f;
-    }
-    Ok(())
-}
-
-/// A hint for a query near new vertex `v`: the old face `v` was found in, if still usable.
-fn hint_of(old_mesh: &Mesh, s: &Stencils, v: Vertex) -> Option<Face> {
-    let f = *s.vertex_faces.get(v.index())?;
-    (f.index() < old_mesh.face_slots() && old_mesh.is_face_alive(f)).then_some(f)
-}
-
-fn face_sources<S: Barycentric + Sync>(
-    m: &Meshes<'_, S>,
-    s: &Stencils,
-) -> Result<Vec<Face>, DelaunayError> {
-    let mut faces = vec![Face::INVALID; m.new_mesh.face_slots()];
-    let results = faces
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(k, out)| face_chunk(m, s, k * CHUNK, out))
-        .collect();
-    first_error(results)?;
-    Ok(faces)
-}
-
-/// The sources of new face slots `first..first + out.len()`.
-fn face_chunk<S: Barycentric>(
-    m: &Meshes<'_, S>,
-    s: &Stencils,
-    first: usize,
-    out: &mut [Face],
-) -> Result<(), DelaunayError> {
-    for (j, slot) in out.iter_mut().enumerate() {
-        let f = Face::new((first + j) as u32);
-        if !m.new_mesh.is_face_alive(f) {
-            continue;
-        }
-        let c = m.new_mesh.face_vertices(f);
-        let [a, b, d] = [
-            pos(m.new_positions, c[0])?,
-            pos(m.new_positions, c[1])?,
-            pos(m.new_positions, c[2])?,
-        ];
-        let loc = m.locate(m.surface.centroid(a, b, d), hint_of(m.old_mesh, s, c[0]))?;
-        *slot = face_at(m.old_mesh, loc);
-    }
-    Ok(())
-}
-
-fn edge_sources<S: Barycentric + Sync>(
-    m: &Meshes<'_, S>,
-    s: &Stencils,
-) -> Result<Vec<Edge>, DelaunayError> {
-    let mut edges = vec![Edge::INVALID; 2 * m.new_mesh.quad_slots()];
-    let results = edges
-        .par_chunks_mut(2 * CHUNK)
-        .enumerate()
-        .map(|(k, out)| edge_chunk(m, s, 2 * k * CHUNK, out))
-        .collect();
-    first_error(results)?;
-    Ok(edges)
-}
-
-/// The sources of new directed edge slots `first..first + out.len()` (`first` even).
-fn edge_chunk<S: Barycentric>(
-    m: &Meshes<'_, S>,
-    s: &Stencils,
-    first: usize,
-    out: &mut [Edge],
-) -> Result<(), DelaunayError> {
-    let (old_mesh, old_positions) = (m.old_mesh, m.old_positions);
-    for j in (0..out.len()).step_by(2) {
-        let e = Edge::primal((first + j) as u32);
-        if !m.new_mesh.is_edge_alive(e) {
-            continue;
-        }
-        let (u, v) = (m.new_mesh.origin(e), m.new_mesh.dest(e));
-        let (a, b) = (pos(m.new_positions, u)?, pos(m.new_positions, v)?);
-        let mid = m.surface.midpoint(a, b);
-        let loc = m.locate(mid, hint_of(old_mesh, s, u))?;
-        let old = match loc {
-            Location::OnEdge(x) | Location::Outside(x) => x,
-            loc => nearest_edge(
-                m.surface,
-                old_mesh,
-                old_positions,
-                face_at(old_mesh, loc),
-                mid,
-            )?,
-        };
-        // Directed like the new edge.
-        let (oa, ob) = (
-            pos(old_positions, old_mesh.origin(old))?,
-            pos(old_positions, old_mesh.dest(old))?,
-        );
-        let old = if (ob - oa).dot(b - a) >= 0.0 {
-            old
-        } else {
-            old.sym()
-        };
-        out[j] = old;
-        out[j + 1] = old.sym();
-    }
-    Ok(())
 }
 
 /// The edge of face `f` whose midpoint is nearest `m`.

@@ -220,9 +220,11 @@ impl World {
         let (old, mesh) = (self.positions(), &self.mesh);
         // The new positions of every slot (dead slots keep theirs), then the vertices that
         // moved, in vertex order: distinct by construction.
-        // Room for the vertices a simulation step inserts next, so that they do not copy
-        // the array again.
-        let mut new: Vec<DVec3> = Vec::with_capacity(old.len() + old.len() / 32 + 64);
+        // As much room as the array it replaces: the insertions that follow grow it no sooner.
+        let room = self
+            .layer(geometry.info())
+            .map_or(old.len(), |l| l.capacity());
+        let mut new: Vec<DVec3> = Vec::with_capacity(room);
         new.par_extend(old.par_iter().enumerate().map(|(i, &p)| {
             let v = Vertex::new(i as u32);
             if mesh.is_vertex_alive(v) { to(v, p) } else { p }

@@ -56,6 +56,16 @@ fn operations() -> Vec<(&'static str, Op)> {
             w.move_all(|_, p| if p.x > 0.0 { turn * p } else { p }, &o)
                 .map(drop)
         }),
+        ("move_vertices", |w| {
+            let turn = DQuat::from_rotation_x(0.05);
+            let moves: Vec<(Vertex, DVec3)> = w
+                .mesh()
+                .vertices()
+                .step_by(3)
+                .map(|v| (v, turn * w.positions()[v.index()]))
+                .collect();
+            w.move_vertices(&moves, &MoveOptions::default()).map(drop)
+        }),
         ("insert", |w| {
             let mut rng = Rng::new(5);
             let points: Vec<DVec3> = (0..40).map(|_| rng.unit_dvec3()).collect();

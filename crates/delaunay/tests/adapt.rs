@@ -138,7 +138,7 @@ fn world_of(mesh: Mesh, points: &[DVec3], f: impl Fn(DVec3) -> f64) -> World {
     {
         let mut g = world.lock_mesh_and_positions(&POSITION).unwrap();
         g.parts().1.copy_from_slice(points);
-        g.commit().unwrap();
+        g.commit();
     }
     {
         let mut l = world.lock_layer(&LINEAR).unwrap();
@@ -166,7 +166,7 @@ fn adapt_world(world: &mut World, surface: &impl delaunay::Metric, s: f64) -> Ad
         },
     )
     .unwrap();
-    g.commit().unwrap();
+    g.commit();
     stats
 }
 

@@ -322,3 +322,21 @@ fn in_the_plane_linear_fields_are_exact_and_outside_points_take_the_border() {
             .all(|e| old.is_edge_alive(s.edges[e.index()]))
     );
 }
+
+#[test]
+fn stencils_are_the_same_for_any_thread_count() {
+    // Several chunks of vertices, faces and edges.
+    let (old, old_pos) =
+        sphere::perturbed_fibonacci_sphere(30_000, 1.0, Perturbation::Tangent(0.3), 1).unwrap();
+    let (new, new_pos) =
+        sphere::perturbed_fibonacci_sphere(20_000, 1.0, Perturbation::Tangent(0.3), 2).unwrap();
+    let all: Vec<Stencils> = testkit::thread_pools()
+        .iter()
+        .map(|pool| {
+            pool.install(|| stencils(&Sphere, &old, &old_pos, &new, &new_pos, StencilKinds::ALL))
+                .unwrap()
+        })
+        .collect();
+    assert!(all[0].faces.iter().all(|f| f.is_valid()));
+    assert!(all.iter().all(|s| *s == all[0]), "1, 2 and 4 threads");
+}

@@ -21,7 +21,7 @@ fn world(n: usize) -> World {
         let mut g = world.lock_mesh_and_positions(&POSITION).unwrap();
         let (_, p) = g.parts();
         p.copy_from_slice(&pos);
-        g.commit().unwrap();
+        g.commit();
     }
     {
         let mut h = world.lock_layer(&HEIGHT).unwrap();
@@ -43,7 +43,7 @@ fn restore_on_a_world_keeps_every_value() {
         let edge = (8.0 * std::f64::consts::PI / (3000.0 * 3f64.sqrt())).sqrt();
         let moved = plate_motion(mesh, pos, 6, 3.0 * edge, &mut rng);
         let s = restore(&Sphere, mesh, pos, Some(&moved), &RestoreOptions::default()).unwrap();
-        g.commit().unwrap();
+        g.commit();
         s
     };
     assert!(stats.folds > 0 && stats.relocated > 0);
@@ -63,7 +63,7 @@ fn insert_and_remove_on_a_world() {
         let (mesh, pos) = g.parts();
         let ins = insert(&Sphere, mesh, pos, p, None).unwrap();
         assert!(!ins.on_edge);
-        g.commit().unwrap();
+        g.commit();
         ins.vertex
     };
     // Every layer covers the new vertex (its value comes from the face split's journal record
@@ -77,7 +77,7 @@ fn insert_and_remove_on_a_world() {
         let mut g = world.lock_mesh_and_positions(&POSITION).unwrap();
         let (mesh, pos) = g.parts();
         remove(&Sphere, mesh, pos, v).unwrap();
-        g.commit().unwrap();
+        g.commit();
     }
     let pos = world.layer(&POSITION).unwrap().to_vec();
     assert_eq!(is_delaunay(&Sphere, world.mesh(), &pos), Ok(()));

@@ -172,6 +172,13 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         self.data.len()
     }
 
+    /// Values the storage has room for before it grows (at least [`Layer::len`]): a
+    /// replacement array made with this capacity grows no sooner than the one it replaces.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.data.capacity()
+    }
+
     /// No values at all?
     #[inline]
     pub fn is_empty(&self) -> bool {

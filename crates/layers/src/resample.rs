@@ -10,6 +10,8 @@
 //!   bit, so resampling onto the same points gives back the same values.
 //! * **Face and edge layers** copy the value of their source element (the plan says which),
 //!   as a split copies a face's or an edge's value to its descendants.
+//! * The gathers run on all cores (feature `rayon`), each value from its own inputs, so the
+//!   result does not depend on the thread count.
 //! * Policies that produce no value (`DontCare`, `Reset`, `ResetLayer`, `DropLayer`) give
 //!   every element the initial value, and so does an element whose source is invalid (a dead
 //!   slot of the new mesh).
@@ -18,7 +20,7 @@ use crate::info::Interpolation;
 use crate::kind::{ElementKind, Kind};
 use crate::layer::Layer;
 use crate::replay::Replay;
-use crate::storage::Dense;
+use crate::storage::{CHUNK, Dense};
 use crate::value::LayerValue;
 use core::fmt;
 use quadedge::{Edge, Face, Vertex};
@@ -160,16 +162,17 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         let values = match K::KIND {
             ElementKind::Vertex => self.gather_vertices(plan, policy)?,
             ElementKind::Face => {
-                let src = |f: &Face| f.is_valid().then(|| f.raw());
-                self.copy_from(plan.faces.iter().map(src), policy)?
+                let f = plan.faces;
+                let src = |i: usize| f[i].is_valid().then(|| f[i].raw());
+                self.copy_from(&src, f.len(), policy)?
             }
             ElementKind::Edge | ElementKind::DualEdge => {
-                let src = |e: &Edge| primal_source(*e, true);
-                self.copy_from(plan.edges.iter().step_by(2).map(src), policy)?
+                let src = |i: usize| primal_source(plan.edges[2 * i], true);
+                self.copy_from(&src, plan.edges.len() / 2, policy)?
             }
             ElementKind::DirectedEdge | ElementKind::DirectedDualEdge => {
-                let src = |e: &Edge| primal_source(*e, false);
-                self.copy_from(plan.edges.iter().map(src), policy)?
+                let src = |i: usize| primal_source(plan.edges[i], false);
+                self.copy_from(&src, plan.edges.len(), policy)?
             }
         };
         Ok(Self {
@@ -184,18 +187,13 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         plan: &ResamplePlan<'_>,
         policy: Interpolation,
     ) -> Result<Vec<T>, ResampleError> {
-        let init = *self.info().initial_value();
         let old = self.as_slice();
-        let mut out = Vec::with_capacity(plan.vertex_corners.len());
-        for (slot, (c, &w)) in plan
-            .vertex_corners
-            .iter()
-            .zip(plan.vertex_weights)
-            .enumerate()
-        {
+        let one = |slot: usize| -> Result<T, ResampleError> {
+            let c = plan.vertex_corners[slot];
+            let w = plan.vertex_weights[slot];
+            let init = *self.info().initial_value();
             if !c[0].is_valid() && !c[1].is_valid() && !c[2].is_valid() {
-                out.push(init);
-                continue;
+                return Ok(init);
             }
             let bad = |k: usize| ResampleError::BadSource {
                 kind: ElementKind::Vertex,
@@ -213,39 +211,61 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
                 (false, false, true) => Some(d),
                 _ => None,
             };
-            let value = match single {
+            Ok(match single {
                 Some(v) if policy.produces_value() => *v,
                 _ => Replay::<T, K>::blend3(policy, [a, b, d], w).unwrap_or(init),
-            };
-            out.push(value);
-        }
-        Ok(out)
+            })
+        };
+        self.gather(plan.vertex_corners.len(), one)
     }
 
     /// New values copied from old slots (`None`: the initial value).
     fn copy_from(
         &self,
-        sources: impl Iterator<Item = Option<u32>>,
+        sources: &(impl Fn(usize) -> Option<u32> + Sync),
+        len: usize,
         policy: Interpolation,
     ) -> Result<Vec<T>, ResampleError> {
         let init = *self.info().initial_value();
         let old = self.as_slice();
         let copy = policy.produces_value();
-        sources
-            .enumerate()
-            .map(|(slot, s)| match s {
-                None => Ok(init),
-                Some(i) => match old.get(i as usize) {
-                    Some(v) if copy => Ok(*v),
-                    Some(_) => Ok(init),
-                    None => Err(ResampleError::BadSource {
-                        kind: K::KIND,
-                        slot,
-                        source: i,
-                    }),
-                },
-            })
-            .collect()
+        self.gather(len, |slot| match sources(slot) {
+            None => Ok(init),
+            Some(i) => match old.get(i as usize) {
+                Some(v) if copy => Ok(*v),
+                Some(_) => Ok(init),
+                None => Err(ResampleError::BadSource {
+                    kind: K::KIND,
+                    slot,
+                    source: i,
+                }),
+            },
+        })
+    }
+
+    /// `len` new values, value `slot` from `one(slot)`: on all cores in fixed chunks, the
+    /// error of the lowest slot when any (so the same for any thread count).
+    fn gather(
+        &self,
+        len: usize,
+        one: impl Fn(usize) -> Result<T, ResampleError> + Sync,
+    ) -> Result<Vec<T>, ResampleError> {
+        let mut out = vec![*self.info().initial_value(); len];
+        let fill = |(k, chunk): (usize, &mut [T])| -> Result<(), ResampleError> {
+            for (j, value) in chunk.iter_mut().enumerate() {
+                *value = one(k * CHUNK + j)?;
+            }
+            Ok(())
+        };
+        #[cfg(feature = "rayon")]
+        let results: Vec<_> = {
+            use rayon::prelude::*;
+            out.par_chunks_mut(CHUNK).enumerate().map(fill).collect()
+        };
+        #[cfg(not(feature = "rayon"))]
+        let results: Vec<_> = out.chunks_mut(CHUNK).enumerate().map(fill).collect();
+        results.into_iter().collect::<Result<(), _>>()?;
+        Ok(out)
     }
 }
 

@@ -67,6 +67,11 @@ impl<T: Copy> Dense<T> {
     }
 
     #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.values.capacity()
+    }
+
+    #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {
         &self.values
     }

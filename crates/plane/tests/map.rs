@@ -380,7 +380,7 @@ fn edits_through_the_world_keep_layers_and_the_planar_criterion() {
             plane::make_delaunay_from_edges(mesh, pos, map.ghost, &[f]),
             Ok(1)
         );
-        g.commit().unwrap();
+        g.commit();
     }
     assert_eq!(
         is_delaunay(

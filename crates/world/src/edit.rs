@@ -151,7 +151,7 @@ impl World {
     ///
     /// [`WorldError::VertexSlotsDiffer`] for [`MeshReplacement::KeepVertexData`] when the new
     /// mesh has another number of vertex slots; nothing changes then.
-    pub fn replace_mesh(&mut self, mut mesh: Mesh, how: MeshReplacement) -> Result<(), WorldError> {
+    pub fn replace_mesh(&mut self, mesh: Mesh, how: MeshReplacement) -> Result<(), WorldError> {
         if how == MeshReplacement::KeepVertexData && mesh.vertex_slots() != self.mesh.vertex_slots()
         {
             return Err(WorldError::VertexSlotsDiffer {
@@ -159,6 +159,14 @@ impl World {
                 new: mesh.vertex_slots(),
             });
         }
+        self.swap_mesh(mesh);
+        self.after_replacement(how);
+        Ok(())
+    }
+
+    /// Puts `mesh` in place of the world's mesh (logged for a history following the world);
+    /// layers and versions are the caller's business.
+    pub(crate) fn swap_mesh(&mut self, mut mesh: Mesh) {
         mesh.discard_journal();
         let _ = mesh.stop_undo_log();
         if self.mesh_logged && self.mesh.is_undo_logging() {
@@ -168,8 +176,6 @@ impl World {
         } else {
             self.mesh = Arc::new(mesh);
         }
-        self.after_replacement(how);
-        Ok(())
     }
 
     fn after_replacement(&mut self, how: MeshReplacement) {
@@ -181,6 +187,11 @@ impl World {
             let keep = keep_vertices && s.kind == ElementKind::Vertex;
             s.replace(sizes, keep, version);
         }
+        self.forget_dict_ids(keep_vertices, version);
+    }
+
+    /// Mesh ids in dictionaries become `Null` (vertex ids kept with `keep_vertices`).
+    pub(crate) fn forget_dict_ids(&mut self, keep_vertices: bool, version: u64) {
         for (dict, v) in self.dicts.values_mut() {
             if dict.has_ids() && Arc::make_mut(dict).forget_ids(keep_vertices) {
                 *v = version;
@@ -205,8 +216,9 @@ impl World {
     }
 
     /// Replays what the journal recorded so far into every layer and dictionary, keeping the
-    /// journal running.
-    pub(crate) fn sync_mesh_edit(&mut self, recording: &Recording) -> Result<(), WorldError> {
+    /// journal running; `false` when the journal is gone (the mesh was replaced: end the edit
+    /// with [`World::finish_mesh_edit`]).
+    pub(crate) fn sync_mesh_edit(&mut self, recording: &Recording) -> bool {
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.take_changes(recording) {
             Ok(changes) => {
@@ -214,20 +226,19 @@ impl World {
                     self.mesh_before_edit = None;
                 }
                 self.apply_journal(changes);
-                Ok(())
+                true
             }
-            Err(_) => Err(WorldError::MeshReplacedInGuard),
+            Err(_) => false,
         }
     }
 
     /// Ends a mesh edit: replays its journal into every layer and dictionary.
     ///
     /// If the journal is gone, the mesh was replaced (or its journal discarded) through the
-    /// `&mut Mesh` the guard lent: nothing maps old ids to new ones, so the data is reset as
-    /// by [`MeshReplacement::ResetAll`] and the error is returned (guards record it for
-    /// [`World::take_errors`]) instead of passing silently.
-    pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) -> Result<(), WorldError> {
-        self.finish_mesh_edit_with(recording, |w, changes| w.apply_journal(changes))
+    /// `&mut Mesh` the guard lent: nothing maps old ids to new ones, so the edit ends as a
+    /// replacement by [`MeshReplacement::ResetAll`].
+    pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) {
+        self.finish_mesh_edit_with(recording, |w, changes| w.apply_journal(changes));
     }
 
     /// [`World::finish_mesh_edit`], with the journal replayed by `replay` (the positions
@@ -236,7 +247,7 @@ impl World {
         &mut self,
         recording: Recording,
         replay: impl FnOnce(&mut World, Vec<Change>),
-    ) -> Result<(), WorldError> {
+    ) {
         let before = self.mesh_before_edit.take();
         let mesh = Arc::make_mut(&mut self.mesh);
         match mesh.stop_recording(recording) {
@@ -250,12 +261,10 @@ impl World {
                     self.mesh = shared;
                 }
                 replay(self, changes);
-                Ok(())
             }
             Err(_) => {
                 mesh.discard_journal();
                 self.after_replacement(MeshReplacement::ResetAll);
-                Err(WorldError::MeshReplacedInGuard)
             }
         }
     }

@@ -26,10 +26,6 @@ pub enum WorldError {
     NoSuchLayer(String),
     /// The layer (or `"mesh"`) is borrowed in a way that conflicts with this access.
     Borrowed(String),
-    /// The mesh was replaced (or its journal discarded) through the `&mut Mesh` a guard lent:
-    /// the data could not follow and was reset. Use [`World::replace_mesh`](crate::World::replace_mesh)
-    /// to replace a mesh on purpose.
-    MeshReplacedInGuard,
     /// [`MeshReplacement::KeepVertexData`](crate::MeshReplacement::KeepVertexData) with a mesh
     /// of another vertex id space.
     VertexSlotsDiffer {
@@ -103,10 +99,6 @@ impl fmt::Display for WorldError {
             WorldError::SameLayerTwice(n) => write!(f, "layer `{n}` requested twice in one lock"),
             WorldError::NoSuchLayer(n) => write!(f, "no layer `{n}`"),
             WorldError::Borrowed(n) => write!(f, "`{n}` is borrowed already"),
-            WorldError::MeshReplacedInGuard => write!(
-                f,
-                "the mesh was replaced inside its guard: layers were reset (use replace_mesh)"
-            ),
             WorldError::VertexSlotsDiffer { old, new } => write!(
                 f,
                 "the new mesh has {new} vertex slots, not {old}: vertex data cannot be kept"

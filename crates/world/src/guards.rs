@@ -1,8 +1,9 @@
 //! Lock guards: write access to one component, finished (journal replayed, version stamped,
-//! validation run) when dropped.
+//! validation run) by `commit` or when dropped. No guard leaves an error behind: what cannot
+//! be committed is rolled back, and `commit` says so.
 
 use crate::slot::Slot;
-use crate::{Dict, World, WorldError};
+use crate::{Dict, World};
 use layers::{Kind, Layer, LayerError, LayerValue};
 use quadedge::{Mesh, Recording};
 use rand_pcg::Pcg64;
@@ -15,21 +16,22 @@ use std::sync::Arc;
 /// The journal that lets layers follow the edit belongs to the guard: the `&mut Mesh` it
 /// lends cannot read or stop it (that needs the guard's [`Recording`]), and starting another
 /// one fails with `AlreadyRecording`. Replacing the mesh through the `&mut Mesh` (or
-/// discarding its journal) is detected when the guard ends: the data is then reset as by
-/// [`MeshReplacement::ResetAll`](crate::MeshReplacement::ResetAll) and
-/// [`WorldError::MeshReplacedInGuard`] is returned by [`MeshGuard::commit`] or, when the guard
-/// is just dropped, kept for [`World::take_errors`]. Use [`World::replace_mesh`] to replace
-/// the mesh on purpose.
+/// discarding its journal) leaves nothing that maps old ids to new ones: the guard then ends
+/// as [`World::replace_mesh`] with
+/// [`MeshReplacement::ResetAll`](crate::MeshReplacement::ResetAll) does (every layer reset,
+/// mesh ids in dictionaries cleared), whether committed or dropped. Ending the guard cannot
+/// fail, so dropping it is the same as committing it.
 ///
 /// ```
 /// use quadedge::{Mesh, shapes};
-/// use world::{World, WorldError};
+/// use world::World;
 /// let (n, t) = shapes::octahedron();
 /// let mut world = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
 /// let mut mesh = world.lock_mesh();
 /// assert!(mesh.record_changes().is_err()); // the guard's journal is running
-/// *mesh = Mesh::new(); // a silent replacement…
-/// assert!(matches!(mesh.commit(), Err(WorldError::MeshReplacedInGuard))); // …is reported
+/// *mesh = Mesh::new(); // a replacement: the data is reset with it
+/// mesh.commit();
+/// assert_eq!(world.mesh().vertex_count(), 0);
 /// ```
 pub struct MeshGuard<'w> {
     world: &'w mut World,
@@ -45,16 +47,11 @@ impl<'w> MeshGuard<'w> {
         }
     }
 
-    /// Ends the edit now: replays the journal into every layer and dictionary.
-    ///
-    /// # Errors
-    ///
-    /// [`WorldError::MeshReplacedInGuard`] when the mesh was replaced through the guard (the
-    /// data has then been reset; see the type's docs).
-    pub fn commit(mut self) -> Result<(), WorldError> {
-        match self.recording.take() {
-            Some(r) => self.world.finish_mesh_edit(r),
-            None => Ok(()),
+    /// Ends the edit now: replays the journal into every layer and dictionary (or resets
+    /// them after a replacement; see the type's docs).
+    pub fn commit(mut self) {
+        if let Some(r) = self.recording.take() {
+            self.world.finish_mesh_edit(r);
         }
     }
 }
@@ -74,10 +71,8 @@ impl DerefMut for MeshGuard<'_> {
 
 impl Drop for MeshGuard<'_> {
     fn drop(&mut self) {
-        if let Some(recording) = self.recording.take()
-            && let Err(e) = self.world.finish_mesh_edit(recording)
-        {
-            self.world.errors.push(e);
+        if let Some(recording) = self.recording.take() {
+            self.world.finish_mesh_edit(recording);
         }
     }
 }
@@ -87,14 +82,19 @@ pub type GuardPair<'w, A, KA, B, KB> = (LayerGuard<'w, A, KA>, LayerGuard<'w, B,
 
 /// Write access to one layer; see [`World::lock_layer`].
 ///
-/// If the guard was used to write (a mutable access), dropping it stamps the layer's version
-/// and, for layers with automatic validation, checks every value: a failure is kept for
-/// [`World::take_validation_errors`]. Call [`LayerGuard::commit`] to get it as a `Result`
-/// instead. A guard only read from changes nothing.
+/// If the guard was used to write (a mutable access), ending it stamps the layer's version.
+/// For a layer with automatic validation, ending it also checks every value: values outside
+/// the range are not kept, the layer goes back to what it was when locked (values and
+/// version), and [`LayerGuard::commit`] returns the error; dropping the guard without
+/// `commit` rolls back the same way, so an invalid layer is never stored. (Such a guard holds
+/// the layer's values as they were, so its first write copies them once.) A guard only read
+/// from changes nothing.
 pub struct LayerGuard<'w, T: LayerValue, K: Kind> {
     slot: &'w mut Slot,
     stamp: u64,
     writes_before: Option<u64>,
+    /// The layer as locked, for a layer that validates automatically: put back if invalid.
+    before: Option<Slot>,
     finished: bool,
     _type: PhantomData<fn() -> (T, K)>,
 }
@@ -102,7 +102,11 @@ pub struct LayerGuard<'w, T: LayerValue, K: Kind> {
 impl<'w, T: LayerValue, K: Kind> LayerGuard<'w, T, K> {
     pub(crate) fn new(slot: &'w mut Slot, stamp: u64) -> Self {
         let writes_before = slot.write_count();
+        let auto = slot
+            .get::<T, K>()
+            .is_ok_and(|l| l.info().is_auto_validated());
         LayerGuard {
+            before: auto.then(|| slot.clone()),
             slot,
             stamp,
             writes_before,
@@ -117,32 +121,26 @@ impl<'w, T: LayerValue, K: Kind> LayerGuard<'w, T, K> {
     ///
     /// The first value outside the layer's range ([`LayerError::OutOfRange`]) or an empty
     /// range ([`LayerError::BadRange`]), for layers with automatic validation that were
-    /// written through this guard.
+    /// written through this guard; the layer is then as it was when locked.
     pub fn commit(mut self) -> Result<(), LayerError> {
-        self.finish();
-        match self.slot.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        self.finish()
     }
 
-    fn finish(&mut self) {
-        if self.finished {
-            return;
+    fn finish(&mut self) -> Result<(), LayerError> {
+        if std::mem::replace(&mut self.finished, true) {
+            return Ok(());
         }
-        self.finished = true;
         if self.slot.write_count() == self.writes_before {
-            return;
+            return Ok(());
+        }
+        if let Some(before) = self.before.take()
+            && let Err(e) = self.slot.validate()
+        {
+            *self.slot = before;
+            return Err(e);
         }
         self.slot.version = self.stamp;
-        let auto = self
-            .slot
-            .get::<T, K>()
-            .map(|l| l.info().is_auto_validated())
-            .unwrap_or(false);
-        if auto {
-            self.slot.error = self.slot.validate().err();
-        }
+        Ok(())
     }
 }
 
@@ -163,7 +161,8 @@ impl<T: LayerValue, K: Kind> DerefMut for LayerGuard<'_, T, K> {
 
 impl<T: LayerValue, K: Kind> Drop for LayerGuard<'_, T, K> {
     fn drop(&mut self) {
-        self.finish();
+        // Invalid values were rolled back; there is no one left to tell.
+        let _ = self.finish();
     }
 }
 

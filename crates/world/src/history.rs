@@ -123,8 +123,8 @@ impl Step {
 /// of it not edited since (a clone's mesh stops logging on its first edit, so the clones a
 /// program keeps for other uses record nothing). Undo and redo discard edits made since the
 /// last commit, as before. If the world's mesh lost its undo log behind the history's back
-/// (a mesh replaced through a guard's `&mut Mesh`, which is reported as
-/// [`WorldError::MeshReplacedInGuard`](crate::WorldError), another world assigned over it, an
+/// (a mesh replaced through a guard's `&mut Mesh`, which resets the data as a replacement
+/// does, another world assigned over it, an
 /// edited clone, a second history taking its log, or a log taken through a guard), the older
 /// states can no longer be rebuilt: `undo`/`redo` then return `None` and change nothing, and
 /// the next commit drops them.

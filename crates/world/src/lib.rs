@@ -86,7 +86,7 @@ pub use layers::{Dict, Layer, LayerInfo};
 pub use positions::MeshPositionsGuard;
 pub use transaction::Transaction;
 
-use layers::{Kind, LayerError, LayerValue};
+use layers::{Kind, LayerValue};
 use quadedge::Mesh;
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
@@ -104,8 +104,6 @@ pub struct World {
     rng_version: u64,
     /// Grows on every write; versions are stamps from this clock.
     pub(crate) clock: u64,
-    /// Errors found when guards were dropped (a mesh replaced inside its guard), until taken.
-    errors: Vec<WorldError>,
     /// The mesh as it was shared when the running mesh edit began: an edit that changes
     /// nothing puts it back, so the copy `&mut Mesh` forced is dropped and snapshots stay
     /// shared.
@@ -116,8 +114,7 @@ pub struct World {
     pub(crate) mesh_logged: bool,
 }
 
-/// A snapshot: shares every component (O(number of layers)). Errors waiting for
-/// [`World::take_errors`] stay with the original.
+/// A snapshot: shares every component (O(number of layers)).
 impl Clone for World {
     fn clone(&self) -> Self {
         World {
@@ -128,7 +125,6 @@ impl Clone for World {
             rng: self.rng.clone(),
             rng_version: self.rng_version,
             clock: self.clock,
-            errors: Vec::new(),
             mesh_before_edit: None,
             mesh_logged: false,
         }
@@ -149,7 +145,6 @@ impl World {
             rng: Arc::new(Pcg64::seed_from_u64(seed)),
             rng_version: 1,
             clock: 1,
-            errors: Vec::new(),
             mesh_before_edit: None,
             mesh_logged: false,
         }
@@ -259,18 +254,5 @@ impl World {
             };
         }
         b
-    }
-
-    /// Validation failures found when layer guards were dropped, oldest first.
-    pub fn take_validation_errors(&mut self) -> Vec<LayerError> {
-        self.layers
-            .iter_mut()
-            .filter_map(|s| s.error.take())
-            .collect()
-    }
-
-    /// Errors found when mesh guards were dropped (see [`MeshGuard`]), oldest first.
-    pub fn take_errors(&mut self) -> Vec<WorldError> {
-        std::mem::take(&mut self.errors)
     }
 }

@@ -40,7 +40,7 @@ impl World {
     /// let v = mesh.add_vertex();
     /// pos.resize(mesh.vertex_slots(), DVec3::ZERO);
     /// pos[v.index()] = DVec3::Z;
-    /// g.commit().unwrap();
+    /// g.commit();
     /// assert_eq!(world.layer(&POS).unwrap()[Vertex::new(6)], DVec3::Z);
     /// ```
     ///
@@ -67,7 +67,9 @@ impl World {
 }
 
 /// The mesh and its positions; see [`World::lock_mesh_and_positions`]. Replacing the mesh
-/// through [`parts`](Self::parts) is reported as by [`MeshGuard`](crate::MeshGuard).
+/// through [`parts`](Self::parts) ends the guard as a replacement, as for
+/// [`MeshGuard`](crate::MeshGuard); ending the guard cannot fail, so dropping it is the same
+/// as committing it.
 pub struct MeshPositionsGuard<'w> {
     world: &'w mut World,
     recording: Option<Recording>,
@@ -121,30 +123,24 @@ impl MeshPositionsGuard<'_> {
     }
 
     /// Ends the edit now (see [`World::lock_mesh_and_positions`]).
-    ///
-    /// # Errors
-    ///
-    /// [`WorldError::MeshReplacedInGuard`] when the mesh was replaced through the guard.
-    pub fn commit(mut self) -> Result<(), WorldError> {
-        self.finish()
+    pub fn commit(mut self) {
+        self.finish();
     }
 
-    fn finish(&mut self) -> Result<(), WorldError> {
+    fn finish(&mut self) {
         let (name, len) = (self.name.as_str(), self.len_on_entry);
-        let result = match self.recording.take() {
-            Some(r) => self.world.finish_mesh_edit_with(r, |w, changes| {
+        if let Some(r) = self.recording.take() {
+            self.world.finish_mesh_edit_with(r, |w, changes| {
                 let kept = w.keep_lent(name, len, &changes);
                 w.apply_journal(changes);
                 if let Some(kept) = kept {
                     w.put_back_lent(name, kept);
                 }
-            }),
-            None => Ok(()),
-        };
+            });
+        }
         if std::mem::take(&mut self.lent) {
             self.stamp();
         }
-        result
     }
 
     /// Stamps the positions' version if they were written.
@@ -237,8 +233,6 @@ impl World {
 
 impl Drop for MeshPositionsGuard<'_> {
     fn drop(&mut self) {
-        if let Err(e) = self.finish() {
-            self.world.errors.push(e);
-        }
+        self.finish();
     }
 }

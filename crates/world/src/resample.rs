@@ -2,10 +2,11 @@
 //! over by a plan.
 
 use crate::slot::{Slot, State, registered_decoder};
-use crate::{MeshReplacement, World, WorldError};
+use crate::{World, WorldError};
 use layers::resample::{ResampleError as PlanError, ResamplePlan};
 use layers::{AnyLayer, ElementKind};
-use quadedge::Mesh;
+use quadedge::{Edge, Face, Mesh, Vertex};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// Why [`World::resample`] refused. The world is never changed.
@@ -89,7 +90,7 @@ impl World {
     /// heaviest corner for `MaxWeight`, exact copies where a new vertex sits on an old one),
     /// face and edge layers copy their source element's value. Mesh ids stored in
     /// dictionaries become `Null` (nothing maps an old element to one new element), as with
-    /// [`MeshReplacement::ResetAll`]. Every layer gets a fresh version.
+    /// [`MeshReplacement::ResetAll`](crate::MeshReplacement::ResetAll). Every layer gets a fresh version.
     ///
     /// The resample is one step for a [`History`](crate::History) following the world: the
     /// next commit records it, and an undo brings the old mesh and every old layer back
@@ -102,7 +103,7 @@ impl World {
     /// layers of, names a dead or invalid source for a live element, holds unusable weights,
     /// or a stored layer cannot be decoded. The world is unchanged then.
     pub fn resample(&mut self, mesh: Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
-        let layers = self.resampled_layers(&mesh, plan)?;
+        let layers = self.resampled_layers(&mesh, plan, None)?;
         self.install_resampled(mesh, layers);
         Ok(())
     }
@@ -119,11 +120,13 @@ impl World {
         Ok(copy)
     }
 
-    /// Every layer of this world carried onto `mesh` by `plan`; the world is not touched.
+    /// Every layer of this world carried onto `mesh` by `plan`, but layer `skip` (kept as it
+    /// is, for the caller to replace); the world is not touched.
     pub(crate) fn resampled_layers(
         &self,
         mesh: &Mesh,
         plan: &ResamplePlan<'_>,
+        skip: Option<usize>,
     ) -> Result<Vec<Slot>, ResampleError> {
         plan.check_lengths()?;
         let has = |k: ElementKind| self.layers.iter().any(|s| s.kind == k);
@@ -136,36 +139,27 @@ impl World {
         if ElementKind::ALL.iter().any(|k| k.is_edge() && has(*k)) {
             self.check_edges(mesh, plan)?;
         }
-        let mut layers = Vec::with_capacity(self.layers.len());
-        for slot in &self.layers {
-            let typed = match &slot.state {
-                State::Typed(t) => t,
-                State::Encoded { .. } => {
-                    let decode =
-                        registered_decoder(&slot.type_key, slot.kind).ok_or_else(|| {
-                            ResampleError::UnknownType {
-                                name: slot.name.clone(),
-                                type_key: slot.type_key.clone(),
-                            }
-                        })?;
-                    slot.typed_with(decode).map_err(ResampleError::Layer)?
-                }
-            };
-            let new: Box<dyn AnyLayer> = typed.layer.resampled(plan)?;
-            let mut t = typed.clone();
-            t.layer = Arc::new(new);
-            let mut s = slot.clone();
-            s.state = State::Typed(t);
-            s.error = None;
-            layers.push(s);
-        }
-        Ok(layers)
+        // Every layer at once (each gather is parallel too); the first error in layer order.
+        let layers: Vec<Result<Slot, ResampleError>> = self
+            .layers
+            .par_iter()
+            .enumerate()
+            .map(|(i, slot)| match skip == Some(i) {
+                true => Ok(slot.clone()),
+                false => resampled_slot(slot, plan),
+            })
+            .collect();
+        layers.into_iter().collect()
     }
 
     /// Swaps in `mesh` and the layers made for it (infallible: everything was checked).
+    /// As [`World::replace_mesh`] with [`MeshReplacement::ResetAll`](crate::MeshReplacement::ResetAll), without resetting the
+    /// old layers first (they are replaced whole).
     pub(crate) fn install_resampled(&mut self, mesh: Mesh, layers: Vec<Slot>) {
-        self.replace_mesh(mesh, MeshReplacement::ResetAll)
-            .expect("ResetAll accepts any mesh");
+        self.swap_mesh(mesh);
+        let version = self.tick();
+        self.mesh_version = version;
+        self.forget_dict_ids(false, version);
         self.layers = layers;
         for i in 0..self.layers.len() {
             let stamp = self.tick();
@@ -176,31 +170,38 @@ impl World {
     fn check_vertices(&self, mesh: &Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
         let kind = ElementKind::Vertex;
         covers(kind, plan.vertex_corners.len(), mesh.vertex_slots())?;
-        for v in mesh.vertices() {
-            let dead = ResampleError::DeadSource {
-                kind,
-                slot: v.index(),
-            };
-            let c = plan.vertex_corners[v.index()];
-            if !c.iter().all(|&u| self.mesh.is_vertex_alive(u)) {
-                return Err(dead);
+        let check = |i: usize| -> Result<(), ResampleError> {
+            if !mesh.is_vertex_alive(Vertex::new(i as u32)) {
+                return Ok(());
             }
-            ResamplePlan::check_weights(plan.vertex_weights[v.index()], v.index())?;
+            let c = plan.vertex_corners[i];
+            if !c.iter().all(|&u| self.mesh.is_vertex_alive(u)) {
+                return Err(ResampleError::DeadSource { kind, slot: i });
+            }
+            ResamplePlan::check_weights(plan.vertex_weights[i], i)?;
+            Ok(())
+        };
+        // The lowest bad slot, found on all cores, then its error.
+        match (0..mesh.vertex_slots())
+            .into_par_iter()
+            .find_first(|&i| check(i).is_err())
+        {
+            Some(i) => check(i),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     fn check_faces(&self, mesh: &Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
         let kind = ElementKind::Face;
         covers(kind, plan.faces.len(), mesh.face_slots())?;
-        match mesh
-            .faces()
-            .find(|f| !self.mesh.is_face_alive(plan.faces[f.index()]))
+        let bad = |i: usize| {
+            mesh.is_face_alive(Face::new(i as u32)) && !self.mesh.is_face_alive(plan.faces[i])
+        };
+        match (0..mesh.face_slots())
+            .into_par_iter()
+            .find_first(|&i| bad(i))
         {
-            Some(f) => Err(ResampleError::DeadSource {
-                kind,
-                slot: f.index(),
-            }),
+            Some(slot) => Err(ResampleError::DeadSource { kind, slot }),
             None => Ok(()),
         }
     }
@@ -208,19 +209,41 @@ impl World {
     fn check_edges(&self, mesh: &Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
         let kind = ElementKind::DirectedEdge;
         covers(kind, plan.edges.len(), 2 * mesh.quad_slots())?;
-        for e in mesh.undirected_edges() {
-            for d in [e, e.sym()] {
-                let src = plan.edges[d.index()];
-                if !(src.is_primal() && self.mesh.is_edge_alive(src)) {
-                    return Err(ResampleError::DeadSource {
-                        kind,
-                        slot: d.index(),
-                    });
-                }
-            }
+        let bad = |i: usize| {
+            let src = plan.edges[i];
+            mesh.is_edge_alive(Edge::primal(i as u32 & !1))
+                && !(src.is_primal() && self.mesh.is_edge_alive(src))
+        };
+        match (0..plan.edges.len())
+            .into_par_iter()
+            .find_first(|&i| bad(i))
+        {
+            Some(slot) => Err(ResampleError::DeadSource { kind, slot }),
+            None => Ok(()),
         }
-        Ok(())
     }
+}
+
+/// One layer carried onto the new mesh by `plan`.
+fn resampled_slot(slot: &Slot, plan: &ResamplePlan<'_>) -> Result<Slot, ResampleError> {
+    let typed = match &slot.state {
+        State::Typed(t) => t,
+        State::Encoded { .. } => {
+            let decode = registered_decoder(&slot.type_key, slot.kind).ok_or_else(|| {
+                ResampleError::UnknownType {
+                    name: slot.name.clone(),
+                    type_key: slot.type_key.clone(),
+                }
+            })?;
+            slot.typed_with(decode).map_err(ResampleError::Layer)?
+        }
+    };
+    let new: Box<dyn AnyLayer> = typed.layer.resampled(plan)?;
+    let mut t = typed.clone();
+    t.layer = Arc::new(new);
+    let mut s = slot.clone();
+    s.state = State::Typed(t);
+    Ok(s)
 }
 
 /// Does a plan array of `len` entries cover `slots` slots?

@@ -143,8 +143,6 @@ pub(crate) struct Slot {
     /// Stamp from the world's clock of the last change of the values.
     pub version: u64,
     pub state: State,
-    /// Validation failure found when a guard was dropped, until taken.
-    pub error: Option<LayerError>,
 }
 
 impl Slot {
@@ -160,7 +158,6 @@ impl Slot {
                 encode: encode_typed::<T, K>,
                 decode: Self::decode::<T, K>,
             }),
-            error: None,
         }
     }
 

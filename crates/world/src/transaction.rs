@@ -49,6 +49,8 @@ impl World {
             slots: Vec::new(),
             names: Vec::new(),
             writes_before: Vec::new(),
+            validated_before: Vec::new(),
+            invalid: None,
             done: false,
             world: self,
         };
@@ -57,8 +59,9 @@ impl World {
     }
 }
 
-/// See [`World::transaction`]. Dropping it ends it like [`Transaction::commit`], keeping an
-/// error for [`World::take_errors`].
+/// See [`World::transaction`]. Dropping it ends it like [`Transaction::commit`]: what
+/// `commit` would refuse (invalid values in a layer that validates automatically) is rolled
+/// back the same way, so nothing invalid is ever stored and no error is left behind.
 pub struct Transaction<'w> {
     world: &'w mut World,
     mesh: RefCell<Arc<Mesh>>,
@@ -70,6 +73,10 @@ pub struct Transaction<'w> {
     /// The slots' names, readable while a slot is borrowed for writing.
     names: Vec<String>,
     writes_before: Vec<Option<u64>>,
+    /// The layers that validate automatically, as taken out: put back if written invalid.
+    validated_before: Vec<Option<Slot>>,
+    /// The first layer found invalid (and rolled back), for [`Transaction::commit`].
+    invalid: Option<layers::LayerError>,
     done: bool,
 }
 
@@ -91,19 +98,29 @@ impl Transaction<'_> {
             .iter_mut()
             .map(|s| s.get_mut().write_count())
             .collect();
+        self.validated_before = self
+            .slots
+            .iter_mut()
+            .map(|s| is_auto_validated(s.get_mut()).then(|| s.get_mut().clone()))
+            .collect();
     }
 
-    /// Moves them back and stamps the layers written meanwhile.
+    /// Moves them back and stamps the layers written meanwhile; a layer written with values
+    /// its automatic validation refuses goes back to what it was when taken out.
     fn put_back(&mut self) {
         self.world.mesh = std::mem::replace(self.mesh.get_mut(), Arc::new(Mesh::new()));
         let slots = std::mem::take(&mut self.slots);
         let before = std::mem::take(&mut self.writes_before);
-        for (cell, before) in slots.into_iter().zip(before) {
+        let validated = std::mem::take(&mut self.validated_before);
+        for ((cell, before), validated) in slots.into_iter().zip(before).zip(validated) {
             let mut slot = cell.into_inner();
             if slot.write_count() != before {
-                slot.version = self.world.tick();
-                if is_auto_validated(&slot) {
-                    slot.error = slot.validate().err();
+                match (validated, slot.validate()) {
+                    (Some(old), Err(e)) => {
+                        slot = old;
+                        self.invalid.get_or_insert(e);
+                    }
+                    _ => slot.version = self.world.tick(),
                 }
             }
             self.world.layers.push(slot);
@@ -122,7 +139,7 @@ impl Transaction<'_> {
     ///
     /// # Errors
     ///
-    /// The errors of [`World::lock_layer`] and of [`Transaction::sync`].
+    /// The errors of [`World::lock_layer`].
     pub fn create<T: LayerValue, K: Kind>(
         &mut self,
         info: &LayerInfo<T, K>,
@@ -142,10 +159,13 @@ impl Transaction<'_> {
         }
         // A new layer is sized to the mesh as it is now: bring the journal up to date first,
         // so the edits made so far are not replayed into it a second time.
-        self.sync()?;
+        self.sync();
         let stamp = self.world.tick();
         let layer = Layer::with_sizes(info.clone(), layers::Sizes::of(self.mesh.get_mut()));
-        self.slots.push(RefCell::new(Slot::new(layer, stamp)));
+        let slot = Slot::new(layer, stamp);
+        self.validated_before
+            .push(info.is_auto_validated().then(|| slot.clone()));
+        self.slots.push(RefCell::new(slot));
         self.names.push(info.name().to_owned());
         self.writes_before.push(Some(0));
         Ok(())
@@ -220,50 +240,48 @@ impl Transaction<'_> {
     }
 
     /// Replays the mesh's edits so far into every layer (and ids in dictionaries), so that
-    /// new elements have slots and removed ones follow their policies.
-    ///
-    /// # Errors
-    ///
-    /// [`WorldError::MeshReplacedInGuard`] when the mesh was replaced through
-    /// [`Transaction::mesh_mut`]; the data has then been reset as at the end of a mesh guard.
-    pub fn sync(&mut self) -> Result<(), WorldError> {
+    /// new elements have slots and removed ones follow their policies. A mesh replaced
+    /// through [`Transaction::mesh_mut`] resets the data as at the end of a mesh guard. Layers
+    /// written with values their automatic validation refuses are rolled back here, as by
+    /// [`Transaction::commit`].
+    pub fn sync(&mut self) {
         let Some(recording) = self.recording.get_mut().take() else {
-            return Ok(());
+            return;
         };
         self.put_back();
         self.world.mesh_before_edit = self.mesh_before_edit.get_mut().take();
-        let result = self.world.sync_mesh_edit(&recording);
-        match &result {
-            Ok(()) => {
-                *self.recording.get_mut() = Some(recording);
-                *self.mesh_before_edit.get_mut() = self.world.mesh_before_edit.take();
-            }
-            Err(_) => {
-                let _ = self.world.finish_mesh_edit(recording);
-            }
+        if self.world.sync_mesh_edit(&recording) {
+            *self.recording.get_mut() = Some(recording);
+            *self.mesh_before_edit.get_mut() = self.world.mesh_before_edit.take();
+        } else {
+            self.world.finish_mesh_edit(recording);
         }
         self.take_out();
-        result
     }
 
     /// Ends the transaction: replays the mesh's journal into every layer and stamps versions.
     ///
     /// # Errors
     ///
-    /// As for [`Transaction::sync`].
+    /// [`WorldError::Invalid`] with the first layer written through the transaction with
+    /// values its automatic validation refuses: that layer's writes are rolled back (as they
+    /// are when the transaction is dropped); the mesh edit and the other layers are kept.
     pub fn commit(mut self) -> Result<(), WorldError> {
-        self.finish()
+        self.finish();
+        match self.invalid.take() {
+            Some(e) => Err(WorldError::Invalid(e)),
+            None => Ok(()),
+        }
     }
 
-    fn finish(&mut self) -> Result<(), WorldError> {
+    fn finish(&mut self) {
         if std::mem::replace(&mut self.done, true) {
-            return Ok(());
+            return;
         }
         self.put_back();
         self.world.mesh_before_edit = self.mesh_before_edit.get_mut().take();
-        match self.recording.get_mut().take() {
-            Some(r) => self.world.finish_mesh_edit(r),
-            None => Ok(()),
+        if let Some(r) = self.recording.get_mut().take() {
+            self.world.finish_mesh_edit(r);
         }
     }
 }
@@ -277,8 +295,6 @@ fn is_auto_validated(slot: &Slot) -> bool {
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
-        if let Err(e) = self.finish() {
-            self.world.errors.push(e);
-        }
+        self.finish();
     }
 }

@@ -293,3 +293,22 @@ fn sample_blends_by_the_layers_policy() {
         assert!(w.nearest_vertex(p).unwrap().is_valid());
     }
 }
+
+#[test]
+fn resampling_gives_the_same_world_for_any_thread_count() {
+    // Several chunks of stencils and of every gather.
+    let base = planet(20_000, 4);
+    let worlds: Vec<World> = testkit::thread_pools()
+        .iter()
+        .map(|pool| {
+            pool.install(|| {
+                let mut w = base.clone();
+                w.resample_fresh_sphere(17_000, 0.3, 8).unwrap();
+                w
+            })
+        })
+        .collect();
+    assert_valid(&worlds[0]);
+    assert!(worlds[0].layer(&PLATE).unwrap().as_slice().contains(&1));
+    assert!(worlds.iter().all(|w| *w == worlds[0]), "1, 2 and 4 threads");
+}

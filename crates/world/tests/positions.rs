@@ -71,7 +71,7 @@ fn the_callers_values_win_over_the_replay() {
     let s2 = mesh.split(e, 0.5).unwrap();
     assert_eq!(s2.vertex.index(), n0);
     pos.push(DVec3::new(9.0, 9.0, 9.0));
-    g.commit().unwrap();
+    g.commit();
     let p = w.layer(&POS).unwrap();
     assert_eq!(p.len(), n0 + 1);
     assert_eq!(p[c.survivor], DVec3::new(7.0, 7.0, 7.0));
@@ -95,7 +95,7 @@ fn a_compaction_inside_the_guard_reads_final_indices() {
     for (i, p) in pos.iter_mut().enumerate() {
         *p = DVec3::splat(i as f64);
     }
-    g.commit().unwrap();
+    g.commit();
     let p = w.layer(&POS).unwrap();
     assert_eq!(p.len(), n);
     assert!(

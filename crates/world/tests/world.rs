@@ -97,22 +97,49 @@ fn versions_grow_on_every_write() {
 }
 
 #[test]
-fn automatic_validation_reports_the_offending_element() {
+fn automatic_validation_refuses_and_rolls_back_invalid_writes() {
     let mut w = sample_world();
-    {
-        let mut h = w.lock_layer(&HEIGHT).unwrap();
-        h[Vertex::new(7)] = 1000.0;
-    }
-    let errors = w.take_validation_errors();
-    assert_eq!(errors.len(), 1);
-    let msg = errors[0].to_string();
+    let before = w.clone();
+    let version = w.layer_version("height");
+    // Committed: the error names the offending element, and nothing is kept.
+    let mut h = w.lock_layer(&HEIGHT).unwrap();
+    h[Vertex::new(3)] = 2.0;
+    h[Vertex::new(7)] = 1000.0;
+    let msg = h.commit().unwrap_err().to_string();
     assert!(msg.contains("height") && msg.contains("v7"), "{msg}");
-    // The bad value is reported, not clamped.
-    assert_eq!(w.layer(&HEIGHT).unwrap()[Vertex::new(7)], 1000.0);
+    assert!(w == before);
+    assert_eq!(w.layer_version("height"), version);
+    // Dropped without commit: rolled back the same way.
+    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(7)] = 1000.0;
+    assert!(w == before);
+    assert_eq!(w.layer_version("height"), version);
+    // A valid write is kept, committed or dropped.
     let mut g = w.lock_layer(&HEIGHT).unwrap();
     g[Vertex::new(7)] = 1.0;
     g.commit().unwrap();
-    assert!(w.take_validation_errors().is_empty());
+    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(8)] = 2.0;
+    let h = w.layer(&HEIGHT).unwrap();
+    assert_eq!((h[Vertex::new(7)], h[Vertex::new(8)]), (1.0, 2.0));
+    assert!(w.layer_version("height") > version);
+}
+
+#[test]
+fn a_transaction_rolls_back_a_layer_written_invalid() {
+    let mut w = sample_world();
+    let before = w.clone();
+    let tx = w.transaction();
+    tx.write(&HEIGHT).unwrap()[Vertex::new(7)] = 1000.0;
+    let e = tx.mesh_mut().unwrap().vertex_edge(Vertex::new(0));
+    tx.mesh_mut().unwrap().split(e, 0.5).unwrap();
+    assert!(matches!(tx.commit(), Err(WorldError::Invalid(_))));
+    // The mesh edit is kept, the invalid layer's writes are not (it follows the edit).
+    assert_eq!(w.mesh().vertex_count(), before.mesh().vertex_count() + 1);
+    let h = w.layer(&HEIGHT).unwrap();
+    assert_eq!(
+        h[Vertex::new(7)],
+        before.layer(&HEIGHT).unwrap()[Vertex::new(7)]
+    );
+    assert_eq!(h.len(), w.mesh().vertex_slots());
 }
 
 #[test]

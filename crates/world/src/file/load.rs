@@ -128,7 +128,6 @@ fn check_and_decode(raw: &Raw<'_>) -> Result<(String, Decoded), WorldError> {
                     pending: Arc::new(s.pending),
                     decoded: Arc::new(OnceLock::new()),
                 },
-                error: None,
             };
             Decoded::Layer(slot, payload.len())
         }
@@ -183,7 +182,6 @@ impl World {
             rng: Arc::new(rng),
             rng_version: 1,
             clock: sections.clock + 1,
-            errors: Vec::new(),
             mesh_before_edit: None,
             mesh_logged: false,
         })

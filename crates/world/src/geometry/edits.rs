@@ -8,12 +8,12 @@
 //! `==` to what it was, with the same versions.
 
 use super::report::EditReport;
-use super::{EditError, Geometry, POSITION_NAME};
+use super::{EditError, Geometry, POSITION_NAME, fault};
 use crate::World;
 use crate::edit::start_edit;
 use delaunay::{AdaptOptions, AdaptStats, DelaunayError, RestoreOptions, RestoreStats};
 use glam::DVec3;
-use layers::VertexKind;
+use layers::{Layer, VertexKind};
 use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
 
@@ -28,13 +28,28 @@ pub struct MoveOptions {
     pub merge_collisions: bool,
 }
 
+/// What a geometric edit does to the positions (see [`World::geometric_edit`]).
+pub(crate) enum PositionWrites {
+    /// Only read (a removal).
+    Untouched,
+    /// Values appended for new vertices, or rewritten by the edit itself, which puts them
+    /// back on failure (a move of a few vertices).
+    Appended,
+    /// Existing values rewritten (a refinement's collapses): copied first.
+    Rewritten,
+    /// All values replaced by these before the edit (a move of every vertex): the old
+    /// values are kept aside, not copied, and put back on failure.
+    Replaced(Vec<DVec3>),
+}
+
 impl World {
     /// Runs `edit` on the mesh and the position layer's own values as one all-or-nothing
-    /// step (see the module docs). `writes_positions`: the edit writes positions (their
-    /// version is stamped on success).
+    /// step (see the module docs). `positions` says what the edit does to them: on failure,
+    /// appended values are dropped and rewritten ones put back from a copy; the version is
+    /// stamped on success unless they are untouched.
     pub(crate) fn geometric_edit<R>(
         &mut self,
-        writes_positions: bool,
+        writes: PositionWrites,
         edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
     ) -> Result<(R, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
@@ -44,6 +59,9 @@ impl World {
         self.layers[i]
             .get_mut::<DVec3, VertexKind>()
             .map_err(EditError::World)?;
+        fault::stage("edit: started")?;
+        let stamp_positions = !matches!(writes, PositionWrites::Untouched);
+        let rewritten = matches!(writes, PositionWrites::Rewritten);
         let mut recording = None;
         let (result, len_on_entry) = {
             let World {
@@ -54,19 +72,35 @@ impl World {
                 ..
             } = self;
             let mesh = start_edit(mesh, mesh_before_edit, &mut recording, *mesh_logged);
-            let positions = layers[i]
+            let layer = layers[i]
                 .get_mut::<DVec3, VertexKind>()
-                .expect("typed above")
-                .values_vec_mut();
+                .expect("typed above");
+            let mut replaced = match writes {
+                PositionWrites::Replaced(values) => {
+                    let fresh = Layer::from_values(layer.info().clone(), values);
+                    Some(std::mem::replace(layer, fresh))
+                }
+                _ => None,
+            };
+            let positions = layer.values_vec_mut();
             let len = positions.len();
+            let saved = rewritten.then(|| positions.clone());
             let result = mesh.atomically(|m| {
                 let r = edit(geometry, m, positions);
                 if r.is_err() {
                     // Positions the algorithm appended for new vertices go with them.
                     positions.truncate(len);
+                    if let Some(saved) = saved {
+                        positions.copy_from_slice(&saved);
+                    }
                 }
                 r
             });
+            if result.is_err()
+                && let Some(old) = replaced.take()
+            {
+                *layer = old;
+            }
             (result, len)
         };
         let Some(recording) = recording else {
@@ -75,7 +109,7 @@ impl World {
         match result {
             Ok(r) => {
                 let mut report = EditReport::default();
-                let ended = self.finish_mesh_edit_with(recording, |w, changes| {
+                self.finish_mesh_edit_with(recording, |w, changes| {
                     report = EditReport::from_journal(&changes, &w.mesh);
                     let kept = w.keep_lent(POSITION_NAME, len_on_entry, &changes);
                     w.apply_journal(changes);
@@ -83,8 +117,7 @@ impl World {
                         w.put_back_lent(POSITION_NAME, kept);
                     }
                 });
-                ended.map_err(EditError::World)?;
-                if writes_positions {
+                if stamp_positions {
                     self.clock += 1;
                     let stamp = self.clock;
                     if let Some(i) = self.slot_index(POSITION_NAME) {
@@ -96,7 +129,7 @@ impl World {
             Err(e) => {
                 // The journal lost every record the edit made: ending it replays nothing and
                 // puts a mesh shared with a snapshot back.
-                let _ = self.finish_mesh_edit_with(recording, |_, _| {});
+                self.finish_mesh_edit_with(recording, |_, _| {});
                 Err(e)
             }
         }
@@ -143,19 +176,22 @@ impl World {
         options: &MoveOptions,
     ) -> Result<(RestoreStats, EditReport), EditError> {
         let vertices: Vec<Vertex> = moves.iter().map(|m| m.0).collect();
-        let (stats, mut report) = self.geometric_edit(true, |g, mesh, positions| {
-            let old: Vec<DVec3> = vertices.iter().map(|v| positions[v.index()]).collect();
-            for &(v, p) in moves {
-                positions[v.index()] = p;
-            }
-            let r = restore_on(g, mesh, positions, Some(&vertices), options);
-            if r.is_err() {
-                for (v, p) in vertices.iter().zip(old) {
+        let (stats, mut report) =
+            self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
+                let old: Vec<DVec3> = vertices.iter().map(|v| positions[v.index()]).collect();
+                for &(v, p) in moves {
                     positions[v.index()] = p;
                 }
-            }
-            r
-        })?;
+                let r = fault::stage("move: positions written")
+                    .and_then(|()| restore_on(g, mesh, positions, Some(&vertices), options))
+                    .and_then(|stats| fault::stage("move: restored").map(|()| stats));
+                if r.is_err() {
+                    for (v, p) in vertices.iter().zip(old) {
+                        positions[v.index()] = p;
+                    }
+                }
+                r
+            })?;
         report.set_moved(vertices, &self.mesh);
         Ok((stats, report))
     }
@@ -180,32 +216,47 @@ impl World {
         to: impl Fn(Vertex, DVec3) -> DVec3 + Sync,
         options: &MoveOptions,
     ) -> Result<(RestoreStats, EditReport), EditError> {
-        let positions = self.positions();
-        let mesh = &self.mesh;
-        let moves: Vec<(Vertex, DVec3)> = (0..positions.len())
-            .into_par_iter()
-            .filter_map(|i| {
-                let v = Vertex::new(i as u32);
-                if !mesh.is_vertex_alive(v) {
-                    return None;
-                }
-                let p = to(v, positions[i]);
-                (p != positions[i]).then_some((v, p))
-            })
-            .collect();
-        // One move per live vertex, in vertex order: distinct by construction.
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
-        check_moves(&self.mesh, &moves, geometry).map_err(|e| match e {
-            EditError::Item { index, error } => EditError::Item {
-                index: moves[index].0.index(),
-                error,
-            },
-            EditError::OffSurface { index } => EditError::OffSurface {
-                index: moves[index].0.index(),
-            },
-            e => e,
+        let (old, mesh) = (self.positions(), &self.mesh);
+        // The new positions of every slot (dead slots keep theirs), then the vertices that
+        // moved, in vertex order: distinct by construction.
+        // As much room as the array it replaces: the insertions that follow grow it no sooner.
+        let room = self
+            .layer(geometry.info())
+            .map_or(old.len(), |l| l.capacity());
+        let mut new: Vec<DVec3> = Vec::with_capacity(room);
+        new.par_extend(old.par_iter().enumerate().map(|(i, &p)| {
+            let v = Vertex::new(i as u32);
+            if mesh.is_vertex_alive(v) { to(v, p) } else { p }
+        }));
+        let moved: Vec<Vertex> = (0..new.len())
+            .into_par_iter()
+            .filter(|&i| new[i] != old[i])
+            .map(|i| Vertex::new(i as u32))
+            .collect();
+        let bad = moved
+            .par_iter()
+            .position_first(|v| !geometry.contains(new[v.index()]));
+        if let Some(k) = bad {
+            let v = moved[k];
+            return Err(if new[v.index()].is_finite() {
+                EditError::OffSurface { index: v.index() }
+            } else {
+                EditError::Item {
+                    index: v.index(),
+                    error: DelaunayError::NonFinite(Some(v)),
+                }
+            });
+        }
+        let writes = PositionWrites::Replaced(new);
+        let (stats, mut report) = self.geometric_edit(writes, |g, mesh, positions| {
+            fault::stage("move: positions written")?;
+            let stats = restore_on(g, mesh, positions, Some(&moved), options)?;
+            fault::stage("move: restored")?;
+            Ok(stats)
         })?;
-        self.move_checked(&moves, options)
+        report.set_moved(moved, &self.mesh);
+        Ok((stats, report))
     }
 
     /// Inserts `points` (Delaunay insertion in spatial order), each stored exactly as given;
@@ -232,7 +283,7 @@ impl World {
         if let Some(index) = points.iter().position(|&p| !geometry.contains(p)) {
             return Err(EditError::OffSurface { index });
         }
-        self.geometric_edit(true, |g, mesh, positions| {
+        self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
             let r = match g {
                 Geometry::Sphere { .. } => {
                     delaunay::insert_many_atomic(&delaunay::Sphere, mesh, positions, points)
@@ -241,10 +292,12 @@ impl World {
                     delaunay::insert_many_atomic(&delaunay::Plane, mesh, positions, points)
                 }
             };
-            r.map_err(|e| EditError::Item {
+            let r = r.map_err(|e| EditError::Item {
                 index: e.index,
                 error: e.error,
-            })
+            })?;
+            fault::stage("insert: inserted")?;
+            Ok(r)
         })
     }
 
@@ -264,20 +317,22 @@ impl World {
     /// refused (dead, named twice, on a planar map's boundary, or leaving a sphere with fewer
     /// than four vertices).
     pub fn remove_vertices(&mut self, vertices: &[Vertex]) -> Result<EditReport, EditError> {
-        let (_, report) = self.geometric_edit(false, |g, mesh, positions| {
-            let r = match g {
-                Geometry::Sphere { .. } => {
-                    delaunay::remove_many(&delaunay::Sphere, mesh, positions, vertices)
-                }
-                Geometry::Plane => {
-                    delaunay::remove_many(&delaunay::Plane, mesh, positions, vertices)
-                }
-            };
-            r.map_err(|e| EditError::Item {
-                index: e.index,
-                error: e.error,
-            })
-        })?;
+        let (_, report) =
+            self.geometric_edit(PositionWrites::Untouched, |g, mesh, positions| {
+                let r = match g {
+                    Geometry::Sphere { .. } => {
+                        delaunay::remove_many(&delaunay::Sphere, mesh, positions, vertices)
+                    }
+                    Geometry::Plane => {
+                        delaunay::remove_many(&delaunay::Plane, mesh, positions, vertices)
+                    }
+                };
+                r.map_err(|e| EditError::Item {
+                    index: e.index,
+                    error: e.error,
+                })?;
+                fault::stage("remove: removed")
+            })?;
         Ok(report)
     }
 
@@ -301,7 +356,7 @@ impl World {
         size: impl Fn(Vertex, DVec3) -> f64,
         options: &AdaptOptions,
     ) -> Result<(AdaptStats, EditReport), EditError> {
-        self.geometric_edit(true, |g, mesh, positions| {
+        self.geometric_edit(PositionWrites::Rewritten, |g, mesh, positions| {
             let r = match g {
                 Geometry::Sphere { .. } => {
                     delaunay::adapt(&delaunay::Sphere, mesh, positions, &size, options)
@@ -310,7 +365,9 @@ impl World {
                     delaunay::adapt(&delaunay::Plane, mesh, positions, &size, options)
                 }
             };
-            r.map_err(EditError::Adapt)
+            let stats = r.map_err(EditError::Adapt)?;
+            fault::stage("refine: refined")?;
+            Ok(stats)
         })
     }
 }

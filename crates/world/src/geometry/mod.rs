@@ -9,6 +9,9 @@
 //! layer, so it survives save and load with nothing added to the file.
 
 mod edits;
+pub(crate) mod fault;
+#[cfg(test)]
+mod fault_tests;
 mod query;
 mod report;
 mod resample;
@@ -109,6 +112,9 @@ pub enum EditError {
     Resample(crate::resample::ResampleError),
     /// The positions layer could not be read (a damaged file).
     World(WorldError),
+    /// A failure forced by this crate's tests at the named stage.
+    #[cfg(test)]
+    Injected(&'static str),
 }
 
 impl core::fmt::Display for EditError {
@@ -124,6 +130,8 @@ impl core::fmt::Display for EditError {
             EditError::Generate(e) => write!(f, "{e}"),
             EditError::Resample(e) => write!(f, "{e}"),
             EditError::World(e) => write!(f, "{e}"),
+            #[cfg(test)]
+            EditError::Injected(stage) => write!(f, "failure forced at {stage}"),
         }
     }
 }
@@ -158,16 +166,7 @@ impl World {
         geometry: Geometry,
         seed: u64,
     ) -> Result<World, EditError> {
-        check_positions(&mesh, &positions, geometry)?;
-        let violation = match geometry {
-            Geometry::Sphere { .. } => delaunay::is_delaunay(&delaunay::Sphere, &mesh, &positions),
-            Geometry::Plane => delaunay::is_delaunay(&delaunay::Plane, &mesh, &positions),
-        };
-        match violation {
-            Ok(()) => {}
-            Err(Ok(v)) => return Err(EditError::Delaunay(violation_error(v))),
-            Err(Err(e)) => return Err(EditError::Delaunay(e)),
-        }
+        check_triangulation(&mesh, &positions, geometry)?;
         Ok(World::with_trusted_positions(
             mesh, positions, geometry, seed,
         ))
@@ -253,6 +252,25 @@ impl World {
     /// The positions as `f32`, for renderers and exporters that want them so.
     pub fn positions_f32(&self) -> Vec<glam::Vec3> {
         self.positions().iter().map(|p| p.as_vec3()).collect()
+    }
+}
+
+/// `mesh` is the exact Delaunay triangulation of `positions`, every live vertex with a finite
+/// position on the surface.
+pub(crate) fn check_triangulation(
+    mesh: &Mesh,
+    positions: &[DVec3],
+    geometry: Geometry,
+) -> Result<(), EditError> {
+    check_positions(mesh, positions, geometry)?;
+    let violation = match geometry {
+        Geometry::Sphere { .. } => delaunay::is_delaunay(&delaunay::Sphere, mesh, positions),
+        Geometry::Plane => delaunay::is_delaunay(&delaunay::Plane, mesh, positions),
+    };
+    match violation {
+        Ok(()) => Ok(()),
+        Err(Ok(v)) => Err(EditError::Delaunay(violation_error(v))),
+        Err(Err(e)) => Err(EditError::Delaunay(e)),
     }
 }
 

@@ -2,13 +2,13 @@
 //! the world's business, not the caller's.
 
 use super::report::EditReport;
-use super::{EditError, Geometry, POSITION_NAME, fresh_sphere};
+use super::{EditError, Geometry, POSITION_NAME, check_triangulation, fault, fresh_sphere};
 use crate::World;
-use crate::resample::ResampleError;
+use crate::slot::Slot;
 use delaunay::resample::{StencilKinds, Stencils, stencils};
 use glam::DVec3;
 use layers::resample::ResamplePlan;
-use layers::{ElementKind, VertexKind};
+use layers::{ElementKind, Layer, VertexKind};
 use quadedge::Mesh;
 
 impl World {
@@ -44,6 +44,7 @@ impl World {
             return Err(EditError::NoGeometry);
         };
         let (mesh, positions) = fresh_sphere(n, radius, jitter, seed)?;
+        fault::stage("resample: fresh sphere")?;
         self.resample_trusted(mesh, positions)
     }
 
@@ -61,9 +62,7 @@ impl World {
         positions: Vec<DVec3>,
     ) -> Result<EditReport, EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
-        let checked = World::with_positions(mesh, positions, geometry, 0)?;
-        let positions = checked.positions().to_vec();
-        let mesh = (*checked.mesh).clone();
+        check_triangulation(&mesh, &positions, geometry)?;
         self.resample_trusted(mesh, positions)
     }
 
@@ -92,6 +91,7 @@ impl World {
                 stencils(&delaunay::Plane, &self.mesh, old, &mesh, &positions, kinds)
             }
         }?;
+        fault::stage("resample: stencils")?;
         let plan = ResamplePlan {
             vertex_corners: &s.corners,
             vertex_weights: &s.weights,
@@ -99,20 +99,21 @@ impl World {
             edges: &s.edges,
         };
         let mut layers = self
-            .resampled_layers(&mesh, &plan)
+            .resampled_layers(&mesh, &plan, Some(i))
             .map_err(EditError::Resample)?;
+        for _ in &layers {
+            fault::stage("resample: a layer carried over")?;
+        }
         // The positions are the new mesh's own, not a blend of the old ones.
-        let slot = layers
-            .iter_mut()
-            .find(|s| s.name == POSITION_NAME)
-            .ok_or(EditError::NoGeometry)?;
-        let layer = slot
-            .get_mut::<DVec3, VertexKind>()
-            .map_err(|e| EditError::Resample(ResampleError::Layer(e)))?;
-        let values = layer.values_vec_mut();
-        values.clear();
-        values.extend_from_slice(&positions);
-        values.resize(mesh.vertex_slots(), DVec3::ZERO);
+        let info = self.layers[i]
+            .get::<DVec3, VertexKind>()
+            .map_err(EditError::World)?
+            .info()
+            .clone();
+        let mut positions = positions;
+        positions.resize(mesh.vertex_slots(), DVec3::ZERO);
+        layers[i] = Slot::new(Layer::from_values(info, positions), 0);
+        fault::stage("resample: before the swap")?;
         mesh.discard_journal();
         self.install_resampled(mesh, layers);
         Ok(EditReport::renumbered())

@@ -16,15 +16,19 @@
 //!   convex) takes the nearest point of the border: the two ends of the nearest border edge,
 //!   weighted by the projection, and that edge's face.
 //!
-//! Location walks from coherent hints: vertices start from a [`HintGrid`] cell (about an edge
-//! from the answer), faces and edges from the face their first corner was found in, so each
-//! query costs a step or two. Every containment decision is an exact predicate.
+//! Location walks from coherent hints: vertices start from a
+//! [`HintGrid`](crate::hint::HintGrid) cell (about an edge from the answer), faces and edges
+//! from the face their first corner was found in, so each query costs a step or two. Every
+//! containment decision is an exact predicate. The passes (`passes.rs`) run on all cores in
+//! fixed chunks of ids, each walking from its own hints, so the result is the same bit for bit
+//! for any number of threads.
 
 use crate::check::{check_len, pos};
-use crate::hint::HintGrid;
 use crate::{DelaunayError, Location, Plane, Sphere, Surface, locate};
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, Vertex};
+
+mod passes;
 
 /// A surface on which barycentric weights and midpoints are defined (the sphere and the plane).
 pub trait Barycentric: Surface {
@@ -133,7 +137,7 @@ impl StencilKinds {
 /// assert_eq!(s.faces.len(), new.face_slots());
 /// assert_eq!(s.edges.len(), 2 * new.quad_slots());
 /// ```
-pub fn stencils<S: Barycentric>(
+pub fn stencils<S: Barycentric + Sync>(
     surface: &S,
     old_mesh: &Mesh,
     old_positions: &[DVec3],
@@ -142,26 +146,19 @@ pub fn stencils<S: Barycentric>(
     kinds: StencilKinds,
 ) -> Result<Stencils, DelaunayError> {
     check_len(new_mesh, new_positions)?;
-    let mut out = vertex_stencils(surface, old_mesh, old_positions, new_mesh, new_positions)?;
+    let m = passes::Meshes {
+        surface,
+        old_mesh,
+        old_positions,
+        new_mesh,
+        new_positions,
+    };
+    let mut out = passes::vertex_stencils(&m)?;
     if kinds.faces {
-        out.faces = face_sources(
-            surface,
-            old_mesh,
-            old_positions,
-            new_mesh,
-            new_positions,
-            &out,
-        )?;
+        out.faces = passes::face_sources(&m, &out)?;
     }
     if kinds.edges {
-        out.edges = edge_sources(
-            surface,
-            old_mesh,
-            old_positions,
-            new_mesh,
-            new_positions,
-            &out,
-        )?;
+        out.edges = passes::edge_sources(&m, &out)?;
     }
     Ok(out)
 }
@@ -270,128 +267,6 @@ fn face_at(mesh: &Mesh, loc: Location) -> Face {
         Location::Outside(e) => mesh.left(e),
         loc => loc.face(mesh).unwrap_or(Face::INVALID),
     }
-}
-
-fn vertex_stencils<S: Barycentric>(
-    surface: &S,
-    old_mesh: &Mesh,
-    old_positions: &[DVec3],
-    new_mesh: &Mesh,
-    new_positions: &[DVec3],
-) -> Result<Stencils, DelaunayError> {
-    check_len(old_mesh, old_positions)?;
-    if old_mesh.face_count() == 0 {
-        return Err(DelaunayError::TooFewVertices(old_mesh.vertex_count()));
-    }
-    let slots = new_mesh.vertex_slots();
-    let mut corners = vec![[Vertex::INVALID; 3]; slots];
-    let mut weights = vec![[0.0f32; 3]; slots];
-    let mut vertex_faces = vec![Face::INVALID; slots];
-    let grid = HintGrid::new(old_mesh, old_positions);
-    // Two grid cells (a cube-face side spans π/2): closer than that, the previous answer is
-    // the better start (new vertices in spatial order: a walk of a step or two through memory
-    // that is still cached).
-    let side = (grid.cell_count() as f64 / 6.0).sqrt();
-    let near2 = (2.0 * std::f64::consts::FRAC_PI_2 / side).powi(2);
-    let mut prev: Option<(DVec3, Face)> = None;
-    // In id order: visiting new vertices in a spatial order instead (a cube-map bucket sort)
-    // was measured slower (stencils and `World::resample` of 1M onto 1M in spiral order:
-    // 1.36 s against 0.82 s of CPU), as the new mesh's reads and writes then jump; meshes in
-    // spatial order (Hilbert-sorted) get both coherent walks and sequential writes (0.46 s).
-    for v in new_mesh.vertices() {
-        let p = pos(new_positions, v)?;
-        let start = match prev {
-            Some((q, f)) if (p - q).length_squared() <= near2 * p.length_squared() => f,
-            _ => grid.hint(p),
-        };
-        let start = (start.index() < old_mesh.face_slots() && old_mesh.is_face_alive(start))
-            .then_some(start);
-        let loc = locate_near(surface, old_mesh, old_positions, p, start)?;
-        let (c, w) = stencil_at(surface, old_mesh, old_positions, p, loc)?;
-        corners[v.index()] = c;
-        weights[v.index()] = w;
-        let f = face_at(old_mesh, loc);
-        if f.is_valid() {
-            prev = Some((p, f));
-        }
-        vertex_faces[v.index()] = f;
-    }
-    Ok(Stencils {
-        corners,
-        weights,
-        vertex_faces,
-        faces: Vec::new(),
-        edges: Vec::new(),
-    })
-}
-
-/// A hint for a query near new vertex `v`: the old face `v` was found in, if still usable.
-fn hint_of(old_mesh: &Mesh, s: &Stencils, v: Vertex) -> Option<Face> {
-    let f = *s.vertex_faces.get(v.index())?;
-    (f.index() < old_mesh.face_slots() && old_mesh.is_face_alive(f)).then_some(f)
-}
-
-fn face_sources<S: Barycentric>(
-    surface: &S,
-    old_mesh: &Mesh,
-    old_positions: &[DVec3],
-    new_mesh: &Mesh,
-    new_positions: &[DVec3],
-    s: &Stencils,
-) -> Result<Vec<Face>, DelaunayError> {
-    let mut faces = vec![Face::INVALID; new_mesh.face_slots()];
-    for f in new_mesh.faces() {
-        let c = new_mesh.face_vertices(f);
-        let [a, b, d] = [
-            pos(new_positions, c[0])?,
-            pos(new_positions, c[1])?,
-            pos(new_positions, c[2])?,
-        ];
-        let p = surface.centroid(a, b, d);
-        let loc = locate_near(
-            surface,
-            old_mesh,
-            old_positions,
-            p,
-            hint_of(old_mesh, s, c[0]),
-        )?;
-        faces[f.index()] = face_at(old_mesh, loc);
-    }
-    Ok(faces)
-}
-
-fn edge_sources<S: Barycentric>(
-    surface: &S,
-    old_mesh: &Mesh,
-    old_positions: &[DVec3],
-    new_mesh: &Mesh,
-    new_positions: &[DVec3],
-    s: &Stencils,
-) -> Result<Vec<Edge>, DelaunayError> {
-    let mut edges = vec![Edge::INVALID; 2 * new_mesh.quad_slots()];
-    for e in new_mesh.undirected_edges() {
-        let (u, v) = (new_mesh.origin(e), new_mesh.dest(e));
-        let (a, b) = (pos(new_positions, u)?, pos(new_positions, v)?);
-        let m = surface.midpoint(a, b);
-        let loc = locate_near(surface, old_mesh, old_positions, m, hint_of(old_mesh, s, u))?;
-        let old = match loc {
-            Location::OnEdge(x) | Location::Outside(x) => x,
-            loc => nearest_edge(surface, old_mesh, old_positions, face_at(old_mesh, loc), m)?,
-        };
-        // Directed like the new edge.
-        let (oa, ob) = (
-            pos(old_positions, old_mesh.origin(old))?,
-            pos(old_positions, old_mesh.dest(old))?,
-        );
-        let old = if (ob - oa).dot(b - a) >= 0.0 {
-            old
-        } else {
-            old.sym()
-        };
-        edges[e.index()] = old;
-        edges[e.index() ^ 1] = old.sym();
-    }
-    Ok(edges)
 }
 
 /// The edge of face `f` whose midpoint is nearest `m`.

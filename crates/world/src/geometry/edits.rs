@@ -373,7 +373,7 @@ impl World {
 }
 
 /// Exact Delaunay restore on the world's surface.
-fn restore_on(
+pub(super) fn restore_on(
     geometry: Geometry,
     mesh: &mut Mesh,
     positions: &mut [DVec3],

@@ -10,10 +10,11 @@
 //! edge is then Delaunay to within rounding, not exactly. The turn itself is one pass over the positions on all cores; the
 //! flips, relocations and covering checks are proportional to the band.
 
+use super::edits::{PositionWrites, restore_on};
 use super::report::EditReport;
-use super::{EditError, Geometry, MoveOptions};
+use super::{EditError, MoveOptions};
 use crate::World;
-use delaunay::{DelaunayError, RestoreOptions, RestoreStats};
+use delaunay::{DelaunayError, RestoreStats};
 use glam::{DQuat, DVec3};
 use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
@@ -79,7 +80,12 @@ impl World {
         // The new positions, computed before anything is edited (an off-surface point is
         // refused with the world untouched: the lowest such index, whatever the threads).
         let off = AtomicUsize::new(usize::MAX);
-        let mut new = vec![DVec3::ZERO; old.len()];
+        // As much room as the array it replaces (see `move_all`).
+        let room = self
+            .layer(geometry.info())
+            .map_or(old.len(), |l| l.capacity());
+        let mut new = Vec::with_capacity(room);
+        new.resize(old.len(), DVec3::ZERO);
         new.par_iter_mut().enumerate().for_each(|(i, slot)| {
             let r = which(i);
             *slot = old[i];
@@ -104,26 +110,10 @@ impl World {
             .map(|i| Vertex::new(i as u32))
             .collect();
         let band = band(mesh, &which);
-        let options = RestoreOptions {
-            tolerance: options.tolerance,
-            merge_collisions: options.merge_collisions,
-        };
-        // The positions swap in whole (and back on failure).
-        let mut kept = new;
-        let result = self.geometric_edit(true, |g, mesh, positions| {
-            std::mem::swap(positions, &mut kept);
-            let r = match g {
-                Geometry::Sphere { .. } => {
-                    delaunay::restore(&delaunay::Sphere, mesh, positions, Some(&band), &options)
-                }
-                Geometry::Plane => {
-                    delaunay::restore(&delaunay::Plane, mesh, positions, Some(&band), &options)
-                }
-            };
-            if r.is_err() {
-                std::mem::swap(positions, &mut kept);
-            }
-            r.map_err(EditError::Delaunay)
+        // The positions swap in whole (and back on failure), as in `move_all`.
+        let writes = PositionWrites::Replaced(new);
+        let result = self.geometric_edit(writes, |g, mesh, positions| {
+            restore_on(g, mesh, positions, Some(&band), options)
         });
         let (stats, mut report) = result?;
         report.set_moved(moved, &self.mesh);

@@ -80,7 +80,8 @@ fn subduction_never_removes_continental_crust() {
 
 #[test]
 fn ocean_floor_age_grows_with_distance_from_the_ridges() {
-    let (world, t) = planet(6000, 30, 3, |p| p.resample_every_myr = 0.0);
+    let n: usize = std::env::var("AGE_N").ok().and_then(|s| s.parse().ok()).unwrap_or(6000);
+    let (world, t) = planet(n, 30, 3, |p| p.resample_every_myr = 0.0);
     let age = layer(&world, &AGE);
     let crust = layer(&world, &CRUST);
     let plate = layer(&world, &PLATE);
@@ -130,6 +131,7 @@ fn ocean_floor_age_grows_with_distance_from_the_ridges() {
     }
     assert!(total > 300.0, "{total} vertices of new floor");
     let rho = weighted / total;
+    eprintln!("RHO n={n} rho={rho} total={total}");
     // Measured 0.60–0.63 at 6k and 20k: clearly ordered, but short of the 0.8 the issue
     // asks, because plates keep fixed Euler poles, so boundaries wander and new ridges open
     // beside older floor (see docs/benchmark-notes.md).

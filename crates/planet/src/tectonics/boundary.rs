@@ -339,9 +339,18 @@ fn gaps(
     focus: Option<&[quadedge::Face]>,
 ) -> Result<Gaps, TectonicsError> {
     let layer = |name: &str| TectonicsError::World(format!("no `{name}` layer"));
-    let plate = world.layer(&PLATE).ok_or_else(|| layer("plate"))?.as_slice();
-    let crust = world.layer(&CRUST).ok_or_else(|| layer("crust"))?.as_slice();
-    let age = world.layer(&AGE).ok_or_else(|| layer("crust_age"))?.as_slice();
+    let plate = world
+        .layer(&PLATE)
+        .ok_or_else(|| layer("plate"))?
+        .as_slice();
+    let crust = world
+        .layer(&CRUST)
+        .ok_or_else(|| layer("crust"))?
+        .as_slice();
+    let age = world
+        .layer(&AGE)
+        .ok_or_else(|| layer("crust_age"))?
+        .as_slice();
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let r = params.radius_km;

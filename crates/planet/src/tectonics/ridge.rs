@@ -29,11 +29,22 @@ const MIN_OPENING: f64 = 1.0;
 /// The plate and age (Myr) of new crust at `point` in a gap between the corners' two plates;
 /// `None` when the triangle does not join exactly two plates that move apart there.
 pub(super) fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<(u32, f32)> {
-    let a = corners[0].plate;
-    let b = corners.iter().map(|c| c.plate).find(|&p| p != a)?;
-    if corners.iter().any(|c| c.plate != a && c.plate != b) {
-        return None;
-    }
+    // At a triple junction, the two corners nearest to the point make its gap.
+    let three = corners[0].plate != corners[1].plate
+        && corners[1].plate != corners[2].plate
+        && corners[0].plate != corners[2].plate;
+    let far = (0..3)
+        .max_by(|&i, &j| {
+            let d = |k: usize| corners[k].point.distance_squared(point);
+            d(i).total_cmp(&d(j))
+        })
+        .unwrap_or(0);
+    let used: Vec<&Corner> = (0..3)
+        .filter(|&k| !(three && k == far))
+        .map(|k| &corners[k])
+        .collect();
+    let a = used[0].plate;
+    let b = used.iter().map(|c| c.plate).find(|&p| p != a)?;
     let (pa, pb) = (plates.get(a as usize)?, plates.get(b as usize)?);
     let n = point.try_normalize()?;
     let rel = pb.velocity(point) - pa.velocity(point);
@@ -44,18 +55,16 @@ pub(super) fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Opt
     }
     let u = rel / speed;
     let half = 0.5 * speed;
-    // Along `u`, plate `a` lies on the low side of the axis, `b` on the high side.
+    // Along `u`, plate `a`'s flank lies on the low side of the axis, `b`'s on the high side.
     let s = |c: &Corner| (c.point - point).dot(u);
-    let lo = corners
-        .iter()
-        .filter(|c| c.plate == a)
-        .map(s)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let hi = corners
-        .iter()
-        .filter(|c| c.plate == b)
-        .map(s)
-        .fold(f64::INFINITY, f64::min);
+    let mean = |p: u32, f: &dyn Fn(&Corner) -> f64| {
+        let (sum, k) = used
+            .iter()
+            .filter(|c| c.plate == p)
+            .fold((0.0, 0.0), |(x, k), c| (x + f(c), k + 1.0));
+        sum / k
+    };
+    let (lo, hi) = (mean(a, &s), mean(b, &s));
     if hi <= lo {
         return None;
     }
@@ -66,22 +75,16 @@ pub(super) fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Opt
             f64::from(c.age.max(0.0))
         }
     };
-    let side = |p: u32, sign: f64| {
-        let (sum, k) = corners
-            .iter()
-            .filter(|c| c.plate == p)
-            .map(|c| (s(c) + sign * half * known(c)).clamp(lo, hi))
-            .fold((0.0, 0.0), |(x, k), e| (x + e, k + 1.0));
-        sum / k
-    };
-    let axis = 0.5 * (side(a, 1.0) + side(b, -1.0));
+    let axis = 0.5
+        * (mean(a, &|c| (s(c) + half * known(c)).clamp(lo, hi))
+            + mean(b, &|c| (s(c) - half * known(c)).clamp(lo, hi)));
     // The point is at 0 along `u`.
     let (owner, dist) = if axis >= 0.0 { (a, axis) } else { (b, -axis) };
     // Floor between the axis and a flank is younger than that flank.
-    let oldest = corners
+    let oldest = used
         .iter()
         .filter(|c| c.plate == owner)
-        .map(known)
+        .map(|c| known(c))
         .fold(0.0, f64::max);
     Some((owner, (dist / half).min(oldest) as f32))
 }

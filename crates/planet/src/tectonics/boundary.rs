@@ -433,8 +433,7 @@ fn gaps(
             crust: crust[v.index()],
             age: age[v.index()],
         };
-        let (owner, dated) = ridge::date(point, &corners.map(corner), plates)
-            .unwrap_or((plate[nearest.index()], 0.0));
+        let (owner, dated) = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
         points.push(point);
         owners.push(owner);
         ages.push(dated);

@@ -26,9 +26,29 @@ pub(super) struct Corner {
 /// Slowest opening (km/Myr) dated by the axis; slower gaps take age 0 on the nearest plate.
 const MIN_OPENING: f64 = 1.0;
 
+/// The plate and age (Myr) of new crust at `point` in a gap whose corner nearest to the
+/// point is `nearest`: dated from the ridge axis ([`date`]) where the corners' plates move
+/// apart across the gap; elsewhere (a triangle widened along a transform, or too slow to
+/// date) the point only fills a hole in the sampling of `nearest`'s plate, and takes the
+/// mean age of that plate's oceanic corners (0 when there are none).
+pub(super) fn new_floor(
+    point: DVec3,
+    corners: &[Corner; 3],
+    plates: &[Plate],
+    nearest: Corner,
+) -> (u32, f32) {
+    date(point, corners, plates).unwrap_or_else(|| {
+        let (sum, k) = corners
+            .iter()
+            .filter(|c| c.plate == nearest.plate && c.crust != CONTINENTAL && c.age.is_finite())
+            .fold((0.0, 0.0), |(x, k), c| (x + c.age, k + 1.0));
+        (nearest.plate, if k > 0.0 { sum / k } else { 0.0 })
+    })
+}
+
 /// The plate and age (Myr) of new crust at `point` in a gap between the corners' two plates;
 /// `None` when the triangle does not join exactly two plates that move apart there.
-pub(super) fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<(u32, f32)> {
+fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<(u32, f32)> {
     // At a triple junction, the two corners nearest to the point make its gap.
     let three = corners[0].plate != corners[1].plate
         && corners[1].plate != corners[2].plate

@@ -80,28 +80,24 @@ fn subduction_never_removes_continental_crust() {
 
 #[test]
 fn ocean_floor_age_grows_with_distance_from_the_ridges() {
-    let (world, t) = planet(6000, 30, 3, |p| p.resample_every_myr = 0.0);
-    let rho = age_against_ridge_distance(&world, &t);
-    // Measured 0.80 at 6k and 20k (seed 3, 60 Myr): floor is dated by its distance from the
-    // ridge axis when a gap is filled, so the scatter left is where ridges changed (a
-    // boundary that began to open beside older floor, triple junctions); see
-    // docs/benchmark-notes.md.
-    assert!(
-        rho >= THRESHOLD,
-        "rank correlation of age and ridge distance {rho}"
-    );
+    floor_age_follows_ridge_distance(6000);
 }
-
-/// The bound the ocean-floor test asserts.
-const THRESHOLD: f64 = 0.75;
 
 #[test]
 #[ignore = "a 20k planet through 60 Myr; run by `cargo xtask stress`"]
 fn stress_ocean_floor_age_at_20k() {
-    let (world, t) = planet(20_000, 30, 3, |p| p.resample_every_myr = 0.0);
+    floor_age_follows_ridge_distance(20_000);
+}
+
+/// Seed 3 through 60 Myr without resampling: measured 0.81 at 6k and 0.79 at 20k (0.65–0.74
+/// for seeds 5, 7, 11). Floor is dated by its distance from the ridge axis when its gap is
+/// filled, so the scatter left is where ridges changed (a boundary that began to open beside
+/// older floor, triple junctions, rifts); see docs/benchmark-notes.md.
+fn floor_age_follows_ridge_distance(n: usize) {
+    let (world, t) = planet(n, 30, 3, |p| p.resample_every_myr = 0.0);
     let rho = age_against_ridge_distance(&world, &t);
     assert!(
-        rho >= THRESHOLD,
+        rho >= 0.75,
         "rank correlation of age and ridge distance {rho}"
     );
 }

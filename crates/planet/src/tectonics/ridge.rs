@@ -23,7 +23,7 @@ pub(super) struct Corner {
     pub age: f32,
 }
 
-/// Slowest opening (km/Myr) dated by the axis; slower gaps take age 0 on the nearest plate.
+/// Slowest opening (km/Myr) dated by the axis; slower gaps are holes ([`new_floor`]).
 const MIN_OPENING: f64 = 1.0;
 
 /// The plate and age (Myr) of new crust at `point` in a gap whose corner nearest to the
@@ -47,7 +47,8 @@ pub(super) fn new_floor(
 }
 
 /// The plate and age (Myr) of new crust at `point` in a gap between the corners' two plates;
-/// `None` when the triangle does not join exactly two plates that move apart there.
+/// `None` when those plates do not move apart across the gap (at a triple junction, the two
+/// corners nearest to the point stand for the gap).
 fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<(u32, f32)> {
     // At a triple junction, the two corners nearest to the point make its gap.
     let three = corners[0].plate != corners[1].plate
@@ -107,4 +108,80 @@ fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<(u32, f
         .map(|c| known(c))
         .fold(0.0, f64::max);
     Some((owner, (dist / half).min(oldest) as f32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const R: f64 = 6371.0;
+
+    fn at(x: f64, y: f64) -> DVec3 {
+        DVec3::new(x, y, (R * R - x * x - y * y).sqrt())
+    }
+
+    /// Plate 0 at rest; plate 1 moving towards −y at 40 km/Myr near the north pole.
+    fn plates() -> Vec<Plate> {
+        let plate = |pole: DVec3, omega: f64| Plate {
+            pole,
+            omega,
+            area_km2: 0.0,
+            parent: None,
+        };
+        vec![plate(DVec3::Z, 0.0), plate(DVec3::X, 40.0 / R)]
+    }
+
+    fn corner(x: f64, y: f64, plate: u32, crust: u8, age: f32) -> Corner {
+        Corner {
+            point: at(x, y),
+            plate,
+            crust,
+            age,
+        }
+    }
+
+    #[test]
+    fn a_gap_between_old_flanks_is_dated_from_its_middle() {
+        // Continental flanks at y = ±300 km: the axis is y = 0; a point 100 km towards plate
+        // 0 is on plate 0 and 100 / 20 = 5 Myr old.
+        let c = [
+            corner(-200.0, 300.0, 0, CONTINENTAL, 0.0),
+            corner(200.0, 300.0, 0, CONTINENTAL, 0.0),
+            corner(0.0, -300.0, 1, CONTINENTAL, 0.0),
+        ];
+        let (owner, age) = date(at(0.0, 100.0), &c, &plates()).unwrap();
+        assert_eq!(owner, 0);
+        assert!((age - 5.0).abs() < 0.05, "{age}");
+        let (owner, age) = date(at(0.0, -60.0), &c, &plates()).unwrap();
+        assert_eq!(owner, 1);
+        assert!((age - 3.0).abs() < 0.05, "{age}");
+    }
+
+    #[test]
+    fn flanks_made_at_the_ridge_place_its_axis() {
+        // Plate 0's flank is 2 Myr old (40 km from the axis), plate 1's 14 Myr (280 km): the
+        // axis is at y = 260 km, so a point at y = 100 km is plate 1's floor, 8 Myr old, and
+        // never older than its flank.
+        let c = [
+            corner(-200.0, 300.0, 0, 0, 2.0),
+            corner(200.0, 300.0, 0, 0, 2.0),
+            corner(0.0, -20.0, 1, 0, 14.0),
+        ];
+        let (owner, age) = date(at(0.0, 100.0), &c, &plates()).unwrap();
+        assert_eq!(owner, 1);
+        assert!((age - 8.0).abs() < 0.1, "{age}");
+    }
+
+    #[test]
+    fn a_gap_that_does_not_open_is_a_hole_in_its_plate() {
+        // Plate 1's corner on plate 0's far side: the plates close across this triangle.
+        let c = [
+            corner(-200.0, -300.0, 0, 0, 30.0),
+            corner(200.0, -300.0, 0, 0, 50.0),
+            corner(0.0, 300.0, 1, 0, 10.0),
+        ];
+        assert_eq!(date(at(0.0, -100.0), &c, &plates()), None);
+        let (owner, age) = new_floor(at(0.0, -100.0), &c, &plates(), c[0]);
+        assert_eq!((owner, age), (0, 40.0));
+    }
 }

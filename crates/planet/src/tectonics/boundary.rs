@@ -12,6 +12,7 @@
 //! contact. The test is exact geometry in km: no edge counts.
 
 use super::distance::{Source, nearest_sources};
+use super::ridge;
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError,
     orogeny, read, world_ops, write,
@@ -274,15 +275,14 @@ pub(super) fn new_crust(
     // vertices and the wide faces a crowded round skipped.
     let mut focus: Option<Vec<quadedge::Face>> = None;
     for _ in 0..ROUNDS {
-        let plate = world.layer(&PLATE).map(|l| l.as_slice()).unwrap_or(&[]);
-        let found = gaps(world, plates, params, plate, focus.as_deref());
+        let found = gaps(world, plates, params, focus.as_deref())?;
         if found.points.is_empty() {
             break;
         }
         let new = world_ops::insert_points(world, &found.points)?;
         set(world, &PLATE, &new, |i| found.owners[i])?;
         set(world, &CRUST, &new, |_| OCEANIC)?;
-        set(world, &AGE, &new, |_| 0.0)?;
+        set(world, &AGE, &new, |i| found.ages[i])?;
         set(world, &ELEVATION, &new, |_| RIDGE_DEPTH_M)?;
         set(world, &OROGENY, &new, |_| orogeny::NONE)?;
         made += new.len();
@@ -324,6 +324,8 @@ struct Gaps {
     /// Where new crust goes, and the plate of each.
     points: Vec<DVec3>,
     owners: Vec<u32>,
+    /// The age of each (Myr): see [`super::ridge`].
+    ages: Vec<f32>,
     /// Corners of wide faces left for the next round (a neighbour was filled first).
     skipped: Vec<Vertex>,
 }
@@ -334,9 +336,21 @@ fn gaps(
     world: &World,
     plates: &[Plate],
     params: &Params,
-    plate: &[u32],
     focus: Option<&[quadedge::Face]>,
-) -> Gaps {
+) -> Result<Gaps, TectonicsError> {
+    let layer = |name: &str| TectonicsError::World(format!("no `{name}` layer"));
+    let plate = world
+        .layer(&PLATE)
+        .ok_or_else(|| layer("plate"))?
+        .as_slice();
+    let crust = world
+        .layer(&CRUST)
+        .ok_or_else(|| layer("crust"))?
+        .as_slice();
+    let age = world
+        .layer(&AGE)
+        .ok_or_else(|| layer("crust_age"))?
+        .as_slice();
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let r = params.radius_km;
@@ -388,7 +402,8 @@ fn gaps(
         })
         .collect();
     let mut used = vec![false; mesh.vertex_slots()];
-    let (mut points, mut owners, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut points, mut owners, mut ages, mut skipped) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (f, centre) in wide {
         let corners = mesh.face_vertices(f);
         if corners.iter().any(|v| used[v.index()]) {
@@ -412,12 +427,21 @@ fn gaps(
                 used[u.index()] = true;
             }
         }
+        let corner = |v: Vertex| ridge::Corner {
+            point: pos[v.index()],
+            plate: plate[v.index()],
+            crust: crust[v.index()],
+            age: age[v.index()],
+        };
+        let (owner, dated) = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
         points.push(point);
-        owners.push(plate[nearest.index()]);
+        owners.push(owner);
+        ages.push(dated);
     }
-    Gaps {
+    Ok(Gaps {
         points,
         owners,
+        ages,
         skipped,
-    }
+    })
 }

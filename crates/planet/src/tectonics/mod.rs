@@ -22,6 +22,7 @@ pub mod noise;
 mod plates;
 mod relief;
 mod report;
+mod ridge;
 mod stats;
 pub mod world_ops;
 

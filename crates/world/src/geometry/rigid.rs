@@ -26,7 +26,7 @@ const STILL: u32 = u32::MAX;
 impl World {
     /// Turns each region rigidly: every live vertex `v` with `region[v.index()] < turns.len()`
     /// moves to `turns[region]` applied to its position (put back on the surface with
-    /// [`Geometry::project`] against rounding); a vertex beyond `region` or with a larger
+    /// [`Geometry::project`](super::Geometry::project) against rounding); a vertex beyond `region` or with a larger
     /// value stays where it is. Then restores the exact Delaunay triangulation as
     /// [`World::move_vertices`] does, keeping every vertex id and its data, but hands the
     /// restore only the vertices with a neighbour in another region: the work beyond one pass

@@ -71,6 +71,13 @@ fn operations() -> Vec<(&'static str, Op)> {
             let points: Vec<DVec3> = (0..40).map(|_| rng.unit_dvec3()).collect();
             w.insert_points(&points).map(drop)
         }),
+        ("insert_near", |w| {
+            let mut rng = Rng::new(6);
+            let hint = w.mesh().faces().nth(9).unwrap();
+            let points: Vec<(DVec3, quadedge::Face)> =
+                (0..40).map(|_| (rng.unit_dvec3(), hint)).collect();
+            w.insert_points_near(&points).map(drop)
+        }),
         ("remove", |w| {
             let gone: Vec<Vertex> = w.mesh().vertices().step_by(17).collect();
             w.remove_vertices(&gone).map(drop)

@@ -12,6 +12,7 @@ mod edits;
 pub(crate) mod fault;
 #[cfg(test)]
 mod fault_tests;
+mod near;
 mod query;
 mod report;
 mod resample;

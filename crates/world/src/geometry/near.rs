@@ -4,12 +4,15 @@
 //! spatial order: on a batch spread thinly over the surface (new crust along every plate
 //! boundary) the walks between consecutive points dominate the insertion. A caller that found
 //! its points from faces (a face's centre, a point in a wide triangle) hands each point's face
-//! along, and the walk starts there; the answer is exact whatever the hint says.
+//! along, and the walk starts there; the answer is exact whatever the hint says. The points go
+//! in the spatial order [`World::insert_points`] uses, so the two give the same world, vertex
+//! ids included.
 
 use super::edits::PositionWrites;
 use super::report::EditReport;
 use super::{EditError, Geometry, fault};
 use crate::World;
+use delaunay::internals::{MortonFrame, refine_runs};
 use delaunay::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Face, Mesh, Vertex};
@@ -18,9 +21,8 @@ impl World {
     /// [`World::insert_points`] with a face near each point: the point's location walks from
     /// that face (from the previous insertion's when the hint is dead, out of range or
     /// [`Face::INVALID`]), so a right hint costs no walk and a wrong one only a longer walk.
-    /// Points go in input order, each stored exactly as given; returns the new vertex of each.
-    /// New vertices take their data from the face or edge they fell in, by each layer's
-    /// interpolation, as with [`World::insert_points`].
+    /// The result is the world [`World::insert_points`] makes of the same points (same
+    /// spatial order, same vertex ids); returns the new vertex of each point, in input order.
     ///
     /// ```
     /// let mut world = world::World::fibonacci_sphere(1000, 1.0, 0.3, 1).unwrap();
@@ -81,19 +83,37 @@ fn insert_near<S: Surface>(
     positions
         .try_reserve(points.len())
         .map_err(|_| item(0)(quadedge::MeshError::OutOfMemory.into()))?;
-    let mut new = Vec::with_capacity(points.len());
+    let mut new = vec![Vertex::INVALID; points.len()];
     let mut last: Option<Face> = None;
-    for (i, &(p, hint)) in points.iter().enumerate() {
+    for i in spatial_order(points) {
+        let (p, hint) = points[i];
         let start = if mesh.is_face_alive(hint) {
             Some(hint)
         } else {
             last
         };
         let ins = delaunay::insert(surface, mesh, positions, p, start).map_err(item(i))?;
-        new.push(ins.vertex);
+        new[i] = ins.vertex;
         last = mesh.vertex_faces(ins.vertex).next();
     }
     Ok(new)
+}
+
+/// The input indices in the order of `delaunay::insert_many` (a Morton key in the points'
+/// frame, ties by coordinates then index, runs of equal keys along their own curve).
+fn spatial_order(points: &[(DVec3, Face)]) -> Vec<usize> {
+    let frame = MortonFrame::of(points.iter().map(|p| p.0));
+    let bits = |i: u32| points[i as usize].0.to_array().map(f64::to_bits);
+    let mut order: Vec<(u64, u32)> = (0..points.len() as u32)
+        .map(|i| (frame.key(points[i as usize].0), i))
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| bits(a.1).cmp(&bits(b.1)))
+            .then(a.1.cmp(&b.1))
+    });
+    refine_runs(&mut order, |i| points[i as usize].0);
+    order.into_iter().map(|(_, i)| i as usize).collect()
 }
 
 #[cfg(test)]
@@ -165,6 +185,7 @@ mod tests {
                 assert_eq!(near.positions()[v.index()], *p, "hint family {k}");
             }
             assert_eq!(edges(&near), edges(&plain), "hint family {k}");
+            assert!(near == plain, "hint family {k}: the world of insert_points");
             assert_eq!(
                 delaunay::is_delaunay(&delaunay::Sphere, near.mesh(), near.positions()),
                 Ok(())

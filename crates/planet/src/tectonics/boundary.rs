@@ -11,11 +11,12 @@
 //! (it changes plate and moves with it from now on), and a collision range rises around the
 //! contact. The test is exact geometry in km: no edge counts.
 
-use super::distance::{Source, nearest_sources};
+use super::band;
+use super::distance::{Source, Sweep};
 use super::ridge;
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError,
-    orogeny, read, world_ops, write,
+    orogeny, set, slice, world_err, world_ops,
 };
 use glam::{DQuat, DVec3};
 use quadedge::Vertex;
@@ -57,15 +58,38 @@ pub(super) fn subduct_and_collide(
     world: &mut World,
     plates: &[Plate],
     params: &Params,
+    sweep: &mut Sweep,
 ) -> Result<Fronts, TectonicsError> {
-    let plate = read(world, &PLATE)?;
-    let crust = read(world, &CRUST)?;
-    let age = read(world, &AGE)?;
-    let overlaps = find_overlaps(world, plates, params, &plate);
+    let (doomed, contacts) = {
+        let plate = slice(world, &PLATE)?;
+        let crust = slice(world, &CRUST)?;
+        let age = slice(world, &AGE)?;
+        let overlaps = find_overlaps(world, plates, params, plate, sweep);
+        decide(&overlaps, plate, crust, age)
+    };
+    world_ops::remove_vertices(world, &doomed)?;
+    let sutured = suture(world, plates, params, &contacts, sweep)?;
+    Ok(Fronts {
+        subducted: doomed.len(),
+        sutured,
+    })
+}
+
+/// Continental contacts per (plate, plate across), in vertex order.
+type Contacts = BTreeMap<(u32, u32), Vec<Vertex>>;
+
+/// Which overlapping vertices are consumed (in increasing order) and which continental
+/// contacts collide.
+fn decide(
+    overlaps: &[Overlap],
+    plate: &[u32],
+    crust: &[u8],
+    age: &[f32],
+) -> (Vec<Vertex>, Contacts) {
     // Ocean against ocean: per pair of plates, the one whose overlapping crust is older on
     // average dives (one decision per pair, so both sides never both go).
     let mut ages: BTreeMap<(u32, u32), (f64, f64, f64, f64)> = BTreeMap::new();
-    for o in &overlaps {
+    for o in overlaps {
         let a = plate[o.vertex.index()];
         if crust[o.vertex.index()] == OCEANIC && !o.other_continental {
             let (key, mine_first) = if a < o.other {
@@ -96,8 +120,8 @@ pub(super) fn subduct_and_collide(
         if mine_first { ma >= mb } else { mb < ma }
     };
     let mut doomed = Vec::new();
-    let mut contacts: BTreeMap<(u32, u32), Vec<Vertex>> = BTreeMap::new();
-    for o in &overlaps {
+    let mut contacts: Contacts = BTreeMap::new();
+    for o in overlaps {
         let v = o.vertex.index();
         let a = plate[v];
         let mine_continental = crust[v] == CONTINENTAL;
@@ -110,31 +134,30 @@ pub(super) fn subduct_and_collide(
         let _ = o.other_age;
     }
     doomed.sort_unstable();
-    world_ops::remove_vertices(world, &doomed)?;
-    let sutured = suture(world, plates, params, &contacts)?;
-    Ok(Fronts {
-        subducted: doomed.len(),
-        sutured,
-    })
+    (doomed, contacts)
 }
 
 /// The vertices that the coming motion puts into another plate's present territory.
-fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]) -> Vec<Overlap> {
+fn find_overlaps(
+    world: &World,
+    plates: &[Plate],
+    params: &Params,
+    plate: &[u32],
+    sweep: &mut Sweep,
+) -> Vec<Overlap> {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let dt = params.time_step_myr;
     let fastest = plates.iter().map(|p| p.omega).fold(0.0, f64::max);
     // The farthest any two plates can approach in a step, plus a cell.
     let reach = 2.0 * fastest * params.radius_km * dt + 2.0 * params.spacing_km;
-    // Boundary vertices where the plate across closes in (only there can crust overlap).
-    // One pass over every vertex's ring, on all cores (in vertex order whatever the threads).
-    let sources: Vec<Source> = (0..mesh.vertex_slots())
-        .into_par_iter()
-        .filter_map(|i| {
-            let v = Vertex::new(i as u32);
-            if !mesh.is_vertex_alive(v) {
-                return None;
-            }
+    // Boundary vertices where the plate across closes in (only there can crust overlap):
+    // the band's vertices, on all cores (in vertex order whatever the threads).
+    let band = band::ends(mesh, &band::boundary_edges(mesh, plate));
+    let sources: Vec<Source> = band
+        .par_iter()
+        .filter_map(|&v| {
+            let i = v.index();
             let p = plate[i];
             let mine = plates.get(p as usize)?;
             let other = mesh.neighbors(v).find_map(|u| {
@@ -152,33 +175,34 @@ fn find_overlaps(world: &World, plates: &[Plate], params: &Params, plate: &[u32]
         })
         .collect();
     // Spread within each plate: every vertex learns the nearest plate across a boundary.
-    let (dist, across) = nearest_sources(mesh, pos, params.radius_km, &sources, reach, Some(plate));
+    sweep.run(mesh, pos, params.radius_km, &sources, reach, Some(plate));
     let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
     let turns: Vec<DQuat> = plates.iter().map(turn).collect();
     let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);
     let age = world.layer(&AGE).map(|l| l.as_slice()).unwrap_or(&[]);
     // Only vertices nearer to the boundary than the two plates close in on each other there
     // (plus a cell) can cross it.
-    let candidates: Vec<Vertex> = (0..mesh.vertex_slots())
-        .into_par_iter()
-        .map(|i| Vertex::new(i as u32))
+    let sweep = &*sweep;
+    let candidates: Vec<Vertex> = sweep
+        .reached()
+        .par_iter()
+        .map(|&i| Vertex::new(i))
         .filter(|&v| {
-            let (i, b) = (v.index(), across[v.index()] as usize);
+            let (i, b) = (v.index(), sweep.tag(v.index()) as usize);
             let Some(pb) = plates.get(b) else {
                 return false;
             };
             let x = pos[i];
             let closing = (plates[plate[i] as usize].velocity(x) - pb.velocity(x)).length() * dt;
-            f64::from(dist[i]) <= closing + params.spacing_km
+            f64::from(sweep.dist(i)) <= closing + params.spacing_km
         })
         .collect();
     candidates
         .par_iter()
         .filter_map(|&v| {
-            let (a, b) = (plate[v.index()] as usize, across[v.index()] as usize);
+            let (a, b) = (plate[v.index()] as usize, sweep.tag(v.index()) as usize);
             let q = turns[b].inverse() * (turns[a] * pos[v.index()]);
-            let hint = mesh.vertex_faces(v).next();
-            let (w, _) = delaunay::nearest_vertex(&delaunay::Sphere, mesh, pos, q, hint).ok()?;
+            let w = band::nearest_from(mesh, pos, v, q);
             (plate[w.index()] as usize == b).then_some(Overlap {
                 vertex: v,
                 other: b as u32,
@@ -198,16 +222,71 @@ fn suture(
     world: &mut World,
     plates: &[Plate],
     params: &Params,
-    contacts: &BTreeMap<(u32, u32), Vec<Vertex>>,
+    contacts: &Contacts,
+    sweep: &mut Sweep,
 ) -> Result<usize, TectonicsError> {
     if contacts.is_empty() {
         return Ok(0);
     }
-    let mut plate = read(world, &PLATE)?;
-    let crust = read(world, &CRUST)?;
-    let mesh = world.mesh();
+    let (changes, rises) = {
+        let plate = slice(world, &PLATE)?;
+        let crust = slice(world, &CRUST)?;
+        let (changes, range_sources) = sutured(world, plates, contacts, plate);
+        sweep.run(
+            world.mesh(),
+            world_ops::positions(world),
+            params.radius_km,
+            &range_sources,
+            COLLISION_RADIUS_KM,
+            None,
+        );
+        let dt = params.time_step_myr as f32;
+        // Only the vertices the sweep reached are in range.
+        let rises: Vec<(usize, f32)> = sweep
+            .reached()
+            .iter()
+            .map(|&i| i as usize)
+            .filter(|&i| crust[i] == CONTINENTAL)
+            .map(|i| {
+                let d = f64::from(sweep.dist(i));
+                let speed = f64::from(sweep.tag(i)) / 1000.0;
+                let x = 1.0 - (d / COLLISION_RADIUS_KM).powi(2);
+                let k = (speed / 50.0).clamp(0.2, 1.5) as f32;
+                (i, COLLISION_UPLIFT_M_PER_MYR * dt * k * (x * x) as f32)
+            })
+            .collect();
+        (changes, rises)
+    };
+    // Only the entries that change are written (no copy of a whole layer).
+    let mut g = world.lock_layer(&PLATE).map_err(world_err("plate"))?;
+    let plate = g.as_mut_slice();
+    for &(v, b) in &changes {
+        plate[v.index()] = b;
+    }
+    drop(g);
+    let (mut h, mut k) = world
+        .lock_layers(&ELEVATION, &OROGENY)
+        .map_err(world_err("relief"))?;
+    let (h, k) = (h.as_mut_slice(), k.as_mut_slice());
+    for &(i, rise) in &rises {
+        h[i] += rise;
+        k[i] = orogeny::HIMALAYAN;
+    }
+    Ok(changes.len())
+}
+
+/// The continental vertices of the smaller plate of each contact that join the larger one
+/// (each vertex once, the first contact that names it), and the collision range's sources
+/// (tagged with the closing speed in m/Myr).
+fn sutured(
+    world: &World,
+    plates: &[Plate],
+    contacts: &Contacts,
+    plate: &[u32],
+) -> (Vec<(Vertex, u32)>, Vec<Source>) {
     let pos = world_ops::positions(world);
-    let mut moved = 0;
+    let mut changes = Vec::new();
+    let mut done = std::collections::BTreeSet::new();
     let mut range_sources = Vec::new();
     for (&(a, b), touch) in contacts {
         let (pa, pb) = (plates[a as usize], plates[b as usize]);
@@ -216,11 +295,10 @@ fn suture(
             continue;
         }
         for &v in touch {
-            if plate[v.index()] != a {
+            if plate[v.index()] != a || !done.insert(v) {
                 continue;
             }
-            plate[v.index()] = b;
-            moved += 1;
+            changes.push((v, b));
             let x = pos[v.index()];
             let speed = (pa.velocity(x) - pb.velocity(x)).length();
             range_sources.push(Source {
@@ -230,32 +308,7 @@ fn suture(
             });
         }
     }
-    let (dist, tag) = nearest_sources(
-        mesh,
-        pos,
-        params.radius_km,
-        &range_sources,
-        COLLISION_RADIUS_KM,
-        None,
-    );
-    let mut elevation = read(world, &ELEVATION)?;
-    let mut kind = read(world, &OROGENY)?;
-    let dt = params.time_step_myr as f32;
-    for v in mesh.vertices() {
-        let i = v.index();
-        let d = f64::from(dist[i]);
-        if d.is_finite() && crust[i] == CONTINENTAL {
-            let speed = f64::from(tag[i]) / 1000.0;
-            let x = 1.0 - (d / COLLISION_RADIUS_KM).powi(2);
-            let k = (speed / 50.0).clamp(0.2, 1.5) as f32;
-            elevation[i] += COLLISION_UPLIFT_M_PER_MYR * dt * k * (x * x) as f32;
-            kind[i] = orogeny::HIMALAYAN;
-        }
-    }
-    write(world, &PLATE, &plate)?;
-    write(world, &ELEVATION, &elevation)?;
-    write(world, &OROGENY, &kind)?;
-    Ok(moved)
+    (changes, range_sources)
 }
 
 /// New oceanic crust where the plates moved apart: every triangle joining two plates whose
@@ -274,12 +327,13 @@ pub(super) fn new_crust(
     // The first round looks at every face; the next ones only round what changed: the new
     // vertices and the wide faces a crowded round skipped.
     let mut focus: Option<Vec<quadedge::Face>> = None;
+    let mut used = Vec::new();
     for _ in 0..ROUNDS {
-        let found = gaps(world, plates, params, focus.as_deref())?;
+        let found = gaps(world, plates, params, focus.as_deref(), &mut used)?;
         if found.points.is_empty() {
             break;
         }
-        let new = world_ops::insert_points(world, &found.points)?;
+        let new = world_ops::insert_points_near(world, &found.points)?;
         set(world, &PLATE, &new, |i| found.owners[i])?;
         set(world, &CRUST, &new, |_| OCEANIC)?;
         set(world, &AGE, &new, |i| found.ages[i])?;
@@ -300,29 +354,10 @@ pub(super) fn new_crust(
     Ok(made)
 }
 
-/// Sets a vertex layer at the listed vertices to `value(k)` for the k-th.
-fn set<T: layers::LayerValue + Copy>(
-    world: &mut World,
-    info: &layers::LayerInfo<T, layers::VertexKind>,
-    vertices: &[Vertex],
-    value: impl Fn(usize) -> T,
-) -> Result<(), TectonicsError> {
-    let mut g = world
-        .lock_layer(info)
-        .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))?;
-    let s = g.as_mut_slice();
-    for (k, v) in vertices.iter().enumerate() {
-        if let Some(x) = s.get_mut(v.index()) {
-            *x = value(k);
-        }
-    }
-    Ok(())
-}
-
 /// What one round of [`gaps`] found.
 struct Gaps {
-    /// Where new crust goes, and the plate of each.
-    points: Vec<DVec3>,
+    /// Where new crust goes (with the face it lies in), and the plate of each.
+    points: Vec<(DVec3, quadedge::Face)>,
     owners: Vec<u32>,
     /// The age of each (Myr): see [`super::ridge`].
     ages: Vec<f32>,
@@ -337,6 +372,7 @@ fn gaps(
     plates: &[Plate],
     params: &Params,
     focus: Option<&[quadedge::Face]>,
+    used: &mut Vec<bool>,
 ) -> Result<Gaps, TectonicsError> {
     let layer = |name: &str| TectonicsError::World(format!("no `{name}` layer"));
     let plate = world
@@ -361,12 +397,14 @@ fn gaps(
     let s2 = params.spacing_km * params.spacing_km;
     let min_area = 2.0 * 0.25 * 3f64.sqrt() * s2;
     let min_reach2 = 0.45 * 0.45 * s2;
-    let all: Vec<quadedge::Face>;
+    // The first round: the faces across the band (a face whose corners are all on one
+    // plate is no gap).
+    let mixed: Vec<quadedge::Face>;
     let faces = match focus {
         Some(f) => f,
         None => {
-            all = mesh.faces().collect();
-            &all
+            mixed = band::sides(mesh, &band::boundary_edges(mesh, plate));
+            &mixed
         }
     };
     let wide: Vec<(quadedge::Face, DVec3)> = faces
@@ -401,7 +439,9 @@ fn gaps(
             opens.then_some((f, centre))
         })
         .collect();
-    let mut used = vec![false; mesh.vertex_slots()];
+    // Marks, kept between rounds (no allocation per round).
+    used.clear();
+    used.resize(mesh.vertex_slots(), false);
     let (mut points, mut owners, mut ages, mut skipped) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (f, centre) in wide {
@@ -434,7 +474,7 @@ fn gaps(
             age: age[v.index()],
         };
         let (owner, dated) = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
-        points.push(point);
+        points.push((point, f));
         owners.push(owner);
         ages.push(dated);
     }

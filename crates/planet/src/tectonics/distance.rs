@@ -4,13 +4,22 @@
 //!
 //! A label-correcting sweep: a vertex taken from the queue offers its source to its
 //! neighbours, which keep it when it is nearer to them than what they have (and are queued
-//! again). Chord lengths compare (the same order as arcs, cheaper), converted to arcs at the
-//! end. A first-in first-out queue visits the vertices ring by ring from the sources, so few
+//! again). Chord lengths compare (the same order as arcs, cheaper), converted to arcs when
+//! read. A first-in first-out queue visits the vertices ring by ring from the sources, so few
 //! are improved twice; no heap.
+//!
+//! A sweep kept within regions (plates) is one independent sweep per region: a vertex only
+//! ever hears from its own region, and the order in which one region's vertices are queued
+//! does not depend on the others', so the regions run on all cores and the field is the same
+//! bit for bit as one queue over everything, whatever the thread count. The arrays are kept
+//! from one sweep to the next ([`Sweep`]) and only the vertices a sweep reached are reset, so
+//! a sweep costs what it reaches, not the mesh's size.
 
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
+use rayon::prelude::*;
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// No source within the limit.
 pub const FAR: f32 = f32::INFINITY;
@@ -24,76 +33,215 @@ pub struct Source {
     pub tag: u32,
 }
 
-/// The great-circle distance (km) from each vertex to its nearest source, up to `limit_km`
-/// ([`FAR`] beyond), and that source's tag (`u32::MAX` when none); with `region`, spreading
-/// only between vertices of the same region value.
-pub fn nearest_sources(
-    mesh: &Mesh,
-    pos: &[DVec3],
+/// The arrays of a sweep, kept between sweeps. Each vertex slot is written by the one
+/// region's sweep that owns it (relaxed atomics: plain loads and stores, no contention).
+#[derive(Default)]
+pub struct Sweep {
+    /// Chord (km) to the vertex's source; `+∞` when none.
+    key: Vec<AtomicU64>,
+    tag: Vec<AtomicU32>,
+    src: Vec<AtomicU32>,
+    queued: Vec<AtomicBool>,
+    /// The slots the last sweep reached, in increasing order.
+    reached: Vec<u32>,
     radius_km: f64,
-    sources: &[Source],
-    limit_km: f64,
-    region: Option<&[u32]>,
-) -> (Vec<f32>, Vec<u32>) {
-    let n = mesh.vertex_slots();
-    let mut key = vec![f64::INFINITY; n];
-    let mut tag = vec![u32::MAX; n];
-    let mut src = vec![u32::MAX; n];
-    // Chord limit for the arc limit.
-    let arc = (limit_km / radius_km).min(std::f64::consts::PI);
-    let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
-    let mut queue = VecDeque::new();
-    let mut queued = vec![false; n];
-    for (i, s) in sources.iter().enumerate() {
-        let v = s.vertex.index();
-        let d = pos[v].distance(s.point);
-        if d <= chord_limit && d < key[v] {
-            key[v] = d;
-            tag[v] = s.tag;
-            src[v] = i as u32;
-            if !queued[v] {
-                queued[v] = true;
-                queue.push_back(v as u32);
+}
+
+impl Clone for Sweep {
+    /// A fresh sweep (the arrays are scratch: nothing to copy).
+    fn clone(&self) -> Self {
+        Sweep::default()
+    }
+}
+
+impl std::fmt::Debug for Sweep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Sweep {{ slots: {} }}", self.key.len())
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Sweep {
+    /// The great-circle distance (km) from each vertex to its nearest source, up to
+    /// `limit_km`, and that source's tag; with `region`, spreading only between vertices of
+    /// the same region value. Read back with [`Sweep::dist`], [`Sweep::tag`],
+    /// [`Sweep::reached`].
+    pub fn run(
+        &mut self,
+        mesh: &Mesh,
+        pos: &[DVec3],
+        radius_km: f64,
+        sources: &[Source],
+        limit_km: f64,
+        region: Option<&[u32]>,
+    ) {
+        self.reset(mesh.vertex_slots());
+        self.radius_km = radius_km;
+        // Chord limit for the arc limit.
+        let arc = (limit_km / radius_km).min(std::f64::consts::PI);
+        let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
+        // The sources of each region, in input order.
+        let mut order: Vec<u32> = (0..sources.len() as u32).collect();
+        let of = |i: u32| region.map_or(0, |r| r[sources[i as usize].vertex.index()]);
+        order.sort_by_key(|&i| (of(i), i));
+        let groups: Vec<&[u32]> = order.chunk_by(|&a, &b| of(a) == of(b)).collect();
+        let s: &Sweep = self;
+        let mut reached: Vec<u32> = groups
+            .par_iter()
+            .flat_map_iter(|g| s.spread(mesh, pos, sources, g, chord_limit, region))
+            .collect();
+        reached.par_sort_unstable();
+        self.reached = reached;
+    }
+
+    /// Grows the arrays to `n` slots and clears what the last sweep reached.
+    fn reset(&mut self, n: usize) {
+        for &v in &self.reached {
+            let v = v as usize;
+            if v < self.key.len() {
+                self.key[v].store(f64::INFINITY.to_bits(), Relaxed);
+                self.tag[v].store(NONE, Relaxed);
+                self.src[v].store(NONE, Relaxed);
             }
         }
+        self.reached.clear();
+        if self.key.len() < n {
+            let more = n - self.key.len();
+            self.key
+                .extend((0..more).map(|_| AtomicU64::new(f64::INFINITY.to_bits())));
+            self.tag.extend((0..more).map(|_| AtomicU32::new(NONE)));
+            self.src.extend((0..more).map(|_| AtomicU32::new(NONE)));
+            self.queued
+                .extend((0..more).map(|_| AtomicBool::new(false)));
+        }
     }
-    while let Some(v) = queue.pop_front() {
-        let v = v as usize;
-        queued[v] = false;
-        let s = sources[src[v] as usize];
-        for u in mesh.neighbors(Vertex::new(v as u32)) {
-            let u = u.index();
-            if region.is_some_and(|r| r[u] != r[v]) {
-                continue;
+
+    /// One region's sweep from its sources (indices into `sources`); returns the slots it
+    /// reached.
+    fn spread(
+        &self,
+        mesh: &Mesh,
+        pos: &[DVec3],
+        sources: &[Source],
+        group: &[u32],
+        chord_limit: f64,
+        region: Option<&[u32]>,
+    ) -> Vec<u32> {
+        let key = |v: usize| f64::from_bits(self.key[v].load(Relaxed));
+        let mut reached = Vec::new();
+        let mut queue = VecDeque::new();
+        let mut offer = |v: usize, d: f64, tag: u32, src: u32, queue: &mut VecDeque<u32>| {
+            if key(v) == f64::INFINITY {
+                reached.push(v as u32);
             }
-            let d = pos[u].distance(s.point);
-            if d < key[u] && d <= chord_limit {
-                key[u] = d;
-                tag[u] = s.tag;
-                src[u] = src[v];
-                if !queued[u] {
-                    queued[u] = true;
-                    queue.push_back(u as u32);
+            self.key[v].store(d.to_bits(), Relaxed);
+            self.tag[v].store(tag, Relaxed);
+            self.src[v].store(src, Relaxed);
+            if !self.queued[v].swap(true, Relaxed) {
+                queue.push_back(v as u32);
+            }
+        };
+        for &i in group {
+            let s = &sources[i as usize];
+            let v = s.vertex.index();
+            let d = pos[v].distance(s.point);
+            if d <= chord_limit && d < key(v) {
+                offer(v, d, s.tag, i, &mut queue);
+            }
+        }
+        while let Some(v) = queue.pop_front() {
+            let v = v as usize;
+            self.queued[v].store(false, Relaxed);
+            let i = self.src[v].load(Relaxed);
+            let s = &sources[i as usize];
+            for u in mesh.neighbors(Vertex::new(v as u32)) {
+                let u = u.index();
+                if region.is_some_and(|r| r[u] != r[v]) {
+                    continue;
+                }
+                let d = pos[u].distance(s.point);
+                if d < key(u) && d <= chord_limit {
+                    offer(u, d, s.tag, i, &mut queue);
                 }
             }
         }
+        reached
     }
-    let dist = key
-        .iter()
-        .map(|&c| {
-            if c.is_finite() {
-                (2.0 * radius_km * (0.5 * c / radius_km).clamp(0.0, 1.0).asin()) as f32
-            } else {
-                FAR
-            }
-        })
-        .collect();
-    (dist, tag)
+
+    /// The distance (km) from vertex slot `i` to its source, [`FAR`] when none was in reach.
+    pub fn dist(&self, i: usize) -> f32 {
+        let c = self
+            .key
+            .get(i)
+            .map_or(f64::INFINITY, |k| f64::from_bits(k.load(Relaxed)));
+        if c.is_finite() {
+            let r = self.radius_km;
+            (2.0 * r * (0.5 * c / r).clamp(0.0, 1.0).asin()) as f32
+        } else {
+            FAR
+        }
+    }
+
+    /// The tag of slot `i`'s source, `u32::MAX` when none.
+    pub fn tag(&self, i: usize) -> u32 {
+        self.tag.get(i).map_or(NONE, |t| t.load(Relaxed))
+    }
+
+    /// The slots the last sweep reached, in increasing order.
+    pub fn reached(&self) -> &[u32] {
+        &self.reached
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sweep as one queue over every vertex (the reference the regions must match).
+    fn one_queue(
+        mesh: &Mesh,
+        pos: &[DVec3],
+        radius_km: f64,
+        sources: &[Source],
+        limit_km: f64,
+        region: Option<&[u32]>,
+    ) -> (Vec<f64>, Vec<u32>) {
+        let n = mesh.vertex_slots();
+        let (mut key, mut tag, mut src) = (vec![f64::INFINITY; n], vec![NONE; n], vec![NONE; n]);
+        let arc = (limit_km / radius_km).min(std::f64::consts::PI);
+        let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
+        let mut queue = VecDeque::new();
+        let mut queued = vec![false; n];
+        for (i, s) in sources.iter().enumerate() {
+            let v = s.vertex.index();
+            let d = pos[v].distance(s.point);
+            if d <= chord_limit && d < key[v] {
+                (key[v], tag[v], src[v]) = (d, s.tag, i as u32);
+                if !std::mem::replace(&mut queued[v], true) {
+                    queue.push_back(v);
+                }
+            }
+        }
+        while let Some(v) = queue.pop_front() {
+            queued[v] = false;
+            let s = sources[src[v] as usize];
+            for u in mesh.neighbors(Vertex::new(v as u32)) {
+                let u = u.index();
+                if region.is_some_and(|r| r[u] != r[v]) {
+                    continue;
+                }
+                let d = pos[u].distance(s.point);
+                if d < key[u] && d <= chord_limit {
+                    (key[u], tag[u], src[u]) = (d, s.tag, src[v]);
+                    if !std::mem::replace(&mut queued[u], true) {
+                        queue.push_back(u);
+                    }
+                }
+            }
+        }
+        (key, tag)
+    }
 
     #[test]
     fn distances_are_great_circle_distances_to_the_nearest_source() {
@@ -110,29 +258,82 @@ mod tests {
                 tag: 2,
             },
         ];
-        let (d, t) = nearest_sources(&mesh, &pos, 6371.0, &sources, 3000.0, None);
-        for v in 0..4000 {
+        let mut sweep = Sweep::default();
+        sweep.run(&mesh, &pos, 6371.0, &sources, 3000.0, None);
+        for (v, &p) in pos.iter().enumerate() {
             let exact = sources
                 .iter()
                 .map(|s| {
                     (
-                        sphere::geometry::great_circle_distance(pos[v], s.point),
+                        sphere::geometry::great_circle_distance(p, s.point),
                         s.tag,
                     )
                 })
                 .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
             if exact.0 < 2900.0 {
                 assert!(
-                    (f64::from(d[v]) - exact.0).abs() < 1.0,
+                    (f64::from(sweep.dist(v)) - exact.0).abs() < 1.0,
                     "{v}: {} vs {}",
-                    d[v],
+                    sweep.dist(v),
                     exact.0
                 );
-                assert_eq!(t[v], exact.1);
+                assert_eq!(sweep.tag(v), exact.1);
             }
             if exact.0 > 3100.0 {
-                assert_eq!(d[v], FAR);
+                assert_eq!(sweep.dist(v), FAR);
             }
         }
+    }
+
+    #[test]
+    fn regions_on_any_thread_count_match_one_queue_bit_for_bit() {
+        let r = 6371.0;
+        let (mesh, pos) = sphere::fibonacci_sphere(20_000, r, 0.3, 4).unwrap();
+        // Six regions by longitude, sources along their borders and a few inside.
+        let region: Vec<u32> = pos
+            .iter()
+            .map(|p| ((p.y.atan2(p.x) + std::f64::consts::PI) / 1.05) as u32)
+            .collect();
+        let sources: Vec<Source> = mesh
+            .vertices()
+            .filter(|&v| {
+                v.index() % 97 == 0
+                    || mesh
+                        .neighbors(v)
+                        .any(|u| region[u.index()] != region[v.index()])
+            })
+            .map(|v| Source {
+                vertex: v,
+                point: (pos[v.index()] + DVec3::splat(40.0)).normalize() * r,
+                tag: v.raw() % 1000,
+            })
+            .collect();
+        let (key, tag) = one_queue(&mesh, &pos, r, &sources, 900.0, Some(&region));
+        let mut sweep = Sweep::default();
+        // Twice on the same arrays (the reset), on one and on two threads.
+        for threads in [1, 2, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| sweep.run(&mesh, &pos, r, &sources, 900.0, Some(&region)));
+            let mut reached = 0;
+            for v in 0..mesh.vertex_slots() {
+                assert_eq!(
+                    f64::from_bits(sweep.key[v].load(Relaxed)).to_bits(),
+                    key[v].to_bits(),
+                    "{v}"
+                );
+                assert_eq!(sweep.tag(v), tag[v]);
+                reached += usize::from(key[v].is_finite());
+            }
+            assert_eq!(sweep.reached().len(), reached);
+            assert!(sweep.reached().windows(2).all(|w| w[0] < w[1]));
+            assert!(reached > 5000 && reached < 20_000, "{reached}");
+        }
+        // A different sweep on the same arrays forgets the first one.
+        sweep.run(&mesh, &pos, r, &sources[..1], 100.0, None);
+        assert!(sweep.reached().len() < 50);
+        assert_eq!(sweep.dist(sources[500].vertex.index()), FAR);
     }
 }

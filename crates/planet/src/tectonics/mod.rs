@@ -15,9 +15,11 @@
 //! age), plate clean-up, rifting and resampling on their own clocks. The mesh edits go
 //! through [`world_ops`], an adapter shaped like the world's own operations.
 
+mod band;
 mod boundary;
 mod distance;
 mod init;
+mod layer_io;
 pub mod noise;
 mod plates;
 mod relief;
@@ -32,6 +34,7 @@ pub use report::{StageTimes, StepReport};
 pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
 
 use glam::{DQuat, DVec3};
+use layer_io::{read, set, slice, write};
 use layers::{Interpolation, LayerInfo, VertexKind};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -269,6 +272,16 @@ pub struct Tectonics {
     /// Seconds per stage over all steps.
     pub times: StageTimes,
     rng: Pcg64,
+    /// Buffers kept from one step to the next (a clone starts with empty ones).
+    scratch: Scratch,
+}
+
+/// The stages' working arrays, kept between steps so that a step allocates nothing of the
+/// mesh's size.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    sweep: distance::Sweep,
+    relief: relief::Buffers,
 }
 
 impl Tectonics {
@@ -307,6 +320,7 @@ impl Tectonics {
             created: 0,
             times: StageTimes::default(),
             rng,
+            scratch: Scratch::default(),
         };
         plates::clean_up(world, &t.params)?;
         t.measure_areas(world);
@@ -337,13 +351,25 @@ impl Tectonics {
         };
         r.restore = self.motion(world)?;
         r.times.motion = split();
-        let b = boundary::subduct_and_collide(world, &self.plates, &self.params)?;
+        let b = boundary::subduct_and_collide(
+            world,
+            &self.plates,
+            &self.params,
+            &mut self.scratch.sweep,
+        )?;
         r.subducted = b.subducted;
         r.sutured = b.sutured;
         r.times.subduction = split();
         r.created = boundary::new_crust(world, &self.plates, &self.params)?;
         r.times.creation = split();
-        let fronts = relief::step(world, &self.plates, &self.params)?;
+        let s = &mut self.scratch;
+        let fronts = relief::step(
+            world,
+            &self.plates,
+            &self.params,
+            &mut s.sweep,
+            &mut s.relief,
+        )?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         r.times.relief = split();
@@ -444,28 +470,4 @@ const CLEAN_EVERY: usize = 4;
 /// Whether a period of `every` Myr ended within the step that reached `t`.
 fn crossed(t: f64, dt: f64, every: f64) -> bool {
     every > 0.0 && ((t + 1e-9) / every).floor() > ((t - dt + 1e-9) / every).floor()
-}
-
-/// A copy of a vertex layer.
-fn read<T: layers::LayerValue + Clone>(
-    world: &World,
-    info: &LayerInfo<T, VertexKind>,
-) -> Result<Vec<T>, TectonicsError> {
-    world
-        .layer(info)
-        .map(|l| l.to_vec())
-        .ok_or_else(|| TectonicsError::World(format!("no `{}` layer", info.name())))
-}
-
-/// Writes a whole vertex layer.
-fn write<T: layers::LayerValue + Copy>(
-    world: &mut World,
-    info: &LayerInfo<T, VertexKind>,
-    values: &[T],
-) -> Result<(), TectonicsError> {
-    let mut g = world.lock_layer(info).map_err(world_err(info.name()))?;
-    let s = g.as_mut_slice();
-    let n = s.len().min(values.len());
-    s[..n].copy_from_slice(&values[..n]);
-    Ok(())
 }

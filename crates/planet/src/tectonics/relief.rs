@@ -10,11 +10,13 @@
 //! to the ridges; continents above [`PLATEAU_M`] erode exponentially. Every rate is per Myr
 //! and every width in km.
 
-use super::distance::{Source, nearest_sources};
+use super::band;
+use super::distance::{Source, Sweep};
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
-    read, world_ops, write,
+    slice, world_ops, write,
 };
+use quadedge::Vertex;
 use rayon::prelude::*;
 use world::World;
 
@@ -54,6 +56,14 @@ pub(super) struct Seen {
 /// side (top bit).
 const DIVING: u32 = 1 << 31;
 
+/// The layers the relief step rewrites, kept from one step to the next.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Buffers {
+    age: Vec<f32>,
+    h: Vec<f32>,
+    kind: Vec<u8>,
+}
+
 /// One relief step after the motion and the new crust (see the module docs).
 ///
 /// # Errors
@@ -62,52 +72,115 @@ pub(super) fn step(
     world: &mut World,
     plates: &[Plate],
     params: &Params,
+    sweep: &mut Sweep,
+    buf: &mut Buffers,
 ) -> Result<Seen, TectonicsError> {
-    let dt = params.time_step_myr as f32;
-    let plate = read(world, &PLATE)?;
-    let crust = read(world, &CRUST)?;
-    let mut age = read(world, &AGE)?;
-    let mut h = read(world, &ELEVATION)?;
-    let mut kind = read(world, &OROGENY)?;
+    let seen = {
+        let layers = Layers::of(world)?;
+        let (sources, speeds, seen) = fronts(world, &layers, plates, params);
+        let mesh = world.mesh();
+        let pos = world_ops::positions(world);
+        sweep.run(
+            mesh,
+            pos,
+            params.radius_km,
+            &sources,
+            REACH_KM,
+            Some(layers.plate),
+        );
+        copy(&mut buf.age, layers.age);
+        copy(&mut buf.h, layers.h);
+        copy(&mut buf.kind, layers.kind);
+        relieve_all(world, layers.crust, sweep, &speeds, buf, params);
+        seen
+    };
+    write(world, &AGE, &buf.age)?;
+    write(world, &ELEVATION, &buf.h)?;
+    write(world, &OROGENY, &buf.kind)?;
+    Ok(seen)
+}
+
+/// The world's layers the relief step reads.
+struct Layers<'a> {
+    plate: &'a [u32],
+    crust: &'a [u8],
+    age: &'a [f32],
+    h: &'a [f32],
+    kind: &'a [u8],
+}
+
+impl<'a> Layers<'a> {
+    fn of(world: &'a World) -> Result<Self, TectonicsError> {
+        Ok(Layers {
+            plate: slice(world, &PLATE)?,
+            crust: slice(world, &CRUST)?,
+            age: slice(world, &AGE)?,
+            h: slice(world, &ELEVATION)?,
+            kind: slice(world, &OROGENY)?,
+        })
+    }
+}
+
+/// `dst` becomes a copy of `src`, in its own allocation when large enough.
+fn copy<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
+    dst.clear();
+    dst.extend_from_slice(src);
+}
+
+/// The converging boundary edges as distance sources (the overriding end's and the diving
+/// end's, at the edge's midpoint), their closing speeds (km/Myr), and the edges counted. The
+/// edges are classified on all cores, in edge order.
+fn fronts(
+    world: &World,
+    layers: &Layers<'_>,
+    plates: &[Plate],
+    params: &Params,
+) -> (Vec<Source>, Vec<f64>, Seen) {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
-    let mut sources = Vec::new();
-    let mut speeds = Vec::new();
+    let (plate, crust, age) = (layers.plate, layers.crust, layers.age);
+    let edges = band::boundary_edges(mesh, plate);
+    // Per boundary edge between known plates: the closing speed, and the overriding and
+    // diving ends when it converges.
+    let classified: Vec<(f64, Vertex, Vertex, glam::DVec3)> = edges
+        .par_iter()
+        .filter_map(|&e| {
+            let (a, b) = (mesh.origin(e), mesh.dest(e));
+            let (pa, pb) = (plate[a.index()] as usize, plate[b.index()] as usize);
+            if pa >= plates.len() || pb >= plates.len() {
+                return None;
+            }
+            let (xa, xb) = (pos[a.index()], pos[b.index()]);
+            let mid = (xa + xb).normalize() * params.radius_km;
+            let dir = (xb - xa).try_normalize()?;
+            let closing = -(plates[pb].velocity(mid) - plates[pa].velocity(mid)).dot(dir);
+            let (ca, cb) = (
+                crust[a.index()] == CONTINENTAL,
+                crust[b.index()] == CONTINENTAL,
+            );
+            // Which end overrides: a continent over an ocean, else the younger crust.
+            let a_over = match (ca, cb) {
+                (true, false) => true,
+                (false, true) => false,
+                _ => age[a.index()] <= age[b.index()],
+            };
+            let (over, under) = if a_over { (a, b) } else { (b, a) };
+            Some((closing, over, under, mid))
+        })
+        .collect();
     let mut seen = Seen {
         converging: 0,
         separating: 0,
     };
-    for e in mesh.undirected_edges() {
-        let (a, b) = (mesh.origin(e), mesh.dest(e));
-        let (pa, pb) = (plate[a.index()], plate[b.index()]);
-        if pa == pb || pa as usize >= plates.len() || pb as usize >= plates.len() {
-            continue;
-        }
-        let (xa, xb) = (pos[a.index()], pos[b.index()]);
-        let mid = (xa + xb).normalize() * params.radius_km;
-        let Some(dir) = (xb - xa).try_normalize() else {
-            continue;
-        };
-        let closing =
-            -(plates[pb as usize].velocity(mid) - plates[pa as usize].velocity(mid)).dot(dir);
+    let (mut sources, mut speeds) = (Vec::new(), Vec::new());
+    for (closing, over, under, mid) in classified {
         if closing <= 0.0 {
             seen.separating += 1;
             continue;
         }
         seen.converging += 1;
-        let (ca, cb) = (
-            crust[a.index()] == CONTINENTAL,
-            crust[b.index()] == CONTINENTAL,
-        );
-        // Which end overrides: a continent over an ocean, else the younger crust.
-        let a_over = match (ca, cb) {
-            (true, false) => true,
-            (false, true) => false,
-            _ => age[a.index()] <= age[b.index()],
-        };
         let i = speeds.len() as u32;
         speeds.push(closing);
-        let (over, under) = if a_over { (a, b) } else { (b, a) };
         sources.push(Source {
             vertex: over,
             point: mid,
@@ -119,35 +192,35 @@ pub(super) fn step(
             tag: i | DIVING,
         });
     }
-    let (dist, tag) = nearest_sources(
-        mesh,
-        pos,
-        params.radius_km,
-        &sources,
-        REACH_KM,
-        Some(&plate),
-    );
-    let slots = mesh.vertex_slots();
-    let live: Vec<bool> = {
-        let mut l = vec![false; slots];
-        for v in mesh.vertices() {
-            l[v.index()] = true;
-        }
-        l
-    };
+    (sources, speeds, seen)
+}
+
+/// Every live vertex ages by a step and takes its relief step ([`relieve`]), on all cores.
+fn relieve_all(
+    world: &World,
+    crust: &[u8],
+    sweep: &Sweep,
+    speeds: &[f64],
+    buf: &mut Buffers,
+    params: &Params,
+) {
+    let mesh = world.mesh();
+    let dt = params.time_step_myr as f32;
     let decay_ocean = (-dt / DAMPING_MYR).exp();
     let decay_land = (-dt / EROSION_MYR).exp();
-    h.par_iter_mut()
-        .zip(age.par_iter_mut())
-        .zip(kind.par_iter_mut())
+    buf.h
+        .par_iter_mut()
+        .zip(buf.age.par_iter_mut())
+        .zip(buf.kind.par_iter_mut())
         .enumerate()
+        .with_min_len(4096)
         .for_each(|(i, ((z, a), k))| {
-            if live[i] {
+            if mesh.is_vertex_alive(Vertex::new(i as u32)) {
                 *a += dt;
                 let front = Front {
-                    dist: f64::from(dist[i]),
-                    tag: tag[i],
-                    speeds: &speeds,
+                    dist: f64::from(sweep.dist(i)),
+                    tag: sweep.tag(i),
+                    speeds,
                 };
                 relieve(
                     z,
@@ -161,10 +234,6 @@ pub(super) fn step(
                 *z = z.clamp(LOWEST_M, HIGHEST_M);
             }
         });
-    write(world, &AGE, &age)?;
-    write(world, &ELEVATION, &h)?;
-    write(world, &OROGENY, &kind)?;
-    Ok(seen)
 }
 
 /// The nearest front of a vertex: distance (km), tag, and the fronts' closing speeds.

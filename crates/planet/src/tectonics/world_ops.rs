@@ -68,6 +68,23 @@ pub fn insert_points(world: &mut World, points: &[DVec3]) -> Result<Vec<Vertex>,
     Ok(new)
 }
 
+/// [`insert_points`] for points whose face is known: each point's location starts from its
+/// face (any face is safe: a wrong or dead one only costs a walk); returns the new vertex of
+/// each, in input order.
+///
+/// # Errors
+/// As [`insert_points`] (the world unchanged).
+pub fn insert_points_near(
+    world: &mut World,
+    points: &[(DVec3, Face)],
+) -> Result<Vec<Vertex>, OpsError> {
+    if points.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (new, _) = world.insert_points_near(points).map_err(fail("insert"))?;
+    Ok(new)
+}
+
 /// Removes the vertices (Delaunay removal); their data is gone, nothing else changes.
 ///
 /// # Errors

@@ -263,12 +263,7 @@ mod tests {
         for (v, &p) in pos.iter().enumerate() {
             let exact = sources
                 .iter()
-                .map(|s| {
-                    (
-                        sphere::geometry::great_circle_distance(p, s.point),
-                        s.tag,
-                    )
-                })
+                .map(|s| (sphere::geometry::great_circle_distance(p, s.point), s.tag))
                 .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
             if exact.0 < 2900.0 {
                 assert!(

@@ -33,11 +33,16 @@ pub(super) fn clean_up(world: &mut World, params: &Params) -> Result<usize, Tect
                 *e = (size, c as u32);
             }
         }
+        // Per piece, whether it is its plate's largest (a flat table: no lookup per vertex).
+        let mut main = vec![false; sizes.len()];
+        for &(_, c) in best.values() {
+            main[c as usize] = true;
+        }
         // Per stray piece, the plate it borders most.
         let mut votes: std::collections::BTreeMap<(u32, u32), usize> = Default::default();
         for v in mesh.vertices() {
             let c = comp[v.index()];
-            if best.get(&owner[c as usize]).map(|b| b.1) == Some(c) {
+            if main[c as usize] {
                 continue;
             }
             for u in mesh.neighbors(v) {
@@ -56,8 +61,12 @@ pub(super) fn clean_up(world: &mut World, params: &Params) -> Result<usize, Tect
         if target.is_empty() {
             break;
         }
+        let mut to = vec![None; sizes.len()];
+        for (&c, &(_, p)) in &target {
+            to[c as usize] = Some(p);
+        }
         for v in mesh.vertices() {
-            if let Some(&(_, p)) = target.get(&comp[v.index()]) {
+            if let Some(p) = to[comp[v.index()] as usize] {
                 plate[v.index()] = p;
                 changed += 1;
             }

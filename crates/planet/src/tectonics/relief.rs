@@ -254,44 +254,40 @@ fn relieve(
     dt: f32,
 ) {
     let (decay_land, decay_ocean) = decay;
-    {
-        {
-            // Erosion and damping first, then this step's uplift.
-            if continental {
-                if *z > PLATEAU_M {
-                    *z = PLATEAU_M + (*z - PLATEAU_M) * decay_land;
-                } else if *z < -200.0 {
-                    *z = -200.0 + (*z + 200.0) * decay_ocean;
-                }
-            } else {
-                let base = ocean_depth(a);
-                *z = base + (*z - base) * decay_ocean;
-            }
-            let d = front.dist;
-            if !d.is_finite() {
-                return;
-            }
-            let t = front.tag;
-            let speed = front.speeds[(t & !DIVING) as usize];
-            let s = (speed / REF_SPEED).min(2.0);
-            if t & DIVING != 0 {
-                if !continental && d < TRENCH_WIDTH_KM {
-                    let x = (1.0 - d / TRENCH_WIDTH_KM) as f32;
-                    let trench = ocean_depth(a) - TRENCH_M * (s.min(1.0) as f32) * x * x;
-                    *z = z.min(trench);
-                }
-                return;
-            }
-            let bump = (-((d - ARC_DISTANCE_KM) / ARC_WIDTH_KM).powi(2)).exp();
-            let up = (UPLIFT_M_PER_MYR * s * bump) as f32 * dt;
-            if up > 1.0 {
-                *z += up;
-                *k = if continental {
-                    orogeny::ANDEAN
-                } else {
-                    orogeny::ARC
-                };
-            }
+    // Erosion and damping first, then this step's uplift.
+    if continental {
+        if *z > PLATEAU_M {
+            *z = PLATEAU_M + (*z - PLATEAU_M) * decay_land;
+        } else if *z < -200.0 {
+            *z = -200.0 + (*z + 200.0) * decay_ocean;
         }
+    } else {
+        let base = ocean_depth(a);
+        *z = base + (*z - base) * decay_ocean;
+    }
+    let d = front.dist;
+    if !d.is_finite() {
+        return;
+    }
+    let t = front.tag;
+    let speed = front.speeds[(t & !DIVING) as usize];
+    let s = (speed / REF_SPEED).min(2.0);
+    if t & DIVING != 0 {
+        if !continental && d < TRENCH_WIDTH_KM {
+            let x = (1.0 - d / TRENCH_WIDTH_KM) as f32;
+            let trench = ocean_depth(a) - TRENCH_M * (s.min(1.0) as f32) * x * x;
+            *z = z.min(trench);
+        }
+        return;
+    }
+    let bump = (-((d - ARC_DISTANCE_KM) / ARC_WIDTH_KM).powi(2)).exp();
+    let up = (UPLIFT_M_PER_MYR * s * bump) as f32 * dt;
+    if up > 1.0 {
+        *z += up;
+        *k = if continental {
+            orogeny::ANDEAN
+        } else {
+            orogeny::ARC
+        };
     }
 }

@@ -14,6 +14,8 @@
 //!   (a dense cap alone, with three far points on the sphere, with the same three a million
 //!   times farther out, and the other neighbours at 100k), against uniform random points: the
 //!   families must stay within 2× of the cap alone at every size (issue 21).
+//! * `jittered/*`: the jittered planet's sphere at 500k and 1M, built from its rings against
+//!   the incremental path on the same points (issue 22).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::DVec3;
@@ -106,5 +108,31 @@ fn clustered(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, triangulation, clustered);
+/// The jittered planet's sphere (tangent jitter 0.3, Hilbert order), as
+/// `World::fibonacci_sphere` and `World::resample_fresh_sphere` make it:
+/// `jittered/rings` (`perturbed_fibonacci_sphere`: the moved lattice's rings on all cores)
+/// against `jittered/incremental` (the same points through `sphere_mesh_hilbert`).
+fn jittered(c: &mut Criterion) {
+    use sphere::Perturbation;
+    let mut g = c.benchmark_group("jittered");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(4));
+    for n in [500_000usize, 1_000_000] {
+        let jitter = Perturbation::Tangent(0.3);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("rings", n), &n, |b, &n| {
+            b.iter(|| sphere::perturbed_fibonacci_sphere(black_box(n), 1.0, jitter, 1).unwrap())
+        });
+        g.bench_with_input(BenchmarkId::new("incremental", n), &n, |b, &n| {
+            b.iter(|| {
+                let p = sphere::perturbed_fibonacci_points(black_box(n), 1.0, jitter, 1).unwrap();
+                sphere::sphere_mesh_hilbert(&p).unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, triangulation, clustered, jittered);
 criterion_main!(benches);

@@ -58,11 +58,22 @@ impl HintGrid {
         };
         let cells_wanted = mesh.face_count() as f64 / density;
         let side = ((cells_wanted / 6.0).sqrt() as usize).clamp(1, Self::MAX_SIDE);
+        Self::of_faces(mesh, positions, side, mesh.faces())
+    }
+
+    /// A grid of `side` cells per cube-face side holding `faces` (the last one in a cell
+    /// wins), empty cells filled from their neighbours.
+    fn of_faces(
+        mesh: &Mesh,
+        positions: &[DVec3],
+        side: usize,
+        faces: impl Iterator<Item = Face>,
+    ) -> Self {
         let mut grid = Self {
             side,
             cells: vec![Face::INVALID; 6 * side * side],
         };
-        for f in mesh.faces() {
+        for f in faces {
             let [a, b, c] = mesh.face_vertices(f);
             let corner = |v: quadedge::Vertex| positions.get(v.index()).copied();
             if let (Some(a), Some(b), Some(c)) = (corner(a), corner(b), corner(c)) {
@@ -72,6 +83,20 @@ impl HintGrid {
         }
         grid.fill_empty_cells(mesh.faces().next().unwrap_or(Face::INVALID));
         grid
+    }
+
+    /// A coarser grid for `mesh` from every `stride`-th face slot only (about two sampled
+    /// faces per cell): `stride` times cheaper to build, for callers whose queries mostly
+    /// start from their previous answer and use the grid only now and then.
+    pub fn sampled(mesh: &Mesh, positions: &[DVec3], stride: usize) -> Self {
+        let stride = stride.max(1);
+        let cells_wanted = mesh.face_count() as f64 / (Self::FACES_PER_CELL * stride as f64);
+        let side = ((cells_wanted / 6.0).sqrt() as usize).clamp(1, Self::MAX_SIDE);
+        let faces = (0..mesh.face_slots())
+            .step_by(stride)
+            .map(|i| Face::new(i as u32))
+            .filter(|&f| mesh.is_face_alive(f));
+        Self::of_faces(mesh, positions, side, faces)
     }
 
     /// Gives every cell that no face centre fell in the face of a neighbouring cell on the

@@ -33,6 +33,7 @@ mod error;
 pub mod geometry;
 mod hilbert;
 mod icosphere;
+mod jittered;
 mod lattice;
 mod order;
 mod points;

@@ -92,6 +92,9 @@ pub fn fibonacci_points(
     Ok(out)
 }
 
+/// Points per task of the tangent jitter.
+const JITTER_CHUNK: usize = 1 << 13;
+
 /// How the Fibonacci lattice is perturbed, for [`perturbed_fibonacci_points`] and
 /// [`perturbed_fibonacci_sphere`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,19 +144,27 @@ pub fn perturbed_fibonacci_points(
         return Ok(out);
     }
     let reach = amplitude * (4.0 * core::f64::consts::PI / n as f64).sqrt();
-    let mut rng = Pcg64::seed_from_u64(seed);
+    // Two draws per point from one generator; each chunk jumps its own copy to its first
+    // point's draws, so the points are the same bits on any number of cores.
+    let start = Pcg64::seed_from_u64(seed);
     let unit = |rng: &mut Pcg64| (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-    for q in &mut out {
-        let p = *q / radius;
-        // An orthonormal tangent frame, away from the axis the point is closest to.
-        let axis = if p.y.abs() < 0.9 { DVec3::Y } else { DVec3::X };
-        let e1 = p.cross(axis).normalize();
-        let e2 = p.cross(e1);
-        // Uniform in the disk: radius ∝ √u.
-        let r = reach * unit(&mut rng).sqrt();
-        let (s, c) = (2.0 * core::f64::consts::PI * unit(&mut rng)).sin_cos();
-        *q = (p + e1 * (r * c) + e2 * (r * s)).normalize() * radius;
-    }
+    out.par_chunks_mut(JITTER_CHUNK)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            let mut rng = start.clone();
+            rng.advance(2 * (c * JITTER_CHUNK) as u128);
+            for q in chunk {
+                let p = *q / radius;
+                // An orthonormal tangent frame, away from the axis the point is closest to.
+                let axis = if p.y.abs() < 0.9 { DVec3::Y } else { DVec3::X };
+                let e1 = p.cross(axis).normalize();
+                let e2 = p.cross(e1);
+                // Uniform in the disk: radius ∝ √u.
+                let r = reach * unit(&mut rng).sqrt();
+                let (s, c) = (2.0 * core::f64::consts::PI * unit(&mut rng)).sin_cos();
+                *q = (p + e1 * (r * c) + e2 * (r * s)).normalize() * radius;
+            }
+        });
     Ok(out)
 }
 
@@ -161,11 +172,25 @@ pub fn perturbed_fibonacci_points(
 /// triangulated exactly (the lattice path for [`Perturbation::None`], as
 /// [`crate::fibonacci_sphere`] does).
 ///
+/// With [`Perturbation::Tangent`] the vertices come in Hilbert order, ready for traversal
+/// (vertex `i` is the `i`-th point along the curve, ties by index: the numbering of
+/// [`crate::sphere_mesh_hilbert`]), and the mesh is built on all cores from each vertex's
+/// ring, found among a few lattice neighbours and checked exactly (the same bits for any
+/// thread count; points moved beyond the rings' reach take the incremental path, the same
+/// triangulation).
+///
 /// ```
-/// use sphere::{Perturbation, perturbed_fibonacci_sphere};
+/// use sphere::{Perturbation, perturbed_fibonacci_points, perturbed_fibonacci_sphere};
 /// let (mesh, pos) = perturbed_fibonacci_sphere(500, 1.0, Perturbation::Tangent(0.4), 3).unwrap();
 /// assert_eq!(mesh.face_count(), 2 * 500 - 4);
 /// assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
+/// // The points of `perturbed_fibonacci_points`, renumbered.
+/// let mut points = perturbed_fibonacci_points(500, 1.0, Perturbation::Tangent(0.4), 3).unwrap();
+/// let mut sorted = pos.clone();
+/// for p in [&mut points, &mut sorted] {
+///     p.sort_by(|a, b| a.to_array().partial_cmp(&b.to_array()).unwrap());
+/// }
+/// assert_eq!(points, sorted);
 /// ```
 ///
 /// # Errors
@@ -181,7 +206,7 @@ pub fn perturbed_fibonacci_sphere(
         Perturbation::Spiral(p) => crate::fibonacci_sphere(n, radius, p, seed),
         Perturbation::Tangent(_) => {
             let points = perturbed_fibonacci_points(n, radius, perturbation, seed)?;
-            crate::sphere_mesh(&points)
+            crate::jittered::jittered_mesh(&points, radius)
         }
     }
 }

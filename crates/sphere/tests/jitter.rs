@@ -14,7 +14,7 @@ struct Spread {
     median: f64,
 }
 
-/// Each point's nearest-neighbour distance over the spacing, by vertex id (the point's index).
+/// Each vertex's nearest-neighbour distance over the spacing, by vertex id.
 /// The nearest neighbour of a point is one of its Delaunay neighbours: one pass over the rings.
 fn nearest(mesh: &Mesh, pos: &[DVec3]) -> Vec<f64> {
     let spacing = (4.0 * std::f64::consts::PI / mesh.vertex_count() as f64).sqrt();
@@ -38,13 +38,26 @@ fn spread(nn: &[f64]) -> Spread {
     }
 }
 
+/// Each point's nearest-neighbour distance over the spacing, by point index (a tangent
+/// jitter's mesh numbers the points along the Hilbert curve).
 fn nearest_of(p: Perturbation) -> Vec<f64> {
     let (mesh, pos) = perturbed_fibonacci_sphere(N, 1.0, p, 11).unwrap();
     mesh.check().unwrap();
     assert_eq!(mesh.face_count(), 2 * N - 4);
     assert!(delaunay::is_delaunay(&delaunay::Sphere, &mesh, &pos).is_ok());
     assert!(pos.iter().all(|q| (q.length() - 1.0).abs() < 1e-12));
-    nearest(&mesh, &pos)
+    let by_vertex = nearest(&mesh, &pos);
+    let Perturbation::Tangent(_) = p else {
+        return by_vertex;
+    };
+    let points = perturbed_fibonacci_points(N, 1.0, p, 11).unwrap();
+    let order = sphere::internals::hilbert_order_sphere(&points);
+    let mut by_point = vec![0.0; N];
+    for (v, &o) in order.iter().enumerate() {
+        assert_eq!(pos[v], points[o as usize]);
+        by_point[o as usize] = by_vertex[v];
+    }
+    by_point
 }
 
 fn measure(p: Perturbation) -> Spread {

@@ -103,7 +103,7 @@ impl World {
     /// layers of, names a dead or invalid source for a live element, holds unusable weights,
     /// or a stored layer cannot be decoded. The world is unchanged then.
     pub fn resample(&mut self, mesh: Mesh, plan: &ResamplePlan<'_>) -> Result<(), ResampleError> {
-        let layers = self.resampled_layers(&mesh, plan, None)?;
+        let layers = self.resampled_layers(&mesh, plan, None, Sources::Checked)?;
         self.install_resampled(mesh, layers);
         Ok(())
     }
@@ -127,17 +127,38 @@ impl World {
         mesh: &Mesh,
         plan: &ResamplePlan<'_>,
         skip: Option<usize>,
+        sources: Sources,
     ) -> Result<Vec<Slot>, ResampleError> {
         plan.check_lengths()?;
         let has = |k: ElementKind| self.layers.iter().any(|s| s.kind == k);
+        // Live sources skip the passes over the plan, not the coverage (indices and weights
+        // are checked again by every gather).
+        let checked = sources == Sources::Checked;
         if has(ElementKind::Vertex) {
-            self.check_vertices(mesh, plan)?;
+            match checked {
+                true => self.check_vertices(mesh, plan)?,
+                false => covers(
+                    ElementKind::Vertex,
+                    plan.vertex_corners.len(),
+                    mesh.vertex_slots(),
+                )?,
+            }
         }
         if has(ElementKind::Face) {
-            self.check_faces(mesh, plan)?;
+            match checked {
+                true => self.check_faces(mesh, plan)?,
+                false => covers(ElementKind::Face, plan.faces.len(), mesh.face_slots())?,
+            }
         }
         if ElementKind::ALL.iter().any(|k| k.is_edge() && has(*k)) {
-            self.check_edges(mesh, plan)?;
+            match checked {
+                true => self.check_edges(mesh, plan)?,
+                false => covers(
+                    ElementKind::DirectedEdge,
+                    plan.edges.len(),
+                    2 * mesh.quad_slots(),
+                )?,
+            }
         }
         // Every layer at once (each gather is parallel too); the first error in layer order.
         let layers: Vec<Result<Slot, ResampleError>> = self
@@ -244,6 +265,16 @@ fn resampled_slot(slot: &Slot, plan: &ResamplePlan<'_>) -> Result<Slot, Resample
     let mut s = slot.clone();
     s.state = State::Typed(t);
     Ok(s)
+}
+
+/// Whether a plan's sources must be checked against the old mesh.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sources {
+    /// A caller's plan: every source of a live element checked live in the old mesh.
+    Checked,
+    /// Stencils this world computed on its own mesh for `mesh`: point location answers live
+    /// elements only.
+    Live,
 }
 
 /// Does a plan array of `len` entries cover `slots` slots?

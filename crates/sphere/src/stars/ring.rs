@@ -1,6 +1,6 @@
 //! One vertex's ring: candidates sorted by angle, pruned by the exact in-circle test.
 
-use super::{MAX_CANDIDATES, NEAR_POLE, POLE, POLE_WINDOW, STRIDE, Zones};
+use super::{MAX_CANDIDATES, NEAR_POLE, POLE, POLE_WINDOW, Zone, Zones};
 use delaunay::predicates::orient3d_exact;
 use glam::DVec3;
 
@@ -64,6 +64,8 @@ impl Default for Scratch {
 pub(super) struct Context<'a> {
     pub(super) points: &'a [DVec3],
     pub(super) zones: Zones,
+    /// Search the wider offsets everywhere (a jittered lattice).
+    pub(super) wide: bool,
 }
 
 /// Rounding bound of the determinants below, in units of the largest entries' product: each
@@ -205,14 +207,29 @@ impl Context<'_> {
     /// counter-clockwise (exact, checked by each face's lowest corner), each turn between
     /// neighbours is then the difference of their computed angles up to that error, so the
     /// turns add up to exactly one full turn: the ring winds once.
-    pub(super) fn star(
+    pub(super) fn star(&self, i: usize, scratch: &mut Scratch, out: &mut [u32]) -> Option<u8> {
+        let m = self.candidates(i, &mut scratch.cand);
+        self.star_of(i, scratch, m, out)
+    }
+
+    /// [`Context::star`] among the candidates `ids` (distinct, without `i`; at most
+    /// [`MAX_CANDIDATES`]): the nearest [`POLAR_NEAREST`] of them are kept.
+    pub(super) fn star_among(
         &self,
         i: usize,
+        ids: &[u32],
         scratch: &mut Scratch,
-        out: &mut [u32; STRIDE],
+        out: &mut [u32],
     ) -> Option<u8> {
+        let m = ids.len().min(MAX_CANDIDATES);
+        scratch.cand.idx[..m].copy_from_slice(&ids[..m]);
+        self.star_of(i, scratch, m, out)
+    }
+
+    /// Vertex `i`'s ring among the first `m` candidates of `scratch`, into `out` (`None`
+    /// when it does not fit).
+    fn star_of(&self, i: usize, scratch: &mut Scratch, m: usize, out: &mut [u32]) -> Option<u8> {
         let Scratch { cand: s, ring } = scratch;
-        let m = self.candidates(i, s);
         let Keyed { kept, reach, size } = self.keyed(i, s, m)?;
         s.sort_by_angle(kept);
         let local = Local {
@@ -226,7 +243,7 @@ impl Context<'_> {
             Some(d) => d,
             None => local.scan(ring, kept)?,
         };
-        if d > STRIDE {
+        if d > out.len() {
             return None;
         }
         let ring = &ring[..d];
@@ -246,6 +263,12 @@ impl Context<'_> {
         Some(d as u8)
     }
 
+    /// Vertex `i`'s candidates, as [`Context::star`] searches them.
+    pub(super) fn candidate_ids<'s>(&self, i: usize, scratch: &'s mut Scratch) -> &'s [u32] {
+        let m = self.candidates(i, &mut scratch.cand);
+        &scratch.cand.idx[..m]
+    }
+
     /// Gathers vertex `i`'s candidate ids into `s.idx` and returns how many: a window of
     /// indices near the poles, the lattice's Fibonacci offsets elsewhere.
     fn candidates(&self, i: usize, s: &mut Candidates) -> usize {
@@ -261,7 +284,12 @@ impl Context<'_> {
             }
         } else {
             // Distinct offsets from `F_2 = 1` on: no candidate twice.
-            for f in self.zones.offsets(i, from_pole < NEAR_POLE) {
+            let zone = match (from_pole < NEAR_POLE, self.wide) {
+                (true, _) => Zone::NearPole,
+                (false, true) => Zone::Jittered,
+                (false, false) => Zone::Lattice,
+            };
+            for f in self.zones.offsets(i, zone) {
                 let f = f as usize;
                 if let Some(j) = i.checked_sub(f) {
                     s.idx[m] = j as u32;

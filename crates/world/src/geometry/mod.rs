@@ -335,9 +335,7 @@ pub(crate) fn fresh_sphere(
             .expect("a fresh lattice has no holes and one position per vertex");
         return Ok((mesh, positions));
     }
-    let points =
-        sphere::perturbed_fibonacci_points(n, radius, sphere::Perturbation::Tangent(jitter), seed)
-            .map_err(EditError::Generate)?;
-    let (mesh, positions, _) = sphere::sphere_mesh_hilbert(&points).map_err(EditError::Generate)?;
-    Ok((mesh, positions))
+    // Built from the moved lattice's rings on all cores, already in Hilbert order.
+    sphere::perturbed_fibonacci_sphere(n, radius, sphere::Perturbation::Tangent(jitter), seed)
+        .map_err(EditError::Generate)
 }

@@ -4,6 +4,7 @@
 use super::report::EditReport;
 use super::{EditError, Geometry, POSITION_NAME, check_triangulation, fault, fresh_sphere};
 use crate::World;
+use crate::resample::Sources;
 use crate::slot::Slot;
 use delaunay::resample::{StencilKinds, Stencils, stencils};
 use glam::DVec3;
@@ -99,7 +100,7 @@ impl World {
             edges: &s.edges,
         };
         let mut layers = self
-            .resampled_layers(&mesh, &plan, Some(i))
+            .resampled_layers(&mesh, &plan, Some(i), Sources::Live)
             .map_err(EditError::Resample)?;
         for _ in &layers {
             fault::stage("resample: a layer carried over")?;

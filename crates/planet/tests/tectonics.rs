@@ -89,15 +89,15 @@ fn stress_ocean_floor_age_at_20k() {
     floor_age_follows_ridge_distance(20_000);
 }
 
-/// Seed 3 through 60 Myr without resampling: measured 0.81 at 6k and 0.79 at 20k (0.65–0.74
-/// for seeds 5, 7, 11). Floor is dated by its distance from the ridge axis when its gap is
-/// filled, so the scatter left is where ridges changed (a boundary that began to open beside
-/// older floor, triple junctions, rifts); see docs/benchmark-notes.md.
+/// Seed 3 through 60 Myr without resampling: measured 0.81–0.83 at 6k and 0.81 at 20k
+/// (0.73–0.78 for seeds 5, 7, 11). Floor is dated by its distance from the ridge axis when its
+/// gap is filled, so the scatter left is where ridges changed (a boundary that began to open
+/// beside older floor, triple junctions, rifts); see docs/benchmark-notes.md.
 fn floor_age_follows_ridge_distance(n: usize) {
     let (world, t) = planet(n, 30, 3, |p| p.resample_every_myr = 0.0);
     let rho = age_against_ridge_distance(&world, &t);
     assert!(
-        rho >= 0.75,
+        rho >= 0.8,
         "rank correlation of age and ridge distance {rho}"
     );
 }

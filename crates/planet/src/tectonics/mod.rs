@@ -99,8 +99,8 @@ pub struct Params {
     pub vertices: usize,
     /// Resampling period (Myr; 0 = never).
     pub resample_every_myr: f64,
-    /// Rifting period (Myr; 0 = never): then the largest plate splits if it covers more than
-    /// [`Params::rift_min_area`] of the surface.
+    /// Rifting period (Myr; 0 = never): then a plate drawn at random among those covering
+    /// more than [`Params::rift_min_area`] of the surface splits.
     pub rift_every_myr: f64,
     /// See `rift_every_myr` (fraction of the surface).
     pub rift_min_area: f64,
@@ -122,7 +122,7 @@ impl Params {
             vertices,
             resample_every_myr: 30.0,
             rift_every_myr: 50.0,
-            rift_min_area: 0.14,
+            rift_min_area: 0.06,
             seed,
         }
     }
@@ -269,6 +269,8 @@ pub struct Tectonics {
     /// Seconds per stage over all steps.
     pub times: StageTimes,
     rng: Pcg64,
+    /// Which plate dives where two oceanic plates converge (kept once decided).
+    polarity: boundary::Polarity,
 }
 
 impl Tectonics {
@@ -297,7 +299,7 @@ impl Tectonics {
         }
         let mut rng = Pcg64::seed_from_u64(noise::derive(params.seed, 0x7ec7));
         let plates = init::motions(&params, &mut rng);
-        init::lay_out(world, &params)?;
+        init::lay_out(world, &params, &plates)?;
         let mut t = Tectonics {
             params,
             plates,
@@ -307,6 +309,7 @@ impl Tectonics {
             created: 0,
             times: StageTimes::default(),
             rng,
+            polarity: Default::default(),
         };
         plates::clean_up(world, &t.params)?;
         t.measure_areas(world);
@@ -337,7 +340,8 @@ impl Tectonics {
         };
         r.restore = self.motion(world)?;
         r.times.motion = split();
-        let b = boundary::subduct_and_collide(world, &self.plates, &self.params)?;
+        let b =
+            boundary::subduct_and_collide(world, &self.plates, &self.params, &mut self.polarity)?;
         r.subducted = b.subducted;
         r.sutured = b.sutured;
         r.times.subduction = split();

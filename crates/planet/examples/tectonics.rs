@@ -45,6 +45,21 @@ fn main() {
             .filter(|(a, b)| a.max(**b) > 0.01 * 5.1e8)
             .map(|(a, b)| (a - b).abs() / a.max(*b))
             .fold(0.0, f64::max);
+        let per: Vec<String> = sa
+            .plate_areas_km2
+            .iter()
+            .zip(&sb.plate_areas_km2)
+            .enumerate()
+            .map(|(p, (a, b))| {
+                let d = if a.max(*b) > 0.0 {
+                    100.0 * (b - a) / a.max(*b)
+                } else {
+                    0.0
+                };
+                format!("{p}: {:.2}/{:.2} ({d:+.1} %)", a / 5.1e6, b / 5.1e6)
+            })
+            .collect();
+        println!("  plate areas, % of the sphere: {}", per.join(", "));
         println!(
             "  {na} vs {nb}: land diff {:.2} pp, 5° block elevation correlation {:.3}, worst plate area diff {:.1} %",
             100.0 * (sa.land_fraction - sb.land_fraction).abs(),

@@ -80,24 +80,26 @@ fn subduction_never_removes_continental_crust() {
 
 #[test]
 fn ocean_floor_age_grows_with_distance_from_the_ridges() {
-    floor_age_follows_ridge_distance(6000);
+    floor_age_follows_ridge_distance(6000, 0.8);
 }
 
 #[test]
 #[ignore = "a 20k planet through 60 Myr; run by `cargo xtask stress`"]
 fn stress_ocean_floor_age_at_20k() {
-    floor_age_follows_ridge_distance(20_000);
+    // 0.78 at 20k since the jittered sphere's Hilbert numbering (a different planet from
+    // the same seed); 0.8 is not reached here: see docs/benchmark-notes.md.
+    floor_age_follows_ridge_distance(20_000, 0.75);
 }
 
-/// Seed 3 through 60 Myr without resampling: measured 0.81 at 6k and 0.79 at 20k (0.65–0.74
-/// for seeds 5, 7, 11). Floor is dated by its distance from the ridge axis when its gap is
-/// filled, so the scatter left is where ridges changed (a boundary that began to open beside
-/// older floor, triple junctions, rifts); see docs/benchmark-notes.md.
-fn floor_age_follows_ridge_distance(n: usize) {
+/// Seed 3 through 60 Myr without resampling: measured 0.81 at 6k and 0.78 at 20k
+/// (0.73–0.78 for seeds 5, 7, 11). Floor is dated by its distance from the ridge axis when its
+/// gap is filled, so the scatter left is where ridges changed (a boundary that began to open
+/// beside older floor, triple junctions, rifts); see docs/benchmark-notes.md.
+fn floor_age_follows_ridge_distance(n: usize, min_rho: f64) {
     let (world, t) = planet(n, 30, 3, |p| p.resample_every_myr = 0.0);
     let rho = age_against_ridge_distance(&world, &t);
     assert!(
-        rho >= 0.75,
+        rho >= min_rho,
         "rank correlation of age and ridge distance {rho}"
     );
 }

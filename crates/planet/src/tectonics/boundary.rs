@@ -7,7 +7,7 @@
 //! If so, the two crusts will overlap there. Oceanic crust under continental crust, or the
 //! older of two oceans, is consumed: those vertices are removed, so the overriding plate
 //! moves into the room they leave and the boundary stays clean. Continent against continent
-//! is a collision: the smaller plate's crust at the contact is sutured onto the other plate
+//! is a collision: the faster plate's crust at the contact is sutured onto the other plate
 //! (it changes plate and moves with it from now on), and a collision range rises around the
 //! contact. The test is exact geometry in km: no edge counts.
 
@@ -41,6 +41,14 @@ pub(super) struct Fronts {
     pub sutured: usize,
 }
 
+/// Which plate of each pair of oceanic plates (lower id first) dives under the other.
+pub(super) type Polarity = BTreeMap<(u32, u32), u32>;
+
+/// The key of a pair of plates in a [`Polarity`].
+fn pair(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
 /// One vertex that will overlap another plate after the coming motion.
 #[derive(Clone, Copy)]
 struct Overlap {
@@ -59,13 +67,15 @@ pub(super) fn subduct_and_collide(
     plates: &[Plate],
     params: &Params,
     sweep: &mut Sweep,
+    polarity: &mut Polarity,
 ) -> Result<Fronts, TectonicsError> {
     let (doomed, contacts) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         let age = slice(world, &AGE)?;
         let overlaps = find_overlaps(world, plates, params, plate, sweep);
-        decide(&overlaps, plate, crust, age)
+        decide_polarity(world, &overlaps, plate, crust, age, plates.len(), polarity);
+        decide(&overlaps, plate, crust, polarity)
     };
     world_ops::remove_vertices(world, &doomed)?;
     let sutured = suture(world, plates, params, &contacts, sweep)?;
@@ -78,47 +88,50 @@ pub(super) fn subduct_and_collide(
 /// Continental contacts per (plate, plate across), in vertex order.
 type Contacts = BTreeMap<(u32, u32), Vec<Vertex>>;
 
+/// Ocean against ocean: per pair of plates, the plate whose ocean floor is older on average
+/// (over the whole plate: denser, it pulls harder) dives, decided when the two first
+/// converge and kept, as a subduction zone keeps its polarity. The mean ages of the two
+/// front rows would be a coin toss: the rows are a cell deep, so they sample a different
+/// depth of floor on every mesh, and often nearly equal ages.
+fn decide_polarity(
+    world: &World,
+    overlaps: &[Overlap],
+    plate: &[u32],
+    crust: &[u8],
+    age: &[f32],
+    plate_count: usize,
+    polarity: &mut Polarity,
+) {
+    let new_pairs: std::collections::BTreeSet<(u32, u32)> = overlaps
+        .iter()
+        .filter(|o| crust[o.vertex.index()] == OCEANIC && !o.other_continental)
+        .map(|o| pair(plate[o.vertex.index()], o.other))
+        .filter(|k| !polarity.contains_key(k))
+        .collect();
+    if new_pairs.is_empty() {
+        return;
+    }
+    let mean_age = mean_ocean_age(world, plate, crust, age, plate_count);
+    for (a, b) in new_pairs {
+        // Ties: the lower id dives.
+        let diver = if mean_age[a as usize] >= mean_age[b as usize] {
+            a
+        } else {
+            b
+        };
+        polarity.insert((a, b), diver);
+    }
+}
+
 /// Which overlapping vertices are consumed (in increasing order) and which continental
 /// contacts collide.
 fn decide(
     overlaps: &[Overlap],
     plate: &[u32],
     crust: &[u8],
-    age: &[f32],
+    polarity: &Polarity,
 ) -> (Vec<Vertex>, Contacts) {
-    // Ocean against ocean: per pair of plates, the one whose overlapping crust is older on
-    // average dives (one decision per pair, so both sides never both go).
-    let mut ages: BTreeMap<(u32, u32), (f64, f64, f64, f64)> = BTreeMap::new();
-    for o in overlaps {
-        let a = plate[o.vertex.index()];
-        if crust[o.vertex.index()] == OCEANIC && !o.other_continental {
-            let (key, mine_first) = if a < o.other {
-                ((a, o.other), true)
-            } else {
-                ((o.other, a), false)
-            };
-            let e = ages.entry(key).or_default();
-            let x = f64::from(age[o.vertex.index()]);
-            if mine_first {
-                e.0 += x;
-                e.1 += 1.0;
-            } else {
-                e.2 += x;
-                e.3 += 1.0;
-            }
-        }
-    }
-    let older_dives = |a: u32, b: u32| -> bool {
-        let (key, mine_first) = if a < b {
-            ((a, b), true)
-        } else {
-            ((b, a), false)
-        };
-        let (sa, na, sb, nb) = ages.get(&key).copied().unwrap_or_default();
-        let (ma, mb) = (sa / na.max(1.0), sb / nb.max(1.0));
-        // `a` dives when it is the older side (ties: the lower id).
-        if mine_first { ma >= mb } else { mb < ma }
-    };
+    let older_dives = |a: u32, b: u32| polarity.get(&pair(a, b)) == Some(&a);
     let mut doomed = Vec::new();
     let mut contacts: Contacts = BTreeMap::new();
     for o in overlaps {
@@ -135,6 +148,29 @@ fn decide(
     }
     doomed.sort_unstable();
     (doomed, contacts)
+}
+
+/// Each plate's mean oceanic crust age (Myr; 0 for a plate without ocean).
+fn mean_ocean_age(
+    world: &World,
+    plate: &[u32],
+    crust: &[u8],
+    age: &[f32],
+    plates: usize,
+) -> Vec<f64> {
+    let mut sum = vec![(0.0, 0.0); plates];
+    for v in world.mesh().vertices() {
+        let i = v.index();
+        if let Some(s) = sum.get_mut(plate[i] as usize)
+            && crust[i] == OCEANIC
+        {
+            s.0 += f64::from(age[i]);
+            s.1 += 1.0;
+        }
+    }
+    sum.iter()
+        .map(|&(s, k)| if k > 0.0 { s / k } else { 0.0 })
+        .collect()
 }
 
 /// The vertices that the coming motion puts into another plate's present territory.
@@ -213,11 +249,11 @@ fn find_overlaps(
         .collect()
 }
 
-/// For each pair of plates in continental contact, the continental crust of the smaller
-/// plate that the coming motion would push into the larger one joins the larger plate (it
+/// For each pair of plates in continental contact, the continental crust of the faster
+/// plate that the coming motion would push into the slower one joins the slower plate (it
 /// stops there and piles up: crustal shortening), and a collision range rises around the
-/// contact. The plate boundary thus moves into the smaller plate at the closing speed, like
-/// an indenter. Returns the vertices that changed plate.
+/// contact. The plate boundary thus moves into the faster plate at the closing speed.
+/// Returns the vertices that changed plate.
 fn suture(
     world: &mut World,
     plates: &[Plate],
@@ -290,8 +326,11 @@ fn sutured(
     let mut range_sources = Vec::new();
     for (&(a, b), touch) in contacts {
         let (pa, pb) = (plates[a as usize], plates[b as usize]);
-        // Only the smaller plate's crust is sutured (ties: the higher id's).
-        if pa.area_km2 > pb.area_km2 || (pa.area_km2 == pb.area_km2 && a < b) {
+        // Only the faster plate's crust is sutured (ties: the higher id's): it is scraped
+        // off onto the slower plate, as India's crust onto Asia. Speeds are drawn from the
+        // seed, so the choice is the same on every mesh (comparing areas was not, for two
+        // plates of nearly equal size).
+        if pa.omega < pb.omega || (pa.omega == pb.omega && a < b) {
             continue;
         }
         for &v in touch {

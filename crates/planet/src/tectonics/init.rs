@@ -4,8 +4,11 @@
 //! by great-circle distance times a per-plate weight, measured from a noise-warped position
 //! (ragged, uneven plates rather than straight bisectors). Continents: the top
 //! `continental_fraction` of a fractal noise with continent-sized features, with shelves
-//! along their coasts. Ocean floor: ages from a smooth noise, depths from the ages.
+//! along their coasts. Ocean floor: dated by its drift time from the plates' opening
+//! boundaries (the initial plates have been moving as they do now, so their ridges are where
+//! they separate), depths from the ages.
 
+use super::distance::{Source, Sweep};
 use super::noise::{derive, fbm, fbm_vector};
 use super::relief::ocean_depth;
 use super::{
@@ -19,7 +22,7 @@ use rayon::prelude::*;
 use world::World;
 
 /// A uniform direction on the sphere.
-fn direction(rng: &mut Pcg64) -> DVec3 {
+pub(super) fn direction(rng: &mut Pcg64) -> DVec3 {
     let z: f64 = rng.random_range(-1.0..=1.0);
     let phi: f64 = rng.random_range(0.0..std::f64::consts::TAU);
     let s = (1.0 - z * z).max(0.0).sqrt();
@@ -72,7 +75,11 @@ fn plate_seeds(params: &Params) -> (Vec<DVec3>, Vec<f64>) {
 ///
 /// # Errors
 /// When the world refuses a layer.
-pub(super) fn lay_out(world: &mut World, params: &Params) -> Result<(), TectonicsError> {
+pub(super) fn lay_out(
+    world: &mut World,
+    params: &Params,
+    plates: &[Plate],
+) -> Result<(), TectonicsError> {
     let (seeds, weights) = plate_seeds(params);
     let r = params.radius_km;
     let (warp_seed, land_seed, detail_seed, age_seed) = (
@@ -120,6 +127,7 @@ pub(super) fn lay_out(world: &mut World, params: &Params) -> Result<(), Tectonic
     let n = sorted.len();
     let k = (((1.0 - params.continental_fraction) * n as f64) as usize).min(n.saturating_sub(1));
     let (_, &mut threshold, _) = sorted.select_nth_unstable_by(k, f64::total_cmp);
+    let ridge_age = drift_times(world, params, plates, &plate);
     let fields: Vec<(u8, f32, f32)> = (0..slots)
         .into_par_iter()
         .map(|i| {
@@ -135,8 +143,13 @@ pub(super) fn lay_out(world: &mut World, params: &Params) -> Result<(), Tectonic
                 let z = -180.0 + 900.0 * inland + 350.0 * detail;
                 (CONTINENTAL, 200.0, z as f32)
             } else {
-                let age =
-                    (60.0 + 70.0 * fbm(age_seed, d, r, 2500.0, 3, 0.5)).clamp(5.0, 180.0) as f32;
+                // Floor far from any ridge (a plate with no opening boundary) is old.
+                let drift = f64::from(ridge_age[i]);
+                let age = if drift.is_finite() {
+                    (drift * (1.0 + 0.15 * fbm(age_seed, d, r, 2500.0, 3, 0.5))).clamp(0.5, 180.0)
+                } else {
+                    (60.0 + 70.0 * fbm(age_seed, d, r, 2500.0, 3, 0.5)).clamp(5.0, 180.0)
+                } as f32;
                 (OCEANIC, age, ocean_depth(age) + (200.0 * detail) as f32)
             }
         })
@@ -152,6 +165,66 @@ pub(super) fn lay_out(world: &mut World, params: &Params) -> Result<(), Tectonic
     let _ = CONTINENTAL;
     Ok(())
 }
+
+/// Each vertex's drift time (Myr) from its plate's nearest opening boundary: the distance
+/// from the boundary (km) over that boundary's half opening rate; infinite on a plate with no
+/// opening boundary. A boundary edge opens when its plates move apart across it faster than
+/// [`MIN_OPENING`] and mostly across it (a transform makes no floor).
+fn drift_times(world: &World, params: &Params, plates: &[Plate], plate: &[u32]) -> Vec<f32> {
+    let mesh = world.mesh();
+    let pos = world_ops::positions(world);
+    let r = params.radius_km;
+    let sources: Vec<Source> = mesh
+        .vertices()
+        .filter_map(|v| {
+            let (i, p) = (v.index(), plate[v.index()]);
+            let mine = plates.get(p as usize)?;
+            // The fastest opening edge of the vertex's ring.
+            let (half, mid) = mesh
+                .neighbors(v)
+                .filter_map(|u| {
+                    let theirs = plates.get(plate[u.index()] as usize)?;
+                    if plate[u.index()] == p {
+                        return None;
+                    }
+                    let mid = ((pos[i] + pos[u.index()]) * 0.5).normalize() * r;
+                    let rel = theirs.velocity(mid) - mine.velocity(mid);
+                    let opening = rel.dot((pos[u.index()] - pos[i]).normalize());
+                    (opening > MIN_OPENING && opening > 0.7 * rel.length())
+                        .then_some((0.5 * rel.length(), mid))
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0))?;
+            Some(Source {
+                vertex: v,
+                point: mid,
+                // m/Myr.
+                tag: (half * 1000.0) as u32,
+            })
+        })
+        .collect();
+    let mut sweep = Sweep::default();
+    sweep.run(
+        mesh,
+        pos,
+        r,
+        &sources,
+        std::f64::consts::PI * r,
+        Some(plate),
+    );
+    (0..mesh.vertex_slots())
+        .map(|i| {
+            let (d, t) = (sweep.dist(i), sweep.tag(i));
+            if d.is_finite() && t != u32::MAX && t > 0 {
+                d / (t as f32 / 1000.0)
+            } else {
+                f32::INFINITY
+            }
+        })
+        .collect()
+}
+
+/// Slowest opening (km/Myr, 1 cm/yr) of a boundary that makes floor.
+const MIN_OPENING: f64 = 10.0;
 
 /// Creates (or overwrites) a whole vertex layer.
 fn write_new<T: layers::LayerValue + Copy>(

@@ -102,8 +102,8 @@ pub struct Params {
     pub vertices: usize,
     /// Resampling period (Myr; 0 = never).
     pub resample_every_myr: f64,
-    /// Rifting period (Myr; 0 = never): then the largest plate splits if it covers more than
-    /// [`Params::rift_min_area`] of the surface.
+    /// Rifting period (Myr; 0 = never): then a plate drawn at random among those covering
+    /// more than [`Params::rift_min_area`] of the surface splits.
     pub rift_every_myr: f64,
     /// See `rift_every_myr` (fraction of the surface).
     pub rift_min_area: f64,
@@ -125,7 +125,7 @@ impl Params {
             vertices,
             resample_every_myr: 30.0,
             rift_every_myr: 50.0,
-            rift_min_area: 0.14,
+            rift_min_area: 0.06,
             seed,
         }
     }
@@ -272,6 +272,8 @@ pub struct Tectonics {
     /// Seconds per stage over all steps.
     pub times: StageTimes,
     rng: Pcg64,
+    /// Which plate dives where two oceanic plates converge (kept once decided).
+    polarity: boundary::Polarity,
     /// Buffers kept from one step to the next (a clone starts with empty ones).
     scratch: Scratch,
 }
@@ -310,7 +312,7 @@ impl Tectonics {
         }
         let mut rng = Pcg64::seed_from_u64(noise::derive(params.seed, 0x7ec7));
         let plates = init::motions(&params, &mut rng);
-        init::lay_out(world, &params)?;
+        init::lay_out(world, &params, &plates)?;
         let mut t = Tectonics {
             params,
             plates,
@@ -320,6 +322,7 @@ impl Tectonics {
             created: 0,
             times: StageTimes::default(),
             rng,
+            polarity: Default::default(),
             scratch: Scratch::default(),
         };
         plates::clean_up(world, &t.params)?;
@@ -356,6 +359,7 @@ impl Tectonics {
             &self.plates,
             &self.params,
             &mut self.scratch.sweep,
+            &mut self.polarity,
         )?;
         r.subducted = b.subducted;
         r.sutured = b.sutured;

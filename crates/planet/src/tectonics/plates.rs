@@ -2,10 +2,11 @@
 //!
 //! The clean-up keeps each plate's largest connected piece; a stray piece (a vertex or a
 //! sliver cut off by subduction or suturing) joins the plate it borders most, and moves with
-//! it from then on, like a captured terrane. Rifting splits the largest plate along a
+//! it from then on, like a captured terrane. Rifting splits a large plate along a
 //! ragged great circle through its middle; the new plate turns away from the old one so a
 //! ridge opens between them.
 
+use super::init::direction;
 use super::noise::{derive, fbm};
 use super::{PLATE, Params, Plate, Tectonics, TectonicsError, read, world_ops, write};
 use glam::DVec3;
@@ -129,33 +130,31 @@ pub fn pieces_per_plate(mesh: &Mesh, plate: &[u32], plates: usize) -> Vec<usize>
     n
 }
 
-/// Splits the largest plate if it covers more than `rift_min_area` of the surface; returns
-/// the new plate. The generator is drawn from the same way either way.
+/// Splits a plate covering more than `rift_min_area` of the surface, drawn at random among
+/// those (each plate gets a random rank; the eligible plate of lowest rank rifts); returns
+/// the new plate. Which plate rifts is decided by plate ids and the seed, and by areas only
+/// through the threshold: choosing the largest plate was not the same plate at every
+/// resolution when two plates had nearly the same size. The generator is drawn from the same
+/// way either way.
 ///
 /// # Errors
 /// When the world lacks the plate layer.
 pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, TectonicsError> {
-    let along: DVec3 = {
-        let z: f64 = t.rng.random_range(-1.0..=1.0);
-        let phi: f64 = t.rng.random_range(0.0..std::f64::consts::TAU);
-        let s = (1.0 - z * z).max(0.0).sqrt();
-        DVec3::new(s * phi.cos(), s * phi.sin(), z)
-    };
+    let along = direction(&mut t.rng);
     let speed_cm: f64 = t.rng.random_range(2.0..4.0);
+    let ranks: Vec<u64> = (0..t.plates.len()).map(|_| t.rng.random()).collect();
     t.measure_areas(world);
     let sphere = 4.0 * std::f64::consts::PI * t.params.radius_km.powi(2);
-    let Some((big, area)) = t
-        .plates
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (i as u32, p.area_km2))
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
-    else {
-        return Ok(None);
-    };
-    if area < t.params.rift_min_area * sphere || t.plates.len() >= super::MAX_PLATES {
+    if t.plates.len() >= super::MAX_PLATES {
         return Ok(None);
     }
+    let big = (0..t.plates.len())
+        .filter(|&p| t.plates[p].area_km2 >= t.params.rift_min_area * sphere)
+        .min_by_key(|&p| ranks[p])
+        .map(|p| p as u32);
+    let Some(big) = big else {
+        return Ok(None);
+    };
     let mut plate = read(world, &PLATE)?;
     let pos = world_ops::positions(world);
     let mesh = world.mesh();

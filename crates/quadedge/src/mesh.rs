@@ -22,7 +22,7 @@ pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(crate::NONE - 1);
 /// like slice indexing they panic on ids past the end, and on removed ids they return
 /// unspecified (but memory-safe) answers. Check untrusted ids with [`Mesh::is_vertex_alive`],
 /// [`Mesh::is_face_alive`] and [`Mesh::is_edge_alive`] first.
-#[derive(Clone, Default)]
+#[derive(Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mesh {
     /// Per vertex: one outgoing primal edge, `INVALID` if isolated, `DEAD_VERTEX` if removed.
@@ -62,6 +62,36 @@ pub struct Mesh {
     /// The undo log being recorded and the state stamp ([`crate::undo`]).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) undo: crate::undo::UndoState,
+}
+
+/// A clone keeps the spare capacity of every array: a mesh copied for writing (a world's
+/// copy-on-write, a snapshot's first edit) grows as the original would have, instead of
+/// reallocating, and so copying, the whole mesh on its first insertion. Spare capacity that
+/// is never written costs no physical memory.
+impl Clone for Mesh {
+    fn clone(&self) -> Self {
+        fn keep<T: Copy>(v: &Vec<T>) -> Vec<T> {
+            let mut c = Vec::with_capacity(v.capacity());
+            c.extend_from_slice(v);
+            c
+        }
+        Mesh {
+            vertex_edge: keep(&self.vertex_edge),
+            face_edge: keep(&self.face_edge),
+            primal_origin: keep(&self.primal_origin),
+            primal_next: keep(&self.primal_next),
+            dual_origin: keep(&self.dual_origin),
+            dual_next: keep(&self.dual_next),
+            free_vertices: keep(&self.free_vertices),
+            free_faces: keep(&self.free_faces),
+            free_quads: keep(&self.free_quads),
+            live_vertices: self.live_vertices,
+            live_faces: self.live_faces,
+            live_quads: self.live_quads,
+            journal: self.journal.clone(),
+            undo: self.undo.clone(),
+        }
+    }
 }
 
 /// Bit-identical topology, free lists included; the journal is not compared.

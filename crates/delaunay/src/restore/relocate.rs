@@ -193,7 +193,10 @@ fn flip_around<S: Surface>(
     star_and_link(mesh, v, &mut stack);
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
     let mut stuck = Vec::new();
-    stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+    let flipped = Some(&mut *touched);
+    stats.flips += lawson_collect(
+        surface, mesh, positions, &mut stack, limit, &mut stuck, flipped,
+    )?;
     touched.extend(mesh.neighbors(v));
     for e in stuck {
         if mesh.is_edge_alive(e) {
@@ -232,7 +235,9 @@ pub(super) fn collide<S: Surface>(
     star_and_link(mesh, other, &mut stack);
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
     let mut stuck = Vec::new();
-    stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+    stats.flips += lawson_collect(
+        surface, mesh, positions, &mut stack, limit, &mut stuck, None,
+    )?;
     Ok(Relocation::Merged)
 }
 

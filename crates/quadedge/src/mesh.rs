@@ -22,7 +22,7 @@ pub(crate) const DEAD_VERTEX: Edge = Edge::from_raw(crate::NONE - 1);
 /// like slice indexing they panic on ids past the end, and on removed ids they return
 /// unspecified (but memory-safe) answers. Check untrusted ids with [`Mesh::is_vertex_alive`],
 /// [`Mesh::is_face_alive`] and [`Mesh::is_edge_alive`] first.
-#[derive(Default)]
+#[derive(Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mesh {
     /// Per vertex: one outgoing primal edge, `INVALID` if isolated, `DEAD_VERTEX` if removed.
@@ -62,36 +62,6 @@ pub struct Mesh {
     /// The undo log being recorded and the state stamp ([`crate::undo`]).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) undo: crate::undo::UndoState,
-}
-
-/// A clone keeps the spare capacity of every array: a mesh copied for writing (a world's
-/// copy-on-write, a snapshot's first edit) grows as the original would have, instead of
-/// reallocating, and so copying, the whole mesh on its first insertion. Spare capacity that
-/// is never written costs no physical memory.
-impl Clone for Mesh {
-    fn clone(&self) -> Self {
-        fn keep<T: Copy>(v: &Vec<T>) -> Vec<T> {
-            let mut c = Vec::with_capacity(v.capacity());
-            c.extend_from_slice(v);
-            c
-        }
-        Mesh {
-            vertex_edge: keep(&self.vertex_edge),
-            face_edge: keep(&self.face_edge),
-            primal_origin: keep(&self.primal_origin),
-            primal_next: keep(&self.primal_next),
-            dual_origin: keep(&self.dual_origin),
-            dual_next: keep(&self.dual_next),
-            free_vertices: keep(&self.free_vertices),
-            free_faces: keep(&self.free_faces),
-            free_quads: keep(&self.free_quads),
-            live_vertices: self.live_vertices,
-            live_faces: self.live_faces,
-            live_quads: self.live_quads,
-            journal: self.journal.clone(),
-            undo: self.undo.clone(),
-        }
-    }
 }
 
 /// Bit-identical topology, free lists included; the journal is not compared.
@@ -220,6 +190,46 @@ impl Mesh {
                 + self.free_faces.capacity()
                 + self.free_quads.capacity())
                 * size_of::<u32>()
+    }
+
+    /// A copy that keeps the spare capacity of every array, for a copy made to be edited (a
+    /// copy-on-write): it grows as the original would have, instead of reallocating, and so
+    /// copying, the whole mesh on its first insertions. Room never written costs no physical
+    /// memory. A plain [`Clone`] holds exact capacities (a snapshot keeps no reserve).
+    ///
+    /// ```
+    /// use quadedge::{Mesh, shapes};
+    /// let (n, t) = shapes::octahedron();
+    /// let mut m = Mesh::from_triangles(n, &t).unwrap();
+    /// m.reserve(1000).unwrap();
+    /// let copy = m.clone_keeping_capacity();
+    /// assert_eq!(copy, m);
+    /// assert_eq!(copy.heap_bytes(), m.heap_bytes());
+    /// assert!(m.clone().heap_bytes() < m.heap_bytes());
+    /// ```
+    pub fn clone_keeping_capacity(&self) -> Mesh {
+        fn keep<T: Copy>(v: &[T], capacity: usize) -> Vec<T> {
+            let mut c = Vec::with_capacity(capacity);
+            c.extend_from_slice(v);
+            c
+        }
+        let k = |v: &Vec<Edge>| keep(v, v.capacity());
+        Mesh {
+            vertex_edge: k(&self.vertex_edge),
+            face_edge: k(&self.face_edge),
+            primal_origin: keep(&self.primal_origin, self.primal_origin.capacity()),
+            primal_next: k(&self.primal_next),
+            dual_origin: keep(&self.dual_origin, self.dual_origin.capacity()),
+            dual_next: k(&self.dual_next),
+            free_vertices: keep(&self.free_vertices, self.free_vertices.capacity()),
+            free_faces: keep(&self.free_faces, self.free_faces.capacity()),
+            free_quads: keep(&self.free_quads, self.free_quads.capacity()),
+            live_vertices: self.live_vertices,
+            live_faces: self.live_faces,
+            live_quads: self.live_quads,
+            journal: self.journal.clone(),
+            undo: self.undo.clone(),
+        }
     }
 
     /// Releases spare capacity (after a build or many removals).

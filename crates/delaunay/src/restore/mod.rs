@@ -82,10 +82,12 @@ pub struct RestoreStats {
 ///
 /// **Which motions are repaired.** Any motion after which each moved vertex can be walked to
 /// its new place through a mesh that covers the surface once: small moves (flips), folds of
-/// plates and scattered far moves (relocation). A restore that found a fold, merged, or moved
-/// more than an eighth of the vertices ends with one O(n) count of the covering
-/// ([`crate::covering`]); a restore without folds is certified before any edit by the
-/// winding of each moved vertex and its neighbours (one predicate per neighbour).
+/// plates and scattered far moves (relocation). The covering ([`crate::covering`]) is
+/// certified in time proportional to what the repair changed: without folds, by the winding
+/// of each moved vertex and its neighbours before any edit; after a fold repair on the
+/// sphere, by the faces around the changed stars (against the faces holding the probe, which
+/// the fold scan records when more than an eighth of the vertices moved, or else by windings).
+/// Only a merge, a plane, or windings that cannot certify end with one O(n) count.
 pub fn restore<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,

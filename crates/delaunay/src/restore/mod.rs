@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 mod certify;
 mod relocate;
 mod scan;
-use relocate::{Relocation, collide_within, relocate};
+use relocate::{Relocation, Touched, collide_within, relocate};
 use scan::{FaceScan, scan_folds, scan_reflex};
 
 /// How [`restore`] treats collisions.
@@ -117,10 +117,12 @@ fn restore_edits<S: Surface>(
         refuse_branch_points(surface, mesh, positions, &moved.vertices)?;
     }
     let folded = scan.owners.clone();
-    let (relocated, mut changed) =
+    let (relocated, touched) =
         relocate_folded(surface, mesh, positions, folded, options, &mut stats)?;
+    let mut changed = touched.stars;
     changed.extend_from_slice(&relocated);
     stats.flips += moved.lawson(mesh, &mut changed)?;
+    changed.extend(touched.flipped);
     changed.sort_unstable();
     changed.dedup();
     // Folds, merges and mass motion are where vertices can pass one another far enough for
@@ -343,8 +345,8 @@ fn relocate_folded<S: Surface>(
     folded: Vec<Vertex>,
     options: &RestoreOptions,
     stats: &mut RestoreStats,
-) -> Result<(Vec<Vertex>, Vec<Vertex>), DelaunayError> {
-    let (mut relocated, mut touched) = (Vec::new(), Vec::new());
+) -> Result<(Vec<Vertex>, Touched), DelaunayError> {
+    let (mut relocated, mut touched) = (Vec::new(), Touched::default());
     if folded.is_empty() {
         return Ok((relocated, touched));
     }
@@ -377,7 +379,7 @@ fn relocate_folded<S: Surface>(
         }
         budget -= 1;
         let link: Vec<Vertex> = mesh.neighbors(v).collect();
-        touched.extend_from_slice(&link);
+        touched.stars.extend_from_slice(&link);
         match relocate(surface, mesh, positions, v, options, stats, &mut touched)? {
             Relocation::Done => {
                 progress = true;

@@ -146,25 +146,16 @@ mod tests {
     use crate::Sphere;
 
     fn octahedron() -> (Mesh, Vec<DVec3>) {
+        let (n, tris) = quadedge::shapes::octahedron();
         let pos = vec![
             DVec3::X,
-            DVec3::Y,
             DVec3::NEG_X,
+            DVec3::Y,
             DVec3::NEG_Y,
             DVec3::Z,
             DVec3::NEG_Z,
         ];
-        let tris = [
-            [0, 1, 4],
-            [1, 2, 4],
-            [2, 3, 4],
-            [3, 0, 4],
-            [1, 0, 5],
-            [2, 1, 5],
-            [3, 2, 5],
-            [0, 3, 5],
-        ];
-        (Mesh::from_triangles(6, &tris).unwrap(), pos)
+        (Mesh::from_triangles(n, &tris).unwrap(), pos)
     }
 
     /// Every face counter-clockwise and every edge locally Delaunay, the sphere covered twice
@@ -251,7 +242,7 @@ mod tests {
     #[test]
     fn a_fold_left_is_refused() {
         let (mesh, mut pos) = octahedron();
-        // The north pole pushed past the equator edge 0 → 1: faces around it turn over.
+        // The north pole pushed past the equator edge +x → +y: faces around it turn over.
         pos[4] = DVec3::new(1.0, 1.0, -0.2).normalize();
         let v = Vertex::new(4);
         assert!(folded_faces(&Sphere, &mesh, &pos, v).unwrap() > 0);

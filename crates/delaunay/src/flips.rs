@@ -19,8 +19,21 @@ pub(crate) fn lawson<S: Surface>(
     stack: &mut Vec<Edge>,
     limit: usize,
 ) -> Result<usize, DelaunayError> {
+    lawson_tracked(surface, mesh, positions, stack, limit, None)
+}
+
+/// [`lawson`] that pushes the four corners of every flipped quad to `flipped` (the vertices
+/// whose stars the flips changed: [`crate::restore`] certifies its repair around them).
+pub(crate) fn lawson_tracked<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    stack: &mut Vec<Edge>,
+    limit: usize,
+    flipped: Option<&mut Vec<Vertex>>,
+) -> Result<usize, DelaunayError> {
     let mut stuck = Vec::new();
-    let flips = lawson_collect(surface, mesh, positions, stack, limit, &mut stuck)?;
+    let flips = lawson_collect(surface, mesh, positions, stack, limit, &mut stuck, flipped)?;
     for e in stuck {
         if mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)? {
             return Err(DelaunayError::NotDelaunay(e));
@@ -30,7 +43,8 @@ pub(crate) fn lawson<S: Surface>(
 }
 
 /// [`lawson`] that hands the edges it could not flip to the caller instead of failing (fold
-/// repair flips around a vertex while other folds remain).
+/// repair flips around a vertex while other folds remain); with `flipped`, as
+/// [`lawson_tracked`].
 pub(crate) fn lawson_collect<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -38,6 +52,7 @@ pub(crate) fn lawson_collect<S: Surface>(
     stack: &mut Vec<Edge>,
     limit: usize,
     stuck: &mut Vec<Edge>,
+    mut flipped: Option<&mut Vec<Vertex>>,
 ) -> Result<usize, DelaunayError> {
     let mut flips = 0;
     while let Some(e) = stack.pop() {
@@ -69,6 +84,9 @@ pub(crate) fn lawson_collect<S: Surface>(
             Ok(_) => {
                 flips += 1;
                 stack.extend_from_slice(&around);
+                if let Some(f) = flipped.as_deref_mut() {
+                    f.extend([a, b, c, d]);
+                }
             }
             Err(MeshError::FlipWouldDuplicate(_)) => stuck.push(e),
             Err(err) => return Err(err.into()),

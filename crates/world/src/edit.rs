@@ -301,7 +301,7 @@ pub(crate) fn start_edit<'m>(
     if recording.is_none() {
         *before = (Arc::strong_count(mesh) > 1).then(|| Arc::downgrade(mesh));
     }
-    let mesh = Arc::make_mut(mesh);
+    let mesh = crate::mesh_log::writable(mesh);
     if recording.is_none() {
         // A journal left on by whoever built this mesh is not ours to read: start afresh.
         mesh.discard_journal();

@@ -11,6 +11,17 @@ fn placeholder() -> Arc<Mesh> {
     EMPTY.get_or_init(|| Arc::new(Mesh::new())).clone()
 }
 
+/// The mesh for writing: copied first when a snapshot shares it, keeping the spare capacity
+/// ([`Mesh::clone_keeping_capacity`]: the edits that follow grow it without reallocating the
+/// whole mesh).
+pub(crate) fn writable(mesh: &mut Arc<Mesh>) -> &mut Mesh {
+    if Arc::strong_count(mesh) > 1 {
+        *mesh = Arc::new(mesh.clone_keeping_capacity());
+    }
+    // Unique now: no copy (weak references, if any, are let go).
+    Arc::make_mut(mesh)
+}
+
 impl World {
     /// A snapshot of everything but the mesh (an empty placeholder stands in for it).
     pub(crate) fn without_mesh(&self) -> World {
@@ -28,7 +39,7 @@ impl World {
         let state = self.mesh.undo_state();
         match start {
             Some(s) if s == state => (Some(s), None, s),
-            Some(_) => match Arc::make_mut(&mut self.mesh).take_undo_log() {
+            Some(_) => match writable(&mut self.mesh).take_undo_log() {
                 Ok(log) => {
                     let (from, to) = (log.from_state(), log.to_state());
                     (Some(from), Some(log), to)
@@ -36,7 +47,7 @@ impl World {
                 Err(_) => unreachable!("the log is on"),
             },
             None => {
-                let mesh = Arc::make_mut(&mut self.mesh);
+                let mesh = writable(&mut self.mesh);
                 let _ = mesh.start_undo_log();
                 (None, None, mesh.undo_state())
             }
@@ -57,7 +68,7 @@ impl World {
             None if at != to => return false,
             _ => {}
         }
-        let mesh = Arc::make_mut(&mut self.mesh);
+        let mesh = writable(&mut self.mesh);
         let Ok(since) = mesh.stop_undo_log() else {
             return false;
         };

@@ -10,16 +10,19 @@
 //! data in every layer; the work is proportional to the folded region and to how far its
 //! vertices moved.
 
-use crate::check::{check_covering, check_len, finite4, pos};
-use crate::covering::{Probe, winding};
-use crate::flips::{flip_limit, lawson, star_and_link};
+use crate::check::{check_covering, check_len, pos};
+use crate::covering::winding;
+use crate::flips::{flip_limit, lawson_tracked, star_and_link};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
-use quadedge::{Edge, Mesh, Vertex};
+use quadedge::{Mesh, Vertex};
 use std::collections::VecDeque;
 
+mod certify;
 mod relocate;
-use relocate::{Relocation, collide_within, relocate};
+mod scan;
+use relocate::{Relocation, Touched, collide_within, relocate};
+use scan::{FaceScan, scan_folds, scan_reflex};
 
 /// How [`restore`] treats collisions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,10 +82,12 @@ pub struct RestoreStats {
 ///
 /// **Which motions are repaired.** Any motion after which each moved vertex can be walked to
 /// its new place through a mesh that covers the surface once: small moves (flips), folds of
-/// plates and scattered far moves (relocation). A restore that found a fold, merged, or moved
-/// more than an eighth of the vertices ends with one O(n) count of the covering
-/// ([`crate::covering`]); a restore without folds is certified before any edit by the
-/// winding of each moved vertex and its neighbours (one predicate per neighbour).
+/// plates and scattered far moves (relocation). The covering ([`crate::covering`]) is
+/// certified in time proportional to what the repair changed: without folds, by the winding
+/// of each moved vertex and its neighbours before any edit; after a fold repair on the
+/// sphere, by the faces around the changed stars (against the faces holding the probe, which
+/// the fold scan records when more than an eighth of the vertices moved, or else by windings).
+/// Only a merge, a plane, or windings that cannot certify end with one O(n) count.
 pub fn restore<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -107,14 +112,37 @@ fn restore_edits<S: Surface>(
 ) -> Result<RestoreStats, DelaunayError> {
     let moved = Moved::new(surface, mesh, positions, moved)?;
     let mut stats = RestoreStats::default();
-    let folded = moved.folded(mesh, &mut stats)?;
+    let scan = moved.folded(mesh, &mut stats)?;
     if moved.mask.is_none() && stats.folds == 0 && surface.is_closed() {
         refuse_branch_points(surface, mesh, positions, &moved.vertices)?;
     }
+    let folded = scan.owners.clone();
     let (relocated, touched) =
         relocate_folded(surface, mesh, positions, folded, options, &mut stats)?;
-    stats.flips += moved.lawson(mesh, &relocated, touched)?;
-    let covering = moved.no_fold_left(mesh, &relocated)?;
+    let mut changed = touched.stars;
+    changed.extend_from_slice(&relocated);
+    stats.flips += moved.lawson(mesh, &mut changed)?;
+    changed.extend(touched.flipped);
+    changed.sort_unstable();
+    changed.dedup();
+    // Folds, merges and mass motion are where vertices can pass one another far enough for
+    // the repaired mesh to wrap the surface twice, with every local condition met (see
+    // `crate::covering`); small moves (no fold) keep the covering. On the sphere without a
+    // merge, a certificate local to what changed settles it (`certify`); otherwise one O(n)
+    // count.
+    let certified = if surface.is_closed() && stats.merged == 0 {
+        let verdict = moved.certify(mesh, &scan, &changed, stats.folds);
+        // Debug builds check every local verdict against the O(n) count it replaces.
+        #[cfg(debug_assertions)]
+        certify::cross_check(surface, mesh, positions, &verdict);
+        verdict?
+    } else {
+        let covering = moved.no_fold_left(mesh, &relocated)?;
+        if let Some(times) = covering.filter(|&t| t != 1) {
+            return Err(DelaunayError::Covering { times });
+        }
+        covering.is_some() || (moved.mask.is_none() && stats.folds == 0 && stats.merged == 0)
+    };
     let merged_at_scan = stats.merged;
     if options.tolerance > 0.0 {
         for &v in &moved.vertices {
@@ -123,15 +151,8 @@ fn restore_edits<S: Surface>(
             }
         }
     }
-    // Folds, merges and mass motion are where vertices can pass one another far enough for
-    // the repaired mesh to wrap the surface twice, with every local condition met: one O(n)
-    // count settles it (see `crate::covering`). Small moves (no fold) keep the covering.
-    if let Some(times) = covering.filter(|&t| t != 1) {
-        return Err(DelaunayError::Covering { times });
-    }
-    // Merges within the tolerance came after the count: count again.
-    let counted = covering.is_some() && stats.merged == merged_at_scan;
-    if !counted && (moved.mask.is_some() || stats.folds > 0 || stats.merged > 0) {
+    // Merges within the tolerance came after the certificate: count.
+    if !certified || stats.merged != merged_at_scan {
         check_covering(surface, mesh, positions)?;
     }
     Ok(stats)
@@ -184,39 +205,38 @@ impl<'a, S: Surface> Moved<'a, S> {
         })
     }
 
-    /// The vertices with a folded face around them, sorted, each once; counts the folds.
-    fn folded(&self, mesh: &Mesh, stats: &mut RestoreStats) -> Result<Vec<Vertex>, DelaunayError> {
+    /// The vertices with a folded face around them (`owners`, sorted, each once); counts the
+    /// folds. With the mask, one scan of every face, which on the sphere also records the
+    /// faces holding the covering probe (for [`certify::certify_scanned`]).
+    fn folded(&self, mesh: &Mesh, stats: &mut RestoreStats) -> Result<FaceScan, DelaunayError> {
         let (surface, positions) = (self.surface, self.positions);
-        let mut folded = Vec::new();
-        match &self.mask {
-            Some(m) => stats.folds += scan_folds(surface, mesh, positions, m, &mut folded, None)?,
+        let mut scan = match &self.mask {
+            Some(m) => scan_folds(surface, mesh, positions, m, surface.is_closed())?,
             None => {
+                let mut scan = FaceScan::default();
                 for &v in &self.vertices {
                     let n = folded_faces(surface, mesh, positions, v)?;
                     if n > 0 {
-                        stats.folds += n;
-                        folded.push(v);
+                        scan.folds += n;
+                        scan.owners.push(v);
                     }
                 }
+                scan
             }
-        }
-        folded.sort_unstable();
-        folded.dedup();
-        Ok(folded)
+        };
+        stats.folds += scan.folds;
+        scan.owners.sort_unstable();
+        scan.owners.dedup();
+        Ok(scan)
     }
 
-    /// Lawson flips from every moved, relocated or touched vertex (small moves); returns the
-    /// number of flips.
-    fn lawson(
-        &self,
-        mesh: &mut Mesh,
-        relocated: &[Vertex],
-        mut touched: Vec<Vertex>,
-    ) -> Result<usize, DelaunayError> {
+    /// Lawson flips from every moved vertex and every vertex of `changed` (relocated or
+    /// touched by relocations), to which the corners of every flipped quad are added; returns
+    /// the number of flips.
+    fn lawson(&self, mesh: &mut Mesh, changed: &mut Vec<Vertex>) -> Result<usize, DelaunayError> {
         let mut stack = Vec::new();
-        touched.extend_from_slice(relocated);
-        touched.sort_unstable();
-        touched.dedup();
+        changed.sort_unstable();
+        changed.dedup();
         match &self.mask {
             Some(m) => scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?,
             None => {
@@ -227,13 +247,49 @@ impl<'a, S: Surface> Moved<'a, S> {
                 }
             }
         }
-        for &v in &touched {
+        for &v in changed.iter() {
             if mesh.is_vertex_alive(v) {
                 star_and_link(mesh, v, &mut stack);
             }
         }
         let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-        lawson(self.surface, mesh, self.positions, &mut stack, limit)
+        let flipped = Some(changed);
+        lawson_tracked(
+            self.surface,
+            mesh,
+            self.positions,
+            &mut stack,
+            limit,
+            flipped,
+        )
+    }
+
+    /// On the sphere, without merges: checks what the repair changed ([`certify`]). `true`
+    /// when the covering is certified, `false` when the caller must count it.
+    fn certify(
+        &self,
+        mesh: &Mesh,
+        scan: &FaceScan,
+        changed: &[Vertex],
+        folds: usize,
+    ) -> Result<bool, DelaunayError> {
+        let (surface, positions) = (self.surface, self.positions);
+        match &scan.holding {
+            Some(holding) => {
+                certify::certify_scanned(surface, mesh, positions, changed, &scan.folded, holding)?;
+                Ok(true)
+            }
+            None if folds == 0 => {
+                // Windings certified before any edit (`refuse_branch_points`); Lawson makes
+                // no clockwise face and keeps every winding.
+                Ok(true)
+            }
+            None => {
+                let mut moved = self.vertices.clone();
+                moved.sort_unstable();
+                certify::certify_windings(surface, mesh, positions, &moved, changed)
+            }
+        }
     }
 
     /// [`DelaunayError::FoldUnresolved`] for a fold left around a moved or relocated vertex
@@ -253,8 +309,9 @@ impl<'a, S: Surface> Moved<'a, S> {
         let mut covering = None;
         match &self.mask {
             Some(m) => {
-                let count = surface.is_closed().then_some(&mut covering);
-                scan_folds(surface, mesh, positions, m, &mut left, count)?;
+                let scan = scan_folds(surface, mesh, positions, m, surface.is_closed())?;
+                left = scan.owners;
+                covering = scan.holding.map(|h| h.len());
             }
             None => {
                 for &v in &self.vertices {
@@ -288,8 +345,8 @@ fn relocate_folded<S: Surface>(
     folded: Vec<Vertex>,
     options: &RestoreOptions,
     stats: &mut RestoreStats,
-) -> Result<(Vec<Vertex>, Vec<Vertex>), DelaunayError> {
-    let (mut relocated, mut touched) = (Vec::new(), Vec::new());
+) -> Result<(Vec<Vertex>, Touched), DelaunayError> {
+    let (mut relocated, mut touched) = (Vec::new(), Touched::default());
     if folded.is_empty() {
         return Ok((relocated, touched));
     }
@@ -322,7 +379,7 @@ fn relocate_folded<S: Surface>(
         }
         budget -= 1;
         let link: Vec<Vertex> = mesh.neighbors(v).collect();
-        touched.extend_from_slice(&link);
+        touched.stars.extend_from_slice(&link);
         match relocate(surface, mesh, positions, v, options, stats, &mut touched)? {
             Relocation::Done => {
                 progress = true;
@@ -389,78 +446,4 @@ fn folded_faces<S: Surface>(
         }
     }
     Ok(n)
-}
-
-/// One pass over the faces: counts the clockwise or flat faces with a moved corner (each
-/// once) and pushes, for each, its smallest moved corner to `out`. A linear scan of flat
-/// arrays costs less than walking every moved vertex's ring when most vertices moved. With
-/// `covering`, also counts the faces holding the covering probe ([`crate::covering`]; the
-/// faces without a moved corner are as they were, counter-clockwise).
-fn scan_folds<S: Surface>(
-    surface: &S,
-    mesh: &Mesh,
-    positions: &[DVec3],
-    moved: &[bool],
-    out: &mut Vec<Vertex>,
-    mut covering: Option<&mut Option<usize>>,
-) -> Result<usize, DelaunayError> {
-    let probe = Probe::new(surface, [DVec3::ZERO; 3]);
-    let mut holding = 0;
-    let mut n = 0;
-    for f in mesh.faces() {
-        let [a, b, c] = mesh.face_vertices(f);
-        let m = [moved[a.index()], moved[b.index()], moved[c.index()]];
-        if m == [false; 3] && covering.is_none() {
-            continue;
-        }
-        let [pa, pb, pc, _] = finite4(positions, [a, b, c, a])?;
-        if m != [false; 3] && surface.orient(pa, pb, pc) <= 0.0 {
-            n += 1;
-            let owner = [a, b, c]
-                .into_iter()
-                .zip(m)
-                .filter(|&(_, m)| m)
-                .map(|(v, _)| v)
-                .min();
-            out.extend(owner);
-        } else if covering.is_some() {
-            holding += usize::from(probe.in_face(surface, [pa, pb, pc]));
-        }
-    }
-    if let Some(c) = covering.as_mut() {
-        **c = Some(holding);
-    }
-    Ok(n)
-}
-
-/// One pass over the edges: pushes to `out` every edge that is not locally Delaunay among
-/// those whose circle test a move can change (one of its four quad corners moved). Lawson
-/// then starts from these only: an edge found Delaunay here changes its quad only through a
-/// neighbouring flip, which queues it again.
-fn scan_reflex<S: Surface>(
-    surface: &S,
-    mesh: &Mesh,
-    positions: &[DVec3],
-    moved: &[bool],
-    out: &mut Vec<Edge>,
-) -> Result<(), DelaunayError> {
-    for e in mesh.undirected_edges() {
-        if mesh.is_boundary_edge(e) {
-            continue;
-        }
-        let quad = [
-            mesh.origin(e),
-            mesh.dest(e),
-            mesh.dest(mesh.left_next(e)),
-            mesh.dest(mesh.left_next(e.sym())),
-        ];
-        if !quad.iter().any(|v| moved[v.index()]) {
-            continue;
-        }
-        let [pa, pb, pc, pd] = finite4(positions, quad)?;
-        if surface.in_circle(pa, pb, pc, pd) > 0.0 {
-            out.push(e);
-        }
-    }
-    Ok(())
 }

@@ -9,6 +9,15 @@ use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
 
+/// The vertices whose stars relocations changed: `stars` (the link, the walk's triangles, the
+/// new neighbours: the final Lawson pass starts from them) and `flipped` (the corners of the
+/// quads that the flips around a relocated vertex retriangulated: for the certificate only).
+#[derive(Debug, Default)]
+pub(super) struct Touched {
+    pub(super) stars: Vec<Vertex>,
+    pub(super) flipped: Vec<Vertex>,
+}
+
 pub(super) enum Relocation {
     Done,
     Merged,
@@ -24,7 +33,7 @@ pub(super) fn relocate<S: Surface>(
     v: Vertex,
     options: &RestoreOptions,
     stats: &mut RestoreStats,
-    touched: &mut Vec<Vertex>,
+    touched: &mut Touched,
 ) -> Result<Relocation, DelaunayError> {
     if mesh.is_boundary_vertex(v) {
         return Err(DelaunayError::BoundaryVertex(v));
@@ -37,7 +46,9 @@ pub(super) fn relocate<S: Surface>(
     for _ in 0..limit {
         let link = LinkTriangle::new(surface, mesh, positions, v, came, rng.next3());
         match link.crossed {
-            Some(e) if mesh.right(e).is_valid() => came = hop_through(mesh, v, e, stats, touched)?,
+            Some(e) if mesh.right(e).is_valid() => {
+                came = hop_through(mesh, v, e, stats, &mut touched.stars)?
+            }
             Some(_) => return Err(DelaunayError::Outside),
             None => {
                 if let Some(merged) = land(surface, mesh, positions, v, &link, options, stats)? {
@@ -180,24 +191,28 @@ fn land<S: Surface>(
 }
 
 /// Lawson flips around `v` in its new place; the vertices whose stars changed (and the ends
-/// of edges that stayed stuck) go to `touched`.
+/// of edges that stayed stuck) go to `touched.stars`, the corners of flipped quads to
+/// `touched.flipped`.
 fn flip_around<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &[DVec3],
     v: Vertex,
     stats: &mut RestoreStats,
-    touched: &mut Vec<Vertex>,
+    touched: &mut Touched,
 ) -> Result<(), DelaunayError> {
     let mut stack = Vec::with_capacity(16);
     star_and_link(mesh, v, &mut stack);
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
     let mut stuck = Vec::new();
-    stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
-    touched.extend(mesh.neighbors(v));
+    let flipped = Some(&mut touched.flipped);
+    stats.flips += lawson_collect(
+        surface, mesh, positions, &mut stack, limit, &mut stuck, flipped,
+    )?;
+    touched.stars.extend(mesh.neighbors(v));
     for e in stuck {
         if mesh.is_edge_alive(e) {
-            touched.extend([mesh.origin(e), mesh.dest(e)]);
+            touched.stars.extend([mesh.origin(e), mesh.dest(e)]);
         }
     }
     Ok(())
@@ -232,7 +247,9 @@ pub(super) fn collide<S: Surface>(
     star_and_link(mesh, other, &mut stack);
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
     let mut stuck = Vec::new();
-    stats.flips += lawson_collect(surface, mesh, positions, &mut stack, limit, &mut stuck)?;
+    stats.flips += lawson_collect(
+        surface, mesh, positions, &mut stack, limit, &mut stuck, None,
+    )?;
     Ok(Relocation::Merged)
 }
 

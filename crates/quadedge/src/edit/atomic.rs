@@ -51,16 +51,17 @@ impl Mesh {
         // A fresh log records nothing before the first write: starting one cannot fail here.
         let started = self.start_undo_log().is_ok();
         let result = edit(self);
-        let log = self.stop_undo_log();
+        let log = self.stop_undo_log_untrimmed();
         debug_assert!(
             started && log.is_ok(),
             "atomically: the edit stopped the undo log"
         );
-        if result.is_err()
-            && let Ok(log) = log
-            && self.undo(&log).is_ok()
-        {
-            self.truncate_journal(journal_len);
+        if let Ok(log) = log {
+            if result.is_err() && self.undo(&log).is_ok() {
+                self.truncate_journal(journal_len);
+            }
+            // The private log's buffer serves the next edit.
+            self.recycle_undo_log(log);
         }
         result
     }

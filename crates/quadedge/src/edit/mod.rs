@@ -67,6 +67,46 @@ impl Mesh {
         Ok(())
     }
 
+    /// A copy that keeps the spare capacity of every array, for a copy made to be edited (a
+    /// copy-on-write): it grows as the original would have, instead of reallocating, and so
+    /// copying, the whole mesh on its first insertions. Room never written costs no physical
+    /// memory. A plain [`Clone`] holds exact capacities (a snapshot keeps no reserve).
+    ///
+    /// ```
+    /// use quadedge::{Mesh, shapes};
+    /// let (n, t) = shapes::octahedron();
+    /// let mut m = Mesh::from_triangles(n, &t).unwrap();
+    /// m.reserve(1000).unwrap();
+    /// let copy = m.clone_keeping_capacity();
+    /// assert_eq!(copy, m);
+    /// assert_eq!(copy.heap_bytes(), m.heap_bytes());
+    /// assert!(m.clone().heap_bytes() < m.heap_bytes());
+    /// ```
+    pub fn clone_keeping_capacity(&self) -> Mesh {
+        fn keep<T: Copy>(v: &[T], capacity: usize) -> Vec<T> {
+            let mut c = Vec::with_capacity(capacity);
+            c.extend_from_slice(v);
+            c
+        }
+        let k = |v: &Vec<Edge>| keep(v, v.capacity());
+        Mesh {
+            vertex_edge: k(&self.vertex_edge),
+            face_edge: k(&self.face_edge),
+            primal_origin: keep(&self.primal_origin, self.primal_origin.capacity()),
+            primal_next: k(&self.primal_next),
+            dual_origin: keep(&self.dual_origin, self.dual_origin.capacity()),
+            dual_next: k(&self.dual_next),
+            free_vertices: keep(&self.free_vertices, self.free_vertices.capacity()),
+            free_faces: keep(&self.free_faces, self.free_faces.capacity()),
+            free_quads: keep(&self.free_quads, self.free_quads.capacity()),
+            live_vertices: self.live_vertices,
+            live_faces: self.live_faces,
+            live_quads: self.live_quads,
+            journal: self.journal.clone(),
+            undo: self.undo.clone(),
+        }
+    }
+
     // ---------------------------------------------------------------- primitives
 
     /// Sets `onext(p) = n` for primal edges and keeps the dual ring consistent.

@@ -39,11 +39,20 @@ pub(crate) struct UndoState {
     /// Names the current state for logs; 0 when unknown (edited since the last stamp).
     pub(crate) stamp: u64,
     pub(crate) rec: Option<Box<Recorder>>,
+    /// The buffer of the last private log ([`Mesh::atomically`]), cleared: the next one records
+    /// into it instead of growing a fresh one (no reallocation and page faults per edit).
+    pub(crate) spare: Vec<Write>,
 }
 
 /// Recording buffers larger than this (in writes, 16 bytes each) are released when a take
 /// leaves them mostly unused.
 const KEPT_WRITES: usize = 1 << 16;
+
+/// Is a recording buffer large and mostly unused (released rather than kept)?
+#[allow(clippy::ptr_arg)] // The capacity is the point.
+fn idle(writes: &Vec<Write>) -> bool {
+    writes.capacity() > KEPT_WRITES && writes.capacity() > 4 * writes.len()
+}
 
 /// A fresh, process-unique, non-zero state stamp.
 fn fresh_stamp() -> u64 {
@@ -148,10 +157,12 @@ impl Mesh {
         if self.undo.stamp == 0 {
             self.undo.stamp = fresh_stamp();
         }
+        let mut writes = core::mem::take(&mut self.undo.spare);
+        writes.clear();
         self.undo.rec = Some(Box::new(Recorder {
             start: self.undo.stamp,
             start_lens: self.array_lens(),
-            writes: Vec::new(),
+            writes,
             wholes: Vec::new(),
         }));
         Ok(())
@@ -229,21 +240,23 @@ impl Mesh {
         let stamp = self.undo.stamp;
         let lens = self.array_lens();
         let r = self.undo.rec.as_deref_mut().ok_or(MeshError::UndoLogOff)?;
-        // The log gets an exact-size copy; the recording buffer is kept for the next step
-        // (no reallocation and page faults per step), unless it is mostly idle.
+        // The log takes the recording buffer itself, trimmed in place (no copy); recording
+        // goes on in a buffer of the same room, unless the old one was mostly idle.
+        let room = if idle(&r.writes) {
+            0
+        } else {
+            r.writes.capacity()
+        };
+        let mut writes = core::mem::replace(&mut r.writes, Vec::with_capacity(room));
+        writes.shrink_to_fit();
         let log = UndoLog {
             before: r.start,
             after: stamp,
             before_lens: r.start_lens,
             after_lens: lens,
-            writes: r.writes.as_slice().to_vec(),
+            writes,
             wholes: core::mem::take(&mut r.wholes),
         };
-        if r.writes.capacity() > KEPT_WRITES && r.writes.capacity() > 4 * r.writes.len() {
-            r.writes = Vec::new();
-        } else {
-            r.writes.clear();
-        }
         r.start = stamp;
         r.start_lens = lens;
         Ok(log)
@@ -254,9 +267,40 @@ impl Mesh {
     /// # Errors
     /// [`MeshError::UndoLogOff`] when no log is being recorded.
     pub fn stop_undo_log(&mut self) -> Result<UndoLog, MeshError> {
-        let log = self.take_undo_log()?;
-        self.undo.rec = None;
+        let mut log = self.stop_undo_log_untrimmed()?;
+        log.writes.shrink_to_fit();
         Ok(log)
+    }
+
+    /// [`Mesh::stop_undo_log`] whose log keeps the recording buffer as it is (for
+    /// [`Mesh::recycle_undo_log`]).
+    pub(crate) fn stop_undo_log_untrimmed(&mut self) -> Result<UndoLog, MeshError> {
+        let rec = self.undo.rec.take().ok_or(MeshError::UndoLogOff)?;
+        if self.undo.stamp == 0 {
+            self.undo.stamp = fresh_stamp();
+        }
+        let Recorder {
+            start,
+            start_lens,
+            writes,
+            wholes,
+        } = *rec;
+        Ok(UndoLog {
+            before: start,
+            after: self.undo.stamp,
+            before_lens: start_lens,
+            after_lens: self.array_lens(),
+            writes,
+            wholes,
+        })
+    }
+
+    /// Keeps the buffer of a private log that is no longer needed for the next one (see
+    /// [`UndoState::spare`]), unless it is mostly idle.
+    pub(crate) fn recycle_undo_log(&mut self, log: UndoLog) {
+        if !idle(&log.writes) && log.writes.capacity() > self.undo.spare.capacity() {
+            self.undo.spare = log.writes;
+        }
     }
 
     /// Takes the mesh back from the state at the end of `log` to the state at its start,

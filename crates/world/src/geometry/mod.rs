@@ -180,7 +180,15 @@ impl World {
         geometry: Geometry,
         seed: u64,
     ) -> World {
+        // Room for an eighth more vertices, so that the first insertions of a living planet
+        // (and of every copy made for writing, which keeps the room) do not reallocate the
+        // whole mesh; room never written costs no physical memory. Only a hint: without the
+        // memory, the mesh grows when it must.
+        let mut mesh = mesh;
+        let room = mesh.vertex_slots() / 8;
+        let _ = mesh.reserve(room);
         let mut world = World::new(mesh, seed);
+        positions.reserve(room);
         positions.resize(world.mesh.vertex_slots(), DVec3::ZERO);
         let i = world.ensure_layer(geometry.info());
         let layer = world.layers[i]

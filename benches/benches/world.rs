@@ -30,7 +30,7 @@ fn world_benches(c: &mut Criterion) {
         b.iter_batched(
             || w.clone(),
             |mut x| {
-                x.lock_layer(&HEIGHT).unwrap()[Vertex::new(12345)] = 1.0;
+                x.update_layer(&HEIGHT, |l| l[Vertex::new(12345)] = 1.0).unwrap();
                 x
             },
             criterion::BatchSize::LargeInput,
@@ -38,7 +38,7 @@ fn world_benches(c: &mut Criterion) {
     });
     let mut history = History::new(usize::MAX);
     history.commit("a", &mut w);
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(7)] = 2.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(7)] = 2.0).unwrap();
     history.commit("b", &mut w);
     g.bench_function("undo_redo", |b| {
         b.iter(|| {
@@ -74,7 +74,7 @@ fn world_benches(c: &mut Criterion) {
     // Memory: what an undo step keeps.
     let snap = w.clone();
     let (_, one_value) = retained(|| {
-        w.lock_layer(&HEIGHT).unwrap()[Vertex::new(99)] = 5.0;
+        w.update_layer(&HEIGHT, |l| l[Vertex::new(99)] = 5.0).unwrap();
     });
     drop(snap);
     // A topology edit in a history: the mesh's undo log, not a mesh copy.
@@ -82,6 +82,7 @@ fn world_benches(c: &mut Criterion) {
         let mut m = w.lock_mesh();
         let e = m.vertex_edge(Vertex::new(4321));
         m.flip(e).unwrap();
+        m.commit();
     }
     history.commit("flip", &mut w);
     let topology = history.step_bytes().last().unwrap_or(0);

@@ -316,7 +316,8 @@ fn set<T: layers::LayerValue + Copy>(
             *x = value(k);
         }
     }
-    Ok(())
+    g.commit()
+        .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))
 }
 
 /// What one round of [`gaps`] found.

@@ -467,5 +467,6 @@ fn write<T: layers::LayerValue + Copy>(
     let s = g.as_mut_slice();
     let n = s.len().min(values.len());
     s[..n].copy_from_slice(&values[..n]);
-    Ok(())
+    g.commit()
+        .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))
 }

@@ -103,7 +103,12 @@ fn flips_repair_and_never_touch_ghost_edges() {
     let before = map.mesh.clone();
     // Ghost edges are never flipped by the planar criterion.
     let ghost_edges: Vec<_> = map.mesh.outgoing(map.ghost).collect();
-    let n = plane::make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &ghost_edges);
+    let n = plane::internals::make_delaunay_from_edges(
+        &mut map.mesh,
+        &map.positions,
+        map.ghost,
+        &ghost_edges,
+    );
     assert_eq!(n, Ok(0));
     assert_eq!(map.mesh, before);
     // Break an interior edge, then repair from it.
@@ -125,7 +130,8 @@ fn flips_repair_and_never_touch_ghost_edges() {
         ),
         Err(Ok(Violation::NotDelaunay(_)))
     ));
-    let n = plane::make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &[f]);
+    let n =
+        plane::internals::make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &[f]);
     assert_eq!(n, Ok(1));
     assert_eq!(
         is_delaunay(
@@ -377,7 +383,7 @@ fn edits_through_the_world_keep_layers_and_the_planar_criterion() {
             .unwrap();
         let f = mesh.flip(e).unwrap();
         assert_eq!(
-            plane::make_delaunay_from_edges(mesh, pos, map.ghost, &[f]),
+            plane::internals::make_delaunay_from_edges(mesh, pos, map.ghost, &[f]),
             Ok(1)
         );
         g.commit();

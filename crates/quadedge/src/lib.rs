@@ -53,8 +53,8 @@ mod ids;
 #[doc(hidden)]
 pub mod internals;
 mod iter;
-mod lend;
 pub mod journal;
+mod lend;
 mod mesh;
 #[cfg(feature = "rayon")]
 mod par;

@@ -22,7 +22,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         plate.commit()?;
     }
     world.update_dict("plates", |d| {
-        d.set("seeds", Value::List(seeds.iter().map(|&v| v.into()).collect()))
+        d.set(
+            "seeds",
+            Value::List(seeds.iter().map(|&v| v.into()).collect()),
+        )
     });
     {
         // Remove a few vertices by collapsing edges, then renumber densely.

@@ -309,7 +309,9 @@ impl Drop for DictGuard<'_> {
         match self.saved.take() {
             None => {}
             Some(Some(saved)) => {
-                self.world.dicts.insert(std::mem::take(&mut self.name), saved);
+                self.world
+                    .dicts
+                    .insert(std::mem::take(&mut self.name), saved);
             }
             Some(None) => {
                 self.world.dicts.remove(&self.name);

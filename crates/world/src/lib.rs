@@ -11,8 +11,9 @@
 //! Writes go through lock guards, kept only by their `commit()` (dropped without it, a guard
 //! rolls back: the world is `==` to what it was, same versions). While the mesh guard is
 //! held the mesh records its change journal; when it is committed every layer replays the
-//! journal by its own policies (and ids stored in dictionaries follow it too). To work on the mesh and several layers at once use
-//! a [`Transaction`]; to edit the mesh with its positions at hand, as a contiguous `Vec`, use
+//! journal by its own policies (and ids stored in dictionaries follow it too). To work on
+//! the mesh and several layers at once use a [`Transaction`]; to edit the mesh with its
+//! positions at hand, as a contiguous `Vec`, use
 //! [`World::lock_mesh_and_positions`]. Replacing the whole mesh is an explicit operation,
 //! [`World::replace_mesh`], that says what happens to each layer.
 //!
@@ -66,8 +67,8 @@ mod history;
 mod mesh_log;
 mod pending;
 mod positions;
-mod rollback;
 pub mod resample;
+mod rollback;
 #[doc(hidden)]
 pub mod sample;
 mod slot;

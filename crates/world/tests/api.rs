@@ -76,7 +76,8 @@ fn replacing_the_mesh_inside_a_guard_is_a_replacement() {
 #[test]
 fn replace_mesh_says_what_happens_to_each_layer() {
     let mut w = octahedron_world();
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(4)] = 4.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(4)] = 4.0)
+        .unwrap();
     w.update_layer(&PLATE, |l| l[Face::new(1)] = 9).unwrap();
     w.update_dict("d", |d| d.set("v", Vertex::new(4)));
     w.update_dict("d", |d| d.set("f", Face::new(1)));
@@ -156,7 +157,8 @@ fn versions_change_exactly_when_data_changes() {
     }
     assert_eq!(snapshot(&w), start);
     // Each write changes exactly its component.
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     let a = snapshot(&w);
     assert!(a.1 > start.1 && (a.0, a.2, a.3) == (start.0, start.2, start.3));
     let mut rng = w.lock_random();
@@ -202,7 +204,8 @@ fn lock_layers_changes_nothing_on_failure() {
 fn equality_compares_contents_bitwise_whatever_the_encoding() {
     let mut w = sample_world();
     w.update_dict("plates", |d| d.set("nan", f64::NAN));
-    w.update_layer(&DISTANCE, |l| l[quadedge::Edge::primal(0)] = f32::NAN).unwrap();
+    w.update_layer(&DISTANCE, |l| l[quadedge::Edge::primal(0)] = f32::NAN)
+        .unwrap();
     assert_eq!(w, w.clone());
     // A loaded world with pending journals equals a fresh one after the same edits.
     let mut loaded = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
@@ -218,7 +221,9 @@ fn equality_compares_contents_bitwise_whatever_the_encoding() {
     assert_eq!(w, loaded);
     // And a difference in one value is seen, encoded or not.
     let mut other = World::load_from_slice(&loaded.save_to_vec().unwrap()).unwrap();
-    other.update_layer(&HEIGHT, |l| l[Vertex::new(1)] = 42.0).unwrap();
+    other
+        .update_layer(&HEIGHT, |l| l[Vertex::new(1)] = 42.0)
+        .unwrap();
     assert_ne!(other, w);
     assert_ne!(w, other);
     let mut z = w.clone();
@@ -472,7 +477,8 @@ fn layer_settings_are_checked_not_silently_ignored() {
         .initial(1.5)
         .auto_validate(true);
     let mut w = common::octahedron_world();
-    w.update_layer(&A, |l| l[quadedge::Vertex::new(0)] = 0.5).unwrap();
+    w.update_layer(&A, |l| l[quadedge::Vertex::new(0)] = 0.5)
+        .unwrap();
     let before = w.clone();
     let version = w.layer_version("a");
     for info in [&A_WIDER, &A_SLERP] {

@@ -222,7 +222,8 @@ fn an_absurd_layer_version_is_refused() {
     // The largest accepted version still leaves the clock room to grow.
     let ok = edit_layer(&file, "height", |s| s.version = 1 << 62);
     let mut w = World::load_from_slice(&ok).unwrap();
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     assert!(w.layer_version("height") > 1 << 62);
 }
 
@@ -256,7 +257,8 @@ fn names_too_long_for_the_format_are_refused_on_save() {
 fn loaded_layers_are_validated_before_they_are_handed_out() {
     // A value outside the range (written without automatic validation).
     let mut w = octahedron_world();
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(2)] = f32::NAN).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(2)] = f32::NAN)
+        .unwrap();
     let back = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
     assert!(matches!(
         back.try_layer(&HEIGHT),
@@ -301,8 +303,12 @@ fn a_remove_layer_policy_fires_on_a_layer_still_encoded() {
     const SPLIT_FRAGILE: LayerInfo<f32, VertexKind> =
         LayerInfo::new("split_fragile").interpolation(Interpolation::DropLayer);
     let mut fresh = grid_world(1);
-    fresh.update_layer(&FRAGILE, |l| l[Vertex::new(0)] = 1.0).unwrap();
-    fresh.update_layer(&SPLIT_FRAGILE, |l| l[Vertex::new(0)] = 1.0).unwrap();
+    fresh
+        .update_layer(&FRAGILE, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
+    fresh
+        .update_layer(&SPLIT_FRAGILE, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     let mut loaded = World::load_from_slice(&fresh.save_to_vec().unwrap()).unwrap();
     for w in [&mut fresh, &mut loaded] {
         let mut m = w.lock_mesh();

@@ -113,7 +113,8 @@ fn undo_step_after_one_value_at_1m_values_is_at_most_64_kib() {
     w.lock_layer(&HEIGHT).unwrap().commit().unwrap();
     let mut h = History::new(usize::MAX);
     h.commit("start", &mut w);
-    w.update_layer(&POSITION, |l| l[Vertex::new(12_345)] = DVec3::Y).unwrap();
+    w.update_layer(&POSITION, |l| l[Vertex::new(12_345)] = DVec3::Y)
+        .unwrap();
     h.commit("one value", &mut w);
     let step: Vec<usize> = h.step_bytes().collect();
     assert_eq!(step.len(), 1);
@@ -130,7 +131,8 @@ fn undo_step_after_one_value_at_1m_values_is_at_most_64_kib() {
 #[test]
 fn a_write_after_a_snapshot_leaves_the_snapshot_unchanged() {
     let mut w = grid_world();
-    w.update_layer(&HEIGHT, |l| l.as_mut_slice()[3] = 2.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l.as_mut_slice()[3] = 2.0)
+        .unwrap();
     let snap = w.clone();
     {
         let mut h = w.lock_layer(&HEIGHT).unwrap();

@@ -73,7 +73,8 @@ fn write_some(w: &mut World, rng: &mut Rng, salt: u64) {
     }
     let f = w.mesh().face_slots();
     if f > 0 {
-        w.update_layer(&PLATE, |l| l[Face::new(rng.below(f) as u32)] = salt as u16).unwrap();
+        w.update_layer(&PLATE, |l| l[Face::new(rng.below(f) as u32)] = salt as u16)
+            .unwrap();
     }
 }
 

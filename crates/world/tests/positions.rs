@@ -35,7 +35,11 @@ fn the_positions_are_lent_not_copied() {
         lent
     };
     let p = w.layer(&POS).unwrap();
-    assert_eq!(p.as_slice().as_ptr(), before, "the layer's own storage, not copied back");
+    assert_eq!(
+        p.as_slice().as_ptr(),
+        before,
+        "the layer's own storage, not copied back"
+    );
     assert_eq!(p[Vertex::new(3)].x, -1.0);
     // Shared by a history: copied once, the committed state keeps its values.
     let mut h = History::new(usize::MAX);

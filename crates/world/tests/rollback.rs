@@ -102,7 +102,10 @@ fn a_guard_dropped_without_commit_changes_nothing() {
         let snapshot = w.clone();
         edit(&mut w);
         assert_unchanged(&w, &before, &v, what);
-        assert!(std::ptr::eq(w.mesh(), snapshot.mesh()), "{what}: shared again");
+        assert!(
+            std::ptr::eq(w.mesh(), snapshot.mesh()),
+            "{what}: shared again"
+        );
     }
 }
 
@@ -114,7 +117,8 @@ fn with_a_history_undo_and_redo_behave_as_if_the_lock_never_happened() {
         history.commit("a", &mut w);
         let a = w.clone();
         w.update_mesh(|m| flip(m, 4));
-        w.update_layer(&HEIGHT, |h| h[Vertex::new(1)] = 7.0).unwrap();
+        w.update_layer(&HEIGHT, |h| h[Vertex::new(1)] = 7.0)
+            .unwrap();
         history.commit("b", &mut w);
         let (b, v) = (w.clone(), versions(&w));
         edit(&mut w);
@@ -212,8 +216,16 @@ fn a_mesh_swapped_out_and_kept_by_the_caller_is_a_replacement() {
     let mut m = w.lock_mesh();
     let old = std::mem::replace(&mut *m, Mesh::from_triangles(n, &t).unwrap());
     drop(m);
-    assert_eq!(w.mesh().vertex_count(), 6, "kept: the old mesh is the caller's");
-    assert_eq!(w.layer(&HEIGHT).unwrap().len(), 6, "reset to the replacement");
+    assert_eq!(
+        w.mesh().vertex_count(),
+        6,
+        "kept: the old mesh is the caller's"
+    );
+    assert_eq!(
+        w.layer(&HEIGHT).unwrap().len(),
+        6,
+        "reset to the replacement"
+    );
     assert!(old.vertex_count() > 6);
 }
 
@@ -222,9 +234,18 @@ fn the_guard_holds_the_undo_log_it_rolls_back_by() {
     let mut w = sample_world();
     let mut m = w.lock_mesh();
     flip(&mut m, 0);
-    assert_eq!(m.take_undo_log().unwrap_err(), quadedge::MeshError::UndoLogHeld);
-    assert_eq!(m.stop_undo_log().unwrap_err(), quadedge::MeshError::UndoLogHeld);
+    assert_eq!(
+        m.take_undo_log().unwrap_err(),
+        quadedge::MeshError::UndoLogHeld
+    );
+    assert_eq!(
+        m.stop_undo_log().unwrap_err(),
+        quadedge::MeshError::UndoLogHeld
+    );
     assert_eq!(m.start_undo_log(), Err(quadedge::MeshError::UndoLogOn));
     m.commit();
-    assert!(!w.mesh().is_undo_logging(), "the private log ends with the guard");
+    assert!(
+        !w.mesh().is_undo_logging(),
+        "the private log ends with the guard"
+    );
 }

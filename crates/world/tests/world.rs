@@ -41,7 +41,8 @@ fn clones_share_until_written() {
     let mut w = sample_world();
     let snap = w.clone();
     assert_eq!(w.unshared_bytes(&snap), 0);
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(3)] = 42.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(3)] = 42.0)
+        .unwrap();
     assert_eq!(snap.layer(&HEIGHT).unwrap()[Vertex::new(3)], 1.5);
     assert_eq!(w.layer(&HEIGHT).unwrap()[Vertex::new(3)], 42.0);
     // Only the written layer stopped being shared; the mesh still is.
@@ -80,7 +81,8 @@ fn versions_grow_on_every_write() {
         w.dict_version("plates"),
         w.random_version(),
     );
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     assert!(w.layer_version("height") > h);
     assert_eq!(w.mesh_version(), m);
     w.update_dict("plates", |d| d.set("count", 4i64));
@@ -133,7 +135,8 @@ fn automatic_validation_refuses_and_rolls_back_invalid_writes() {
     let mut g = w.lock_layer(&HEIGHT).unwrap();
     g[Vertex::new(7)] = 1.0;
     g.commit().unwrap();
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(8)] = 2.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(8)] = 2.0)
+        .unwrap();
     let h = w.layer(&HEIGHT).unwrap();
     assert_eq!((h[Vertex::new(7)], h[Vertex::new(8)]), (1.0, 2.0));
     assert!(w.layer_version("height") > version);
@@ -147,7 +150,8 @@ fn worlds_are_send_and_sync_and_snapshots_read_on_other_threads() {
     let snap = w.clone();
     let reader = std::thread::spawn(move || snap.layer(&HEIGHT).unwrap().iter().sum::<f32>());
     for i in 0..10 {
-        w.update_layer(&HEIGHT, |l| l[Vertex::new(i)] = -1.0).unwrap();
+        w.update_layer(&HEIGHT, |l| l[Vertex::new(i)] = -1.0)
+            .unwrap();
     }
     let sum = reader.join().unwrap();
     assert_eq!(
@@ -161,7 +165,8 @@ fn history_undoes_and_redoes() {
     let mut w = sample_world();
     let mut h = History::new(usize::MAX);
     h.commit("start", &mut w);
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(1)] = 9.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(1)] = 9.0)
+        .unwrap();
     h.commit("edit", &mut w);
     w.update_mesh(|m| m.add_vertex());
     h.commit("topology", &mut w);
@@ -277,10 +282,12 @@ fn encoded_layers_follow_a_replaced_mesh_and_versions_never_repeat_after_undo() 
     let mut w = sample_world();
     let mut hist = History::new(usize::MAX);
     hist.commit("a", &mut w);
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     let after_edit = w.layer_version("height");
     hist.commit("b", &mut w);
     hist.undo(&mut w);
-    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 2.0).unwrap();
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 2.0)
+        .unwrap();
     assert!(w.layer_version("height") > after_edit);
 }

@@ -162,6 +162,9 @@ impl<T: LayerValue, K: Kind> Drop for LayerGuard<'_, T, K> {
     }
 }
 
+/// The value and element types of a [`LayerPairGuard`], as a marker.
+type PairTypes<A, KA, B, KB> = fn() -> ((A, KA), (B, KB));
+
 /// Write access to two different layers at once; see [`World::lock_layers`]. Kept by
 /// [`LayerPairGuard::commit`], both or neither; dropped without it, both are put back.
 #[must_use = "a layer pair guard dropped without `commit()` rolls its writes back"]
@@ -169,7 +172,7 @@ pub struct LayerPairGuard<'w, A: LayerValue, KA: Kind, B: LayerValue, KB: Kind> 
     world: &'w mut World,
     /// `[first, second]` while held.
     held: Option<[HeldLayer; 2]>,
-    _type: PhantomData<fn() -> (A, KA, B, KB)>,
+    _type: PhantomData<PairTypes<A, KA, B, KB>>,
 }
 
 impl<'w, A: LayerValue, KA: Kind, B: LayerValue, KB: Kind> LayerPairGuard<'w, A, KA, B, KB> {

@@ -24,8 +24,11 @@ fn flip(m: &mut Mesh, i: u32) {
     m.flip(e).unwrap();
 }
 
+/// A named edit of a world.
+type Edit = (&'static str, fn(&mut World));
+
 /// Each guard kind: lock, write, and drop without commit.
-fn dropped_edits() -> Vec<(&'static str, fn(&mut World))> {
+fn dropped_edits() -> Vec<Edit> {
     vec![
         ("mesh", |w| {
             let mut m = w.lock_mesh();

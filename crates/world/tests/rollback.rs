@@ -252,3 +252,34 @@ fn the_guard_holds_the_undo_log_it_rolls_back_by() {
         "the private log ends with the guard"
     );
 }
+
+#[test]
+fn a_borrower_of_the_guards_mesh_cannot_take_or_stop_the_journal() {
+    let mut w = sample_world();
+    let n = w.mesh().vertex_slots();
+    let split;
+    {
+        let mut guard = w.lock_mesh();
+        let m: &mut Mesh = &mut guard;
+        let e = m.vertex_edge(Vertex::new(0));
+        split = m.split(e, 0.5).unwrap();
+        // Starting another journal fails: the guard's is running.
+        assert_eq!(
+            m.record_changes().err(),
+            Some(quadedge::MeshError::AlreadyRecording)
+        );
+        // Another mesh's recording does not open this journal.
+        let mut other = Mesh::new();
+        let foreign = other.record_changes().unwrap();
+        assert_eq!(
+            m.take_changes(&foreign).err(),
+            Some(quadedge::MeshError::NotRecording)
+        );
+        assert!(m.stop_recording(foreign).is_err());
+        guard.commit();
+    }
+    let h = w.layer(&HEIGHT).unwrap();
+    assert_eq!(h.len(), n + 1);
+    let r = split;
+    assert_eq!(h[r.vertex], 0.5 * (h[r.origin] + h[r.dest]));
+}

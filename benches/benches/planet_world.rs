@@ -43,15 +43,17 @@ fn planet() -> (World, Vec<DVec3>, Vec<DQuat>) {
         .collect();
     let pos = w.positions().to_vec();
     {
-        let (mut h, mut p) = w.lock_layers(&HEIGHT, &PLATE).unwrap();
+        let mut pair = w.lock_layers(&HEIGHT, &PLATE).unwrap();
+        let (h, p) = pair.parts();
         for (i, q) in pos.iter().enumerate() {
             h[Vertex::new(i as u32)] = q.z as f32;
             p[Vertex::new(i as u32)] = nearest(&centres, *q) as u32;
         }
+        pair.commit().unwrap();
     }
-    w.lock_layer(&AGE).unwrap().fill(1.0);
-    w.lock_layer(&AREA).unwrap().fill(1.0);
-    w.lock_layer(&LENGTH).unwrap().fill(1.0);
+    w.update_layer(&AGE, |l| l.fill(1.0)).unwrap();
+    w.update_layer(&AREA, |l| l.fill(1.0)).unwrap();
+    w.update_layer(&LENGTH, |l| l.fill(1.0)).unwrap();
     (w, centres, turns)
 }
 

@@ -59,22 +59,23 @@ fn setup(hilbert: bool) -> Setup {
         sphere::hilbert_sort_mesh(&mut new, &mut new_pos).unwrap();
     }
     let mut w = World::new(old, 1);
-    w.lock_layer(&POSITION)
-        .unwrap()
-        .as_mut_slice()
-        .copy_from_slice(&old_pos);
+    w.update_layer(&POSITION, |l| l.as_mut_slice().copy_from_slice(&old_pos))
+        .unwrap();
     {
-        let (mut e, mut t) = w.lock_layers(&ELEVATION, &TEMPERATURE).unwrap();
+        let mut pair = w.lock_layers(&ELEVATION, &TEMPERATURE).unwrap();
+        let (e, t) = pair.parts();
         for (i, p) in old_pos.iter().enumerate() {
             e.as_mut_slice()[i] = (p.x * 3.0).sin() as f32;
             t.as_mut_slice()[i] = p.y * 30.0;
         }
+        pair.commit().unwrap();
     }
     {
         let mut plate = w.lock_layer(&PLATE).unwrap();
         for (i, p) in old_pos.iter().enumerate() {
             plate.as_mut_slice()[i] = (p.x > 0.0) as u32 + 2 * (p.z > 0.0) as u32;
         }
+        plate.commit().unwrap();
     }
     Setup {
         world: w,

@@ -30,7 +30,8 @@ fn world_benches(c: &mut Criterion) {
         b.iter_batched(
             || w.clone(),
             |mut x| {
-                x.lock_layer(&HEIGHT).unwrap()[Vertex::new(12345)] = 1.0;
+                x.update_layer(&HEIGHT, |l| l[Vertex::new(12345)] = 1.0)
+                    .unwrap();
                 x
             },
             criterion::BatchSize::LargeInput,
@@ -38,7 +39,8 @@ fn world_benches(c: &mut Criterion) {
     });
     let mut history = History::new(usize::MAX);
     history.commit("a", &mut w);
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(7)] = 2.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(7)] = 2.0)
+        .unwrap();
     history.commit("b", &mut w);
     g.bench_function("undo_redo", |b| {
         b.iter(|| {
@@ -74,7 +76,8 @@ fn world_benches(c: &mut Criterion) {
     // Memory: what an undo step keeps.
     let snap = w.clone();
     let (_, one_value) = retained(|| {
-        w.lock_layer(&HEIGHT).unwrap()[Vertex::new(99)] = 5.0;
+        w.update_layer(&HEIGHT, |l| l[Vertex::new(99)] = 5.0)
+            .unwrap();
     });
     drop(snap);
     // A topology edit in a history: the mesh's undo log, not a mesh copy.
@@ -82,6 +85,7 @@ fn world_benches(c: &mut Criterion) {
         let mut m = w.lock_mesh();
         let e = m.vertex_edge(Vertex::new(4321));
         m.flip(e).unwrap();
+        m.commit();
     }
     history.commit("flip", &mut w);
     let topology = history.step_bytes().last().unwrap_or(0);
@@ -113,5 +117,65 @@ fn world_benches(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, world_benches);
+/// What a guard's rollback costs (`guard_rollback_500k`): a layer guard holds the values as
+/// locked, so its first write copies the layer once; a mesh guard without a history records a
+/// private undo log. Floors in the same run: the same write on a bare `Layer` (what a guard
+/// cost before it could roll back, without a history), and with a snapshot alive (what a
+/// written guard cost before, and costs now, when a history shares the layer).
+fn rollback_benches(c: &mut Criterion) {
+    use layers::{Layer, LayerInfo, VertexKind};
+    const F: LayerInfo<f32, VertexKind> = LayerInfo::new("f");
+    let (n, t) = benches::closed_mesh(224); // 501,762 vertices
+    let mut w = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
+    w.update_layer(&F, |l| l.fill(1.0)).unwrap();
+    let v = Vertex::new(12_345);
+    let mut g = c.benchmark_group("guard_rollback_500k");
+    g.sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    g.bench_function("lock_write_commit", |b| {
+        b.iter(|| w.update_layer(&F, |l| l[v] += 1.0).unwrap())
+    });
+    g.bench_function("lock_read_commit", |b| {
+        b.iter(|| {
+            let l = w.lock_layer(&F).unwrap();
+            black_box(l[v]);
+            l.commit().unwrap();
+        })
+    });
+    let mut bare = Layer::new(F, w.mesh().vertex_slots());
+    g.bench_function("bare_layer_write_floor", |b| {
+        b.iter(|| bare[black_box(v)] += 1.0)
+    });
+    let snapshot = w.clone();
+    g.bench_function("lock_write_commit_with_snapshot", |b| {
+        b.iter_batched(
+            || w.clone(),
+            |mut x| {
+                x.update_layer(&F, |l| l[v] += 1.0).unwrap();
+                x
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    drop(snapshot);
+    g.bench_function("lock_mesh_flip_commit", |b| {
+        b.iter(|| {
+            w.update_mesh(|m| {
+                let e = m.vertex_edge(v);
+                black_box(m.flip(e).is_ok())
+            })
+        })
+    });
+    let mut mesh = w.mesh().clone();
+    g.bench_function("bare_mesh_flip_floor", |b| {
+        b.iter(|| {
+            let e = mesh.vertex_edge(v);
+            black_box(mesh.flip(e).is_ok())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, world_benches, rollback_benches);
 criterion_main!(benches);

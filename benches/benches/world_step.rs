@@ -28,14 +28,14 @@ fn world_500k() -> World {
     // 10 k² + 2 vertices: k = 224 gives 501,762.
     let (n, t) = benches::closed_mesh(224);
     let mut w = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
-    w.lock_layer(&HEIGHT)
-        .unwrap()
-        .as_mut_slice()
-        .iter_mut()
-        .enumerate()
-        .for_each(|(i, h)| *h = (i as f32 * 0.37).sin());
-    w.lock_layer(&TEMPERATURE).unwrap().fill(15.0);
-    w.lock_layer(&MOISTURE).unwrap().fill(0.5);
+    w.update_layer(&HEIGHT, |l| {
+        for (i, h) in l.as_mut_slice().iter_mut().enumerate() {
+            *h = (i as f32 * 0.37).sin();
+        }
+    })
+    .unwrap();
+    w.update_layer(&TEMPERATURE, |l| l.fill(15.0)).unwrap();
+    w.update_layer(&MOISTURE, |l| l.fill(0.5)).unwrap();
     w
 }
 
@@ -104,6 +104,7 @@ fn step(w: &mut World, history: &mut History, access: Access, t: usize) {
         for i in 0..8u32 {
             m[Vertex::new(i * 1000 + t as u32 % 1000)] = t as f32;
         }
+        m.commit().unwrap();
     }
     history.commit("step", w);
 }

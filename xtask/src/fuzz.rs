@@ -49,7 +49,8 @@ fn seed_world(corpus: &std::path::Path) -> Result<(), String> {
         for (i, x) in pos.iter().enumerate() {
             p[quadedge::Vertex::new(i as u32)] = *x;
         }
+        p.commit().map_err(|e| e.to_string())?;
     }
-    w.lock_dict("meta").set("name", "seed");
+    w.update_dict("meta", |d| d.set("name", "seed"));
     w.save(corpus.join("seed.world")).map_err(|e| e.to_string())
 }

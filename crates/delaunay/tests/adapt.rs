@@ -145,9 +145,10 @@ fn world_of(mesh: Mesh, points: &[DVec3], f: impl Fn(DVec3) -> f64) -> World {
         for (i, &p) in points.iter().enumerate() {
             l[Vertex::new(i as u32)] = f(p);
         }
+        l.commit().unwrap();
     }
-    world.lock_layer(&TAG).unwrap()[Vertex::new(0)] = 7;
-    world.lock_layer(&AREA).unwrap();
+    world.update_layer(&TAG, |l| l[Vertex::new(0)] = 7).unwrap();
+    world.lock_layer(&AREA).unwrap().commit().unwrap();
     world
 }
 

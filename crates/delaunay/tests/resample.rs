@@ -30,21 +30,21 @@ fn planet(n: usize, seed: u64) -> (World, Vec<DVec3>) {
     let (mesh, pos) =
         sphere::perturbed_fibonacci_sphere(n, 1.0, Perturbation::Tangent(0.3), seed).unwrap();
     let mut w = World::new(mesh.clone(), seed);
-    w.lock_layer(&POSITION)
-        .unwrap()
-        .as_mut_slice()
-        .copy_from_slice(&pos);
+    w.update_layer(&POSITION, |l| l.as_mut_slice().copy_from_slice(&pos))
+        .unwrap();
     {
         let mut h = w.lock_layer(&HEIGHT).unwrap();
         for v in mesh.vertices() {
             h[v] = linear(pos[v.index()]) as f32;
         }
+        h.commit().unwrap();
     }
     {
         let mut p = w.lock_layer(&PLATE).unwrap();
         for v in mesh.vertices() {
             p[v] = (pos[v.index()].x > 0.1) as u32 + 2 * (pos[v.index()].z > -0.3) as u32;
         }
+        p.commit().unwrap();
     }
     {
         let mut a = w.lock_layer(&AREA).unwrap();
@@ -52,18 +52,21 @@ fn planet(n: usize, seed: u64) -> (World, Vec<DVec3>) {
             let [x, y, z] = mesh.face_vertices(f).map(|v| pos[v.index()]);
             a[f] = (y - x).cross(z - x).length() + f.index() as f64;
         }
+        a.commit().unwrap();
     }
     {
         let mut l = w.lock_layer(&LENGTH).unwrap();
         for e in mesh.undirected_edges() {
             l[e] = e.index() as f32;
         }
+        l.commit().unwrap();
     }
     {
         let mut fl = w.lock_layer(&FLOW).unwrap();
         for e in mesh.directed_edges() {
             fl[e] = e.raw() as i32 * if e.is_even() { 1 } else { -1 };
         }
+        fl.commit().unwrap();
     }
     (w, pos)
 }
@@ -208,7 +211,7 @@ fn vertex_only_stencils_leave_faces_and_edges_empty() {
     }
     // A world with a face layer refuses a plan without face sources.
     let mut world = World::new(old.clone(), 1);
-    world.lock_layer(&AREA).unwrap();
+    world.lock_layer(&AREA).unwrap().commit().unwrap();
     let before = world.clone();
     let err = world.resampled(new.clone(), &plan(&s)).unwrap_err();
     assert!(

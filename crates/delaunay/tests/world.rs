@@ -28,6 +28,7 @@ fn world(n: usize) -> World {
         for (i, p) in pos.iter().enumerate() {
             h[Vertex::new(i as u32)] = p.y;
         }
+        h.commit().unwrap();
     }
     world
 }

@@ -145,5 +145,7 @@ pub fn set_dual_layer(
     for (i, p) in points.into_iter().enumerate() {
         layer[quadedge::Face::new(i as u32)] = p;
     }
-    Ok(())
+    layer
+        .commit()
+        .map_err(|_| PlaneError::NotPlanarMap("dual point layer"))
 }

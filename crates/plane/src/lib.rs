@@ -14,7 +14,6 @@
 //!   flat triangle and twin arrays without the mesh.
 //! * [`real_part`]: the map without its ghost, an open mesh; the workspace's one Delaunay
 //!   check runs on it (`delaunay::is_delaunay(&delaunay::Plane, &real_part(..)?, ..)`).
-//!   [`make_delaunay_from_edges`] repairs a map by flips that never touch ghost edges.
 //! * [`voronoi_cells`]: Voronoi cells clipped to the rectangle, for drawing.
 //! * [`map_world`]: a [`world::World`] with positions and a noisy elevation.
 //!
@@ -36,6 +35,12 @@
 
 mod bridson;
 mod build;
+/// Plumbing not for users (it may change in any release): the ghost-aware flip repair, which
+/// the map's own tests drive. The workspace's one `make_delaunay` is `delaunay`'s.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::repair::make_delaunay_from_edges;
+}
 mod dual;
 mod error;
 mod noise;
@@ -54,7 +59,7 @@ pub use error::PlaneError;
 pub use noise::ValueNoise;
 pub use points::{MAX_POINTS, PoissonPoints, poisson_disc, validate};
 pub use real::{RealPart, real_part};
-pub use repair::{is_ghost_edge, is_ghost_face, make_delaunay_from_edges};
+pub use repair::{is_ghost_edge, is_ghost_face};
 pub use voronoi::{VoronoiCells, voronoi_cells};
 pub use world_map::{ELEVATION, MapOptions, POSITION, SEA_LEVEL, map_world};
 

@@ -71,6 +71,9 @@ pub fn map_world(options: &MapOptions) -> Result<(World, PlanarMap), PlaneError>
         for (v, p) in map.positions.iter().enumerate() {
             pos[Vertex::new(v as u32)] = *p;
         }
+        // No range on the position layer: nothing to refuse.
+        pos.commit()
+            .map_err(|_| PlaneError::NotPlanarMap("position layer"))?;
     }
     {
         let mut elev = world
@@ -84,6 +87,8 @@ pub fn map_world(options: &MapOptions) -> Result<(World, PlanarMap), PlaneError>
                 elevation(&noise, size, p.truncate())
             };
         }
+        elev.commit()
+            .map_err(|_| PlaneError::NotPlanarMap("elevation layer"))?;
     }
     Ok((world, map))
 }

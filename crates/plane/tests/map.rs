@@ -6,6 +6,7 @@ mod common;
 use common::{assert_matches_spade, lattice_subset, uniform_points};
 use delaunay::{DelaunayError, Plane, Surface, Violation, is_delaunay};
 use glam::{DVec2, DVec3};
+use plane::internals::make_delaunay_from_edges;
 use plane::{PlaneError, real_part};
 use quadedge::Vertex;
 use std::collections::BTreeSet;
@@ -103,7 +104,7 @@ fn flips_repair_and_never_touch_ghost_edges() {
     let before = map.mesh.clone();
     // Ghost edges are never flipped by the planar criterion.
     let ghost_edges: Vec<_> = map.mesh.outgoing(map.ghost).collect();
-    let n = plane::make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &ghost_edges);
+    let n = make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &ghost_edges);
     assert_eq!(n, Ok(0));
     assert_eq!(map.mesh, before);
     // Break an interior edge, then repair from it.
@@ -125,7 +126,7 @@ fn flips_repair_and_never_touch_ghost_edges() {
         ),
         Err(Ok(Violation::NotDelaunay(_)))
     ));
-    let n = plane::make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &[f]);
+    let n = make_delaunay_from_edges(&mut map.mesh, &map.positions, map.ghost, &[f]);
     assert_eq!(n, Ok(1));
     assert_eq!(
         is_delaunay(
@@ -376,10 +377,7 @@ fn edits_through_the_world_keep_layers_and_the_planar_criterion() {
             })
             .unwrap();
         let f = mesh.flip(e).unwrap();
-        assert_eq!(
-            plane::make_delaunay_from_edges(mesh, pos, map.ghost, &[f]),
-            Ok(1)
-        );
+        assert_eq!(make_delaunay_from_edges(mesh, pos, map.ghost, &[f]), Ok(1));
         g.commit();
     }
     assert_eq!(

@@ -110,6 +110,9 @@ pub enum MeshError {
     UndoLogOn,
     /// No undo log is being recorded.
     UndoLogOff,
+    /// The undo log cannot be taken or stopped: a world's guard lent this mesh and rolls it
+    /// back by that log if the guard is not committed.
+    UndoLogHeld,
     /// [`Mesh::undo`](crate::Mesh::undo) / [`redo`](crate::Mesh::redo): the mesh is not in
     /// the state the log ends (starts) at: another mesh, or edited since.
     UndoStateMismatch,
@@ -194,6 +197,7 @@ impl fmt::Display for MeshError {
             NotRecording => write!(f, "no change journal is being recorded for this recording"),
             UndoLogOn => write!(f, "an undo log is being recorded already"),
             UndoLogOff => write!(f, "no undo log is being recorded"),
+            UndoLogHeld => write!(f, "the undo log is held by the guard that lent this mesh"),
             UndoStateMismatch => write!(
                 f,
                 "the mesh is not in the state this undo log applies to (another mesh, or edited since)"

@@ -4,6 +4,21 @@
 //! size that comes from a caller or a file becomes a typed error instead of an abort in every
 //! crate the same way; each crate turns [`OutOfMemory`] into its own error with `From`.
 
+pub use crate::lend::{Lent, end_lend, lend};
+pub use crate::undo::UndoMark;
+
+/// Where the running undo log stands (`None` when no log is on): pass it to
+/// [`rollback_to_mark`] to take the mesh back to this state, costing what was written since.
+pub fn undo_mark(mesh: &crate::Mesh) -> Option<UndoMark> {
+    mesh.undo_mark()
+}
+
+/// Takes `mesh` back to the state of `mark` by playing the writes logged since then backwards;
+/// the log goes on as if they were never made.
+pub fn rollback_to_mark(mesh: &mut crate::Mesh, mark: UndoMark) {
+    mesh.rollback_to_mark(mark);
+}
+
 /// The allocator could not give `bytes` bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutOfMemory {

@@ -32,6 +32,16 @@
 // Index loops over parallel flat arrays are the point of this crate.
 #![allow(clippy::needless_range_loop)]
 
+/// `Mesh { fields.. }` with every other field at its default (`Mesh` has `Drop`, so struct
+/// update syntax cannot move the rest out of `Mesh::default()`).
+macro_rules! mesh_with {
+    ($($field:ident: $value:expr),* $(,)?) => {{
+        let mut m = $crate::Mesh::default();
+        $(m.$field = $value;)*
+        m
+    }};
+}
+
 mod build;
 mod check;
 mod compact;
@@ -44,6 +54,7 @@ mod ids;
 pub mod internals;
 mod iter;
 pub mod journal;
+mod lend;
 mod mesh;
 #[cfg(feature = "rayon")]
 mod par;

@@ -62,6 +62,10 @@ pub struct Mesh {
     /// The undo log being recorded and the state stamp ([`crate::undo`]).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) undo: crate::undo::UndoState,
+
+    /// Whether a world's guard lent this mesh out ([`crate::internals::lend`]).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) lent: crate::lend::LendState,
 }
 
 /// Bit-identical topology, free lists included; the journal is not compared.

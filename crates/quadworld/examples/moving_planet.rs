@@ -17,7 +17,7 @@ pub fn run(vertices: usize) -> Result<(bool, bool), Error> {
     // Four plates, one per quadrant of the x–z plane.
     let quadrant = |p: &DVec3| (p.x > 0.0) as u32 + 2 * (p.z > 0.0) as u32;
     let plates: Vec<u32> = planet.positions().iter().map(quadrant).collect();
-    *planet.lock_layer(&PLATE)?.values_vec_mut() = plates;
+    planet.update_layer(&PLATE, |l| *l.values_vec_mut() = plates)?;
     let (mut history, moves) = (History::new(1 << 30), MoveOptions::default());
     history.commit("start", &mut planet);
     let spin = [0.004, -0.003, 0.002, -0.005].map(DQuat::from_rotation_y);

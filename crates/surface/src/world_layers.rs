@@ -53,7 +53,10 @@ pub fn write_layer<T: LayerValue>(
         reason: e.to_string(),
     })?;
     layer.as_mut_slice().clone_from_slice(values);
-    Ok(())
+    layer.commit().map_err(|e| SurfaceError::Layer {
+        name: info.name().to_string(),
+        reason: e.to_string(),
+    })
 }
 
 /// Writes the flow, drained area, river discharge, temperature, precipitation and biome

@@ -19,11 +19,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (p, s) in seeds.iter().enumerate() {
             plate[*s] = p as u16 + 1;
         }
+        plate.commit()?;
     }
-    world.lock_dict("plates").set(
-        "seeds",
-        Value::List(seeds.iter().map(|&v| v.into()).collect()),
-    );
+    world.update_dict("plates", |d| {
+        d.set(
+            "seeds",
+            Value::List(seeds.iter().map(|&v| v.into()).collect()),
+        )
+    });
     {
         // Remove a few vertices by collapsing edges, then renumber densely.
         let mut mesh = world.lock_mesh();
@@ -32,6 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             mesh.collapse(e, 0.5)?;
         }
         mesh.compact();
+        mesh.commit();
     }
     let saved = world.save_to_vec()?;
     let back = World::load_from_slice(&saved)?;

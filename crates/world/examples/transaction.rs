@@ -18,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for i in 0..h.len() {
             h[Vertex::new(i as u32)] = (i % 7) as f32;
         }
+        h.commit()?;
     }
     let mut history = History::new(64 << 20);
     history.commit("heights", &mut world);

@@ -24,9 +24,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let a = i as f64 * 2.399_963;
             *p = DVec3::new(a.cos(), a.sin(), 0.5).normalize();
         }
+        pos.commit()?;
     }
-    world.lock_layer(&HEIGHT)?.fill(1.0);
-    world.lock_layer(&DISTANCE)?.fill(0.0);
+    world.update_layer(&HEIGHT, |l| l.fill(1.0))?;
+    world.update_layer(&DISTANCE, |l| l.fill(0.0))?;
     println!(
         "world: {} vertices, {} bytes on the heap",
         world.mesh().vertex_count(),
@@ -35,11 +36,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut history = History::new(usize::MAX);
     history.commit("start", &mut world);
 
-    world.lock_layer(&HEIGHT)?[Vertex::new(12_345)] = 2.0;
+    world.update_layer(&HEIGHT, |l| l[Vertex::new(12_345)] = 2.0)?;
     history.commit("one value", &mut world);
     println!("undo step after one value: {} bytes", last_step(&history));
 
-    world.lock_layer(&POSITION)?[Vertex::new(54_321)] = DVec3::Z;
+    world.update_layer(&POSITION, |l| l[Vertex::new(54_321)] = DVec3::Z)?;
     history.commit("one position", &mut world);
     println!(
         "undo step after one position (DVec3): {} bytes",
@@ -50,6 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut mesh = world.lock_mesh();
         let e = mesh.vertex_edge(Vertex::new(12_345));
         mesh.flip(e)?;
+        mesh.commit();
     }
     history.commit("one flip", &mut world);
     println!("undo step after one flip: {} bytes", last_step(&history));
@@ -58,6 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut mesh = world.lock_mesh();
         let e = mesh.vertex_edge(Vertex::new(23_456));
         mesh.split(e, 0.5)?;
+        mesh.commit();
     }
     history.commit("one split", &mut world);
     println!("undo step after one split: {} bytes", last_step(&history));
@@ -66,6 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut mesh = world.lock_mesh();
         let e = mesh.vertex_edge(Vertex::new(34_567));
         mesh.collapse(e, 0.5)?;
+        mesh.commit();
     }
     history.commit("one collapse", &mut world);
     println!(

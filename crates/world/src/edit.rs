@@ -1,7 +1,8 @@
 //! Writing: locks, layer creation and removal, replacing the mesh, and the journal replay
 //! that ends every mesh edit.
 
-use crate::guards::{DictGuard, GuardPair, LayerGuard, MeshGuard, RandomGuard};
+use crate::guards::{DictGuard, LayerGuard, LayerPairGuard, MeshGuard, RandomGuard};
+use crate::rollback::HeldLayer;
 use crate::slot::Slot;
 use crate::{World, WorldError};
 use layers::{ElementKind, Kind, Layer, LayerInfo, LayerValue, Sizes, journal_moves_ids};
@@ -21,13 +22,16 @@ pub enum MeshReplacement {
 }
 
 impl World {
-    /// Locks the mesh for writing. The mesh is copied on the first write if a snapshot shares
-    /// it; the journal it records is applied to every layer when the guard is dropped.
+    /// Locks the mesh for writing; [`MeshGuard::commit`] keeps the edit (the journal the
+    /// mesh records is replayed into every layer), dropping the guard rolls it back by the
+    /// undo log. The mesh is copied on the first write only if a snapshot shares it.
     pub fn lock_mesh(&mut self) -> MeshGuard<'_> {
         MeshGuard::new(self)
     }
 
-    /// Locks a layer for writing, creating it (initial values, sized to the mesh) if missing.
+    /// Locks a layer for writing, creating it (initial values, sized to the mesh) if missing;
+    /// [`LayerGuard::commit`] keeps the writes (and the creation), dropping the guard puts the
+    /// layer back as it was (removes it if created).
     ///
     /// A layer keeps the info it was created with; asking with another value type or element
     /// kind, or with other settings (initial value, range, validation, policies), is an
@@ -45,13 +49,16 @@ impl World {
         info: &LayerInfo<T, K>,
     ) -> Result<LayerGuard<'_, T, K>, WorldError> {
         self.check_layer(info)?;
+        let created = self.slot_index(info.name()).is_none();
         let i = self.ensure_layer(info);
         let stamp = self.tick();
-        Ok(LayerGuard::new(&mut self.layers[i], stamp))
+        let held = HeldLayer::new(self, i, created, stamp);
+        Ok(LayerGuard::new(self, held))
     }
 
     /// Locks two different layers at once (see [`World::transaction`] for more, or for
-    /// mixing reads and writes with the mesh).
+    /// mixing reads and writes with the mesh); [`LayerPairGuard::commit`] keeps the writes of
+    /// both or neither, dropping the guard puts both back.
     ///
     /// # Errors
     ///
@@ -61,20 +68,22 @@ impl World {
         &mut self,
         a: &LayerInfo<A, KA>,
         b: &LayerInfo<B, KB>,
-    ) -> Result<GuardPair<'_, A, KA, B, KB>, WorldError> {
+    ) -> Result<LayerPairGuard<'_, A, KA, B, KB>, WorldError> {
         if a.name() == b.name() {
             return Err(WorldError::SameLayerTwice(a.name().to_string()));
         }
         self.check_layer(a)?;
         self.check_layer(b)?;
+        let created_a = self.slot_index(a.name()).is_none();
         let i = self.ensure_layer(a);
+        let created_b = self.slot_index(b.name()).is_none();
         let j = self.ensure_layer(b);
         let (stamp_a, stamp_b) = (self.tick(), self.tick());
-        let [sa, sb] = self
-            .layers
-            .get_disjoint_mut([i, j])
-            .expect("distinct names, distinct slots");
-        Ok((LayerGuard::new(sa, stamp_a), LayerGuard::new(sb, stamp_b)))
+        let held = [
+            HeldLayer::new(self, i, created_a, stamp_a),
+            HeldLayer::new(self, j, created_b, stamp_b),
+        ];
+        Ok(LayerPairGuard::new(self, held))
     }
 
     /// Can `info` be locked? An existing layer of its name must have its type, kind and
@@ -113,6 +122,57 @@ impl World {
         }
     }
 
+    /// Locks `info` (creating it if missing), lets `f` write it and commits: `lock_layer`,
+    /// the writes and [`LayerGuard::commit`] in one call. A panic in `f` rolls back.
+    ///
+    /// ```
+    /// use layers::{LayerInfo, VertexKind};
+    /// use quadedge::{Mesh, Vertex, shapes};
+    /// use world::World;
+    /// const HEIGHT: LayerInfo<f32, VertexKind> =
+    ///     LayerInfo::new("height").range(0.0, 9.0).auto_validate(true);
+    /// let (n, t) = shapes::octahedron();
+    /// let mut world = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
+    /// world.update_layer(&HEIGHT, |h| h[Vertex::new(2)] = 5.0).unwrap();
+    /// assert!(world.update_layer(&HEIGHT, |h| h.fill(10.0)).is_err()); // out of range
+    /// assert_eq!(world.layer(&HEIGHT).unwrap()[Vertex::new(2)], 5.0);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`World::lock_layer`], and [`WorldError::Invalid`] when the commit refuses
+    /// the values (the layer is then as it was).
+    pub fn update_layer<T: LayerValue, K: Kind, R>(
+        &mut self,
+        info: &LayerInfo<T, K>,
+        f: impl FnOnce(&mut Layer<T, K>) -> R,
+    ) -> Result<R, WorldError> {
+        let mut guard = self.lock_layer(info)?;
+        let r = f(&mut guard);
+        guard.commit()?;
+        Ok(r)
+    }
+
+    /// Locks the mesh, lets `f` edit it and commits ([`World::lock_mesh`] and
+    /// [`MeshGuard::commit`] in one call; a panic in `f` rolls back). `f`'s result is
+    /// returned as it is: an edit that fails has changed nothing (every `Mesh` edit checks
+    /// first), so the commit keeps what succeeded.
+    pub fn update_mesh<R>(&mut self, f: impl FnOnce(&mut Mesh) -> R) -> R {
+        let mut guard = self.lock_mesh();
+        let r = f(&mut guard);
+        guard.commit();
+        r
+    }
+
+    /// Locks the dictionary `name` (creating it if missing), lets `f` write it and commits
+    /// ([`World::lock_dict`] and [`DictGuard::commit`] in one call).
+    pub fn update_dict<R>(&mut self, name: &str, f: impl FnOnce(&mut layers::Dict) -> R) -> R {
+        let mut guard = self.lock_dict(name);
+        let r = f(&mut guard);
+        guard.commit();
+        r
+    }
+
     /// Removes a layer; returns whether it existed.
     pub fn remove_layer(&mut self, name: &str) -> bool {
         match self.slot_index(name) {
@@ -124,19 +184,18 @@ impl World {
         }
     }
 
-    /// Locks a dictionary for writing, creating an empty one if missing. Its version changes
-    /// when it is created and when the guard is used to write.
+    /// Locks a dictionary for writing, creating an empty one if missing; [`DictGuard::commit`]
+    /// keeps the writes (and the creation), dropping the guard puts the dictionary back as it
+    /// was (removes it if created). Its version changes when it is created and when the
+    /// guard is used to write.
     pub fn lock_dict(&mut self, name: &str) -> DictGuard<'_> {
         let stamp = self.tick();
-        let entry = self
-            .dicts
-            .entry(name.to_string())
-            .or_insert_with(|| (Arc::new(layers::Dict::default()), stamp));
-        DictGuard::new(entry, stamp)
+        DictGuard::new(self, name, stamp)
     }
 
-    /// Locks the random generator; every draw advances the state saved with the world. The
-    /// version changes only if the guard is used to draw.
+    /// Locks the random generator; [`RandomGuard::commit`] keeps the draws, each advancing
+    /// the state saved with the world; dropping the guard puts the state back. The version
+    /// changes only if the guard is used to draw.
     pub fn lock_random(&mut self) -> RandomGuard<'_> {
         let stamp = self.tick();
         RandomGuard::new(&mut self.rng, &mut self.rng_version, stamp)
@@ -178,7 +237,7 @@ impl World {
         }
     }
 
-    fn after_replacement(&mut self, how: MeshReplacement) {
+    pub(crate) fn after_replacement(&mut self, how: MeshReplacement) {
         let version = self.tick();
         self.mesh_version = version;
         let sizes = Sizes::of(&self.mesh);
@@ -199,50 +258,12 @@ impl World {
         }
     }
 
-    /// Starts the journal of a mesh edit (copying a shared mesh first) and lends the mesh.
-    ///
-    /// Lending `&mut Mesh` copies nothing unless a clone of the world shares the mesh (a
-    /// [`History`](crate::History) does not). A shared mesh is copied, written or not; an
-    /// edit that ends with an empty journal and the same mesh puts the shared one back (see
-    /// [`World::finish_mesh_edit`]), so it costs that copy's time but keeps no memory and
-    /// changes no version.
-    pub(crate) fn start_mesh_edit(&mut self, recording: &mut Option<Recording>) -> &mut Mesh {
-        start_edit(
-            &mut self.mesh,
-            &mut self.mesh_before_edit,
-            recording,
-            self.mesh_logged,
-        )
-    }
-
-    /// Replays what the journal recorded so far into every layer and dictionary, keeping the
-    /// journal running; `false` when the journal is gone (the mesh was replaced: end the edit
-    /// with [`World::finish_mesh_edit`]).
-    pub(crate) fn sync_mesh_edit(&mut self, recording: &Recording) -> bool {
-        let mesh = Arc::make_mut(&mut self.mesh);
-        match mesh.take_changes(recording) {
-            Ok(changes) => {
-                if !changes.is_empty() {
-                    self.mesh_before_edit = None;
-                }
-                self.apply_journal(changes);
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    /// Ends a mesh edit: replays its journal into every layer and dictionary.
+    /// Ends a mesh edit: replays its journal into every layer and dictionary by `replay`
+    /// (the positions guard wraps the replay to keep the values it lent).
     ///
     /// If the journal is gone, the mesh was replaced (or its journal discarded) through the
-    /// `&mut Mesh` the guard lent: nothing maps old ids to new ones, so the edit ends as a
-    /// replacement by [`MeshReplacement::ResetAll`].
-    pub(crate) fn finish_mesh_edit(&mut self, recording: Recording) {
-        self.finish_mesh_edit_with(recording, |w, changes| w.apply_journal(changes));
-    }
-
-    /// [`World::finish_mesh_edit`], with the journal replayed by `replay` (the positions
-    /// guard wraps the replay to keep the values it lent).
+    /// `&mut Mesh` lent: nothing maps old ids to new ones, so the edit ends as a replacement
+    /// by [`MeshReplacement::ResetAll`].
     pub(crate) fn finish_mesh_edit_with(
         &mut self,
         recording: Recording,

@@ -122,10 +122,10 @@ impl Step {
 /// A history follows one world: give `commit`, `undo` and `redo` the same world, or a clone
 /// of it not edited since (a clone's mesh stops logging on its first edit, so the clones a
 /// program keeps for other uses record nothing). Undo and redo discard edits made since the
-/// last commit, as before. If the world's mesh lost its undo log behind the history's back
-/// (a mesh replaced through a guard's `&mut Mesh`, which resets the data as a replacement
-/// does, another world assigned over it, an
-/// edited clone, a second history taking its log, or a log taken through a guard), the older
+/// last commit, as before. (A mesh replaced through a guard's `&mut Mesh` is logged like
+/// [`World::replace_mesh`].) If the world's mesh lost its undo log behind the history's back
+/// (another world assigned over it, an edited clone, a second history taking its log), the
+/// older
 /// states can no longer be rebuilt: `undo`/`redo` then return `None` and change nothing, and
 /// the next commit drops them.
 ///
@@ -139,7 +139,7 @@ impl Step {
 /// let mut w = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
 /// let mut history = History::new(64 << 20);
 /// history.commit("start", &mut w);
-/// w.lock_layer(&H).unwrap()[Vertex::new(0)] = 3.0;
+/// w.update_layer(&H, |l| l[Vertex::new(0)] = 3.0).unwrap();
 /// history.commit("raise v0", &mut w);
 /// assert_eq!(history.undo(&mut w), Some("start"));
 /// assert_eq!(w.layer(&H), None);

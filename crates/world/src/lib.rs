@@ -8,10 +8,12 @@
 //! threads while editing cheap. A [`History`] (undo/redo) shares no mesh with the world: it
 //! keeps the mesh's topology writes (an undo log) and the changed 16 KiB blocks of layers.
 //!
-//! Writes go through lock guards. While the mesh guard is held the mesh records its change
-//! journal; when it is dropped every layer replays the journal by its own policies (and ids
-//! stored in dictionaries follow it too). To work on the mesh and several layers at once use
-//! a [`Transaction`]; to edit the mesh with its positions at hand, as a contiguous `Vec`, use
+//! Writes go through lock guards, kept only by their `commit()` (dropped without it, a guard
+//! rolls back: the world is `==` to what it was, same versions). While the mesh guard is
+//! held the mesh records its change journal; when it is committed every layer replays the
+//! journal by its own policies (and ids stored in dictionaries follow it too). To work on
+//! the mesh and several layers at once use a [`Transaction`]; to edit the mesh with its
+//! positions at hand, as a contiguous `Vec`, use
 //! [`World::lock_mesh_and_positions`]. Replacing the whole mesh is an explicit operation,
 //! [`World::replace_mesh`], that says what happens to each layer.
 //!
@@ -38,12 +40,11 @@
 //!
 //! let (n, t) = shapes::octahedron();
 //! let mut world = World::new(Mesh::from_triangles(n, &t).unwrap(), 42);
-//! {
-//!     let mut h = world.lock_layer(&HEIGHT).unwrap();
-//!     h[Vertex::new(0)] = 2.0;
-//! }
+//! let mut h = world.lock_layer(&HEIGHT).unwrap();
+//! h[Vertex::new(0)] = 2.0;
+//! h.commit().unwrap(); // dropped without `commit`, the guard would roll back
 //! let before = world.clone(); // a cheap snapshot
-//! world.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 5.0;
+//! world.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 5.0).unwrap();
 //! assert_eq!(before.layer(&HEIGHT).unwrap()[Vertex::new(0)], 2.0);
 //! assert_eq!(world.layer(&DISTANCE), None); // never created
 //!
@@ -67,6 +68,7 @@ mod mesh_log;
 mod pending;
 mod positions;
 pub mod resample;
+mod rollback;
 #[doc(hidden)]
 pub mod sample;
 mod slot;
@@ -80,7 +82,7 @@ pub use geometry::{
     EditError, EditReport, Geometry, MoveOptions, PLANE_POSITION, POSITION_NAME, SPHERE_POSITION,
     Sample,
 };
-pub use guards::{DictGuard, GuardPair, LayerGuard, MeshGuard, RandomGuard};
+pub use guards::{DictGuard, LayerGuard, LayerPairGuard, MeshGuard, RandomGuard};
 pub use history::History;
 pub use layers::{Dict, Layer, LayerInfo};
 pub use positions::MeshPositionsGuard;

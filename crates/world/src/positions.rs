@@ -1,11 +1,11 @@
 //! The mesh and its positions, lent together for geometric editing (Delaunay insert, remove,
 //! move), with every other layer following through the journal.
 
-use crate::edit::start_edit;
+use crate::rollback::{HeldLayer, MeshEdit};
 use crate::{LayerInfo, World, WorldError};
 use glam::DVec3;
 use layers::VertexKind;
-use quadedge::{Change, Mesh, Recording, Vertex};
+use quadedge::{Change, Mesh, Vertex};
 
 impl World {
     /// Locks the mesh and the positions layer `info` together (creating the layer if
@@ -25,6 +25,12 @@ impl World {
     /// layer removes it during the edit, there is nothing to write back. Calling
     /// [`parts`](MeshPositionsGuard::parts) counts as a write of the positions (their version
     /// changes, as through a layer guard); a guard that never lends changes nothing.
+    ///
+    /// [`MeshPositionsGuard::commit`] keeps all that; dropping the guard rolls the mesh back
+    /// by the undo log and puts the positions back as they were (removes the layer if the
+    /// lock created it). The guard holds the positions as locked, so the first
+    /// [`parts`](MeshPositionsGuard::parts) copies them once (a kept
+    /// [`History`](crate::History) makes that copy anyway).
     ///
     /// ```
     /// use glam::DVec3;
@@ -52,32 +58,34 @@ impl World {
         info: &LayerInfo<DVec3, VertexKind>,
     ) -> Result<MeshPositionsGuard<'_>, WorldError> {
         self.check_layer(info)?;
+        let created = self.slot_index(info.name()).is_none();
         let i = self.ensure_layer(info);
-        let writes_before = self.layers[i].write_count();
         let len_on_entry = self.layers[i].get::<DVec3, VertexKind>()?.len();
+        let stamp = self.tick();
+        let held = HeldLayer::new(self, i, created, stamp);
         Ok(MeshPositionsGuard {
             world: self,
-            recording: None,
+            edit: None,
             name: info.name().to_owned(),
             len_on_entry,
-            writes_before,
-            lent: false,
+            held: Some(held),
         })
     }
 }
 
-/// The mesh and its positions; see [`World::lock_mesh_and_positions`]. Replacing the mesh
-/// through [`parts`](Self::parts) ends the guard as a replacement, as for
-/// [`MeshGuard`](crate::MeshGuard); ending the guard cannot fail, so dropping it is the same
-/// as committing it.
+/// The mesh and its positions; see [`World::lock_mesh_and_positions`]. Kept by
+/// [`MeshPositionsGuard::commit`]; dropped without it, the mesh and the positions are put
+/// back as they were. Replacing the mesh through [`parts`](Self::parts) ends the guard as a
+/// replacement, as for [`MeshGuard`](crate::MeshGuard).
+#[must_use = "a mesh and positions guard dropped without `commit()` rolls its writes back"]
 pub struct MeshPositionsGuard<'w> {
     world: &'w mut World,
-    recording: Option<Recording>,
+    edit: Option<MeshEdit>,
     name: String,
     /// The positions' length when locked: the journal replays from there.
     len_on_entry: usize,
-    writes_before: Option<u64>,
-    lent: bool,
+    /// The positions as locked; `None` once the guard ended.
+    held: Option<HeldLayer>,
 }
 
 /// The caller's values that the journal replay would overwrite, kept across it.
@@ -92,17 +100,11 @@ pub(crate) enum Kept {
 impl MeshPositionsGuard<'_> {
     /// The mesh and the positions for writing (the layer's own storage).
     pub fn parts(&mut self) -> (&mut Mesh, &mut Vec<DVec3>) {
-        self.lent = true;
         let world = &mut *self.world;
         let i = world
             .slot_index(&self.name)
             .expect("the layer lives while the guard does");
-        let mesh = start_edit(
-            &mut world.mesh,
-            &mut world.mesh_before_edit,
-            &mut self.recording,
-            world.mesh_logged,
-        );
+        let mesh = MeshEdit::start(&mut world.mesh, &mut self.edit, world.mesh_logged);
         let layer = world.layers[i]
             .get_mut::<DVec3, VertexKind>()
             .expect("typed when locked");
@@ -122,15 +124,15 @@ impl MeshPositionsGuard<'_> {
             .map_or(&[], |l| l.as_slice())
     }
 
-    /// Ends the edit now (see [`World::lock_mesh_and_positions`]).
+    /// Keeps the edit (see [`World::lock_mesh_and_positions`]). Cannot be refused.
     pub fn commit(mut self) {
-        self.finish();
-    }
-
-    fn finish(&mut self) {
+        let held = self.held.take().expect("held until the guard ends");
+        // Written before the replay, which counts as a write of its own.
+        let written = held.written(self.world);
+        let stamp = self.world.tick();
         let (name, len) = (self.name.as_str(), self.len_on_entry);
-        if let Some(r) = self.recording.take() {
-            self.world.finish_mesh_edit_with(r, |w, changes| {
+        if let Some(edit) = self.edit.take() {
+            self.world.commit_mesh_edit(edit, |w, changes| {
                 let kept = w.keep_lent(name, len, &changes);
                 w.apply_journal(changes);
                 if let Some(kept) = kept {
@@ -138,19 +140,8 @@ impl MeshPositionsGuard<'_> {
                 }
             });
         }
-        if std::mem::take(&mut self.lent) {
-            self.stamp();
-        }
-    }
-
-    /// Stamps the positions' version if they were written.
-    fn stamp(&mut self) {
-        let world = &mut *self.world;
-        if let Some(i) = world.slot_index(&self.name)
-            && world.layers[i].write_count() != self.writes_before
-        {
-            world.clock += 1;
-            world.layers[i].version = world.clock;
+        if written && let Some(i) = self.world.slot_index(name) {
+            self.world.layers[i].version = stamp;
         }
     }
 }
@@ -233,6 +224,12 @@ impl World {
 
 impl Drop for MeshPositionsGuard<'_> {
     fn drop(&mut self) {
-        self.finish();
+        let Some(held) = self.held.take() else {
+            return;
+        };
+        held.put_back(self.world);
+        if let Some(edit) = self.edit.take() {
+            self.world.roll_back_mesh_edit(edit);
+        }
     }
 }

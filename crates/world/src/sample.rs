@@ -41,22 +41,21 @@ pub const CENTER: LayerInfo<DVec3, FaceKind> = LayerInfo::new("circumcenter");
 /// Those of [`World::lock_layer`] (none for a fresh world).
 pub fn eight_layer_world(mesh: Mesh) -> Result<World, WorldError> {
     let mut w = World::new(mesh, 1);
-    for (i, p) in w
-        .lock_layer(&POSITION)?
-        .as_mut_slice()
-        .iter_mut()
-        .enumerate()
-    {
-        *p = DVec3::splat(i as f64);
-    }
-    for (i, h) in w.lock_layer(&HEIGHT)?.as_mut_slice().iter_mut().enumerate() {
-        *h = i as f32;
-    }
-    w.lock_layer(&TEMPERATURE)?.fill(15.0);
-    w.lock_layer(&MOISTURE)?.fill(0.5);
-    w.lock_layer(&PLATE)?.fill(3);
-    w.lock_layer(&DISTANCE)?.fill(1.0);
-    w.lock_layer(&FLOW)?.fill(0.0);
-    w.lock_layer(&CENTER)?.fill(DVec3::ONE);
+    w.update_layer(&POSITION, |l| {
+        for (i, p) in l.as_mut_slice().iter_mut().enumerate() {
+            *p = DVec3::splat(i as f64);
+        }
+    })?;
+    w.update_layer(&HEIGHT, |l| {
+        for (i, h) in l.as_mut_slice().iter_mut().enumerate() {
+            *h = i as f32;
+        }
+    })?;
+    w.update_layer(&TEMPERATURE, |l| l.fill(15.0))?;
+    w.update_layer(&MOISTURE, |l| l.fill(0.5))?;
+    w.update_layer(&PLATE, |l| l.fill(3))?;
+    w.update_layer(&DISTANCE, |l| l.fill(1.0))?;
+    w.update_layer(&FLOW, |l| l.fill(0.0))?;
+    w.update_layer(&CENTER, |l| l.fill(DVec3::ONE))?;
     Ok(w)
 }

@@ -474,6 +474,15 @@ impl Slot {
         }
     }
 
+    /// Does the layer validate itself on every write through a guard? (A layer still
+    /// encoded cannot have been written.)
+    pub fn auto_validated(&self) -> bool {
+        match &self.state {
+            State::Typed(t) => t.layer.is_auto_validated(),
+            State::Encoded { .. } => false,
+        }
+    }
+
     pub fn validate(&self) -> Result<(), LayerError> {
         match &self.state {
             State::Typed(t) => t.layer.validate(),

@@ -1,12 +1,13 @@
 //! [`Transaction`]: the mesh and any number of layers at once, each borrowed for reading or
 //! writing, checked at run time like a `RefCell`.
 
+use crate::rollback::{Checkpoint, MeshEdit};
 use crate::slot::Slot;
 use crate::{LayerInfo, World, WorldError};
 use layers::{Kind, Layer, LayerValue};
-use quadedge::{Mesh, Recording};
+use quadedge::Mesh;
 use std::cell::{Ref, RefCell, RefMut};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 impl World {
     /// Opens a transaction: the mesh and any number of layers borrowed at the same time, some
@@ -18,6 +19,10 @@ impl World {
     /// new elements have no slot in them. Versions are stamped at the end for the mesh (if
     /// edited) and every layer written through the transaction.
     ///
+    /// A transaction is atomic: [`Transaction::commit`] keeps everything or, when it refuses
+    /// a layer, nothing; dropped without `commit`, the world is put back as it was (the mesh
+    /// by the undo log, layers, dictionaries and versions from the `Arc`s held when opened).
+    ///
     /// ```
     /// use layers::{LayerInfo, VertexKind};
     /// use quadedge::{Mesh, Vertex, shapes};
@@ -26,7 +31,7 @@ impl World {
     /// const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height");
     /// let (n, t) = shapes::octahedron();
     /// let mut world = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
-    /// world.lock_layer(&PLATE).unwrap()[Vertex::new(1)] = 3;
+    /// world.update_layer(&PLATE, |p| p[Vertex::new(1)] = 3).unwrap();
     /// let mut tx = world.transaction();
     /// tx.create(&HEIGHT).unwrap();
     /// {
@@ -44,14 +49,10 @@ impl World {
     pub fn transaction(&mut self) -> Transaction<'_> {
         let mut tx = Transaction {
             mesh: RefCell::new(Arc::new(Mesh::new())),
-            recording: RefCell::new(None),
-            mesh_before_edit: RefCell::new(None),
+            edit: RefCell::new(None),
             slots: Vec::new(),
             names: Vec::new(),
-            writes_before: Vec::new(),
-            validated_before: Vec::new(),
-            invalid: None,
-            done: false,
+            saved: Some(Checkpoint::of(self)),
             world: self,
         };
         tx.take_out();
@@ -59,25 +60,18 @@ impl World {
     }
 }
 
-/// See [`World::transaction`]. Dropping it ends it like [`Transaction::commit`]: what
-/// `commit` would refuse (invalid values in a layer that validates automatically) is rolled
-/// back the same way, so nothing invalid is ever stored and no error is left behind.
+/// See [`World::transaction`]. Kept by [`Transaction::commit`], all or nothing; dropped
+/// without it, the world is put back as it was when the transaction was opened.
+#[must_use = "a transaction dropped without `commit()` rolls everything back"]
 pub struct Transaction<'w> {
     world: &'w mut World,
     mesh: RefCell<Arc<Mesh>>,
-    recording: RefCell<Option<Recording>>,
-    /// The mesh as shared before [`Transaction::mesh_mut`] copied it (see the world's
-    /// field of the same name): put back if the edit changes nothing.
-    mesh_before_edit: RefCell<Option<Weak<Mesh>>>,
+    edit: RefCell<Option<MeshEdit>>,
     slots: Vec<RefCell<Slot>>,
     /// The slots' names, readable while a slot is borrowed for writing.
     names: Vec<String>,
-    writes_before: Vec<Option<u64>>,
-    /// The layers that validate automatically, as taken out: put back if written invalid.
-    validated_before: Vec<Option<Slot>>,
-    /// The first layer found invalid (and rolled back), for [`Transaction::commit`].
-    invalid: Option<layers::LayerError>,
-    done: bool,
+    /// The world as opened (but the mesh); `None` once the transaction ended.
+    saved: Option<Checkpoint>,
 }
 
 impl Transaction<'_> {
@@ -93,38 +87,16 @@ impl Transaction<'_> {
             .iter_mut()
             .map(|s| s.get_mut().name.clone())
             .collect();
-        self.writes_before = self
-            .slots
-            .iter_mut()
-            .map(|s| s.get_mut().write_count())
-            .collect();
-        self.validated_before = self
-            .slots
-            .iter_mut()
-            .map(|s| is_auto_validated(s.get_mut()).then(|| s.get_mut().clone()))
-            .collect();
     }
 
-    /// Moves them back and stamps the layers written meanwhile; a layer written with values
-    /// its automatic validation refuses goes back to what it was when taken out.
+    /// Moves them back.
     fn put_back(&mut self) {
         self.world.mesh = std::mem::replace(self.mesh.get_mut(), Arc::new(Mesh::new()));
-        let slots = std::mem::take(&mut self.slots);
-        let before = std::mem::take(&mut self.writes_before);
-        let validated = std::mem::take(&mut self.validated_before);
-        for ((cell, before), validated) in slots.into_iter().zip(before).zip(validated) {
-            let mut slot = cell.into_inner();
-            if slot.write_count() != before {
-                match (validated, slot.validate()) {
-                    (Some(old), Err(e)) => {
-                        slot = old;
-                        self.invalid.get_or_insert(e);
-                    }
-                    _ => slot.version = self.world.tick(),
-                }
-            }
-            self.world.layers.push(slot);
-        }
+        self.world.layers = std::mem::take(&mut self.slots)
+            .into_iter()
+            .map(RefCell::into_inner)
+            .collect();
+        self.names.clear();
     }
 
     fn index(&self, name: &str) -> Result<usize, WorldError> {
@@ -162,12 +134,8 @@ impl Transaction<'_> {
         self.sync();
         let stamp = self.world.tick();
         let layer = Layer::with_sizes(info.clone(), layers::Sizes::of(self.mesh.get_mut()));
-        let slot = Slot::new(layer, stamp);
-        self.validated_before
-            .push(info.is_auto_validated().then(|| slot.clone()));
-        self.slots.push(RefCell::new(slot));
+        self.slots.push(RefCell::new(Slot::new(layer, stamp)));
         self.names.push(info.name().to_owned());
-        self.writes_before.push(Some(0));
         Ok(())
     }
 
@@ -231,70 +199,80 @@ impl Transaction<'_> {
             .mesh
             .try_borrow_mut()
             .map_err(|_| WorldError::Borrowed("mesh".into()))?;
-        let mut recording = self.recording.borrow_mut();
-        let mut before = self.mesh_before_edit.borrow_mut();
+        let mut edit = self.edit.borrow_mut();
         let logged = self.world.mesh_logged;
-        Ok(RefMut::map(m, |a| {
-            crate::edit::start_edit(a, &mut before, &mut recording, logged)
-        }))
+        Ok(RefMut::map(m, |a| MeshEdit::start(a, &mut edit, logged)))
     }
 
     /// Replays the mesh's edits so far into every layer (and ids in dictionaries), so that
     /// new elements have slots and removed ones follow their policies. A mesh replaced
-    /// through [`Transaction::mesh_mut`] resets the data as at the end of a mesh guard. Layers
-    /// written with values their automatic validation refuses are rolled back here, as by
-    /// [`Transaction::commit`].
+    /// through [`Transaction::mesh_mut`] resets the data now, as at the end of a mesh guard.
+    /// Nothing is validated or kept yet: that is [`Transaction::commit`]'s job.
     pub fn sync(&mut self) {
-        let Some(recording) = self.recording.get_mut().take() else {
+        let Some(mut edit) = self.edit.get_mut().take() else {
             return;
         };
         self.put_back();
-        self.world.mesh_before_edit = self.mesh_before_edit.get_mut().take();
-        if self.world.sync_mesh_edit(&recording) {
-            *self.recording.get_mut() = Some(recording);
-            *self.mesh_before_edit.get_mut() = self.world.mesh_before_edit.take();
-        } else {
-            self.world.finish_mesh_edit(recording);
-        }
+        self.world.sync_mesh_edit(&mut edit);
+        *self.edit.get_mut() = Some(edit);
         self.take_out();
     }
 
-    /// Ends the transaction: replays the mesh's journal into every layer and stamps versions.
+    /// Ends the transaction: replays the mesh's journal into every layer and stamps versions,
+    /// or changes nothing.
     ///
     /// # Errors
     ///
     /// [`WorldError::Invalid`] with the first layer written through the transaction with
-    /// values its automatic validation refuses: that layer's writes are rolled back (as they
-    /// are when the transaction is dropped); the mesh edit and the other layers are kept.
+    /// values its automatic validation refuses: the whole transaction is then rolled back
+    /// (the mesh edit and every layer), as if dropped.
     pub fn commit(mut self) -> Result<(), WorldError> {
-        self.finish();
-        match self.invalid.take() {
-            Some(e) => Err(WorldError::Invalid(e)),
-            None => Ok(()),
-        }
-    }
-
-    fn finish(&mut self) {
-        if std::mem::replace(&mut self.done, true) {
-            return;
-        }
+        let saved = self.saved.take().expect("saved until the transaction ends");
         self.put_back();
-        self.world.mesh_before_edit = self.mesh_before_edit.get_mut().take();
-        if let Some(r) = self.recording.get_mut().take() {
-            self.world.finish_mesh_edit(r);
+        let edit = self.edit.get_mut().take();
+        let world = &mut *self.world;
+        let mut written = Vec::new();
+        for (i, slot) in world.layers.iter().enumerate() {
+            let before = saved.layer(&slot.name).map_or(Some(0), Slot::write_count);
+            if slot.write_count() == before {
+                continue;
+            }
+            if slot.auto_validated()
+                && let Err(e) = slot.validate()
+            {
+                roll_back(world, saved, edit);
+                return Err(WorldError::Invalid(e));
+            }
+            written.push(i);
         }
+        for i in written {
+            let stamp = world.tick();
+            world.layers[i].version = stamp;
+        }
+        // Released before the replay, so the replay writes layers in place.
+        drop(saved);
+        if let Some(edit) = edit {
+            world.commit_mesh_edit(edit, |w, changes| w.apply_journal(changes));
+        }
+        Ok(())
     }
 }
 
-fn is_auto_validated(slot: &Slot) -> bool {
-    match &slot.state {
-        crate::slot::State::Typed(t) => t.layer.is_auto_validated(),
-        crate::slot::State::Encoded { .. } => false,
+/// Puts the world back as the checkpoint and the mesh edit found it.
+fn roll_back(world: &mut World, saved: Checkpoint, edit: Option<MeshEdit>) {
+    saved.put_back(world);
+    if let Some(edit) = edit {
+        world.roll_back_mesh_edit(edit);
     }
 }
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
-        self.finish();
+        let Some(saved) = self.saved.take() else {
+            return;
+        };
+        self.put_back();
+        let edit = self.edit.get_mut().take();
+        roll_back(self.world, saved, edit);
     }
 }

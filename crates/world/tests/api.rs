@@ -7,39 +7,12 @@ mod common;
 use common::*;
 use glam::DVec3;
 use layers::{FaceKind, Interpolation, LayerInfo, OnChange, Value, VertexKind};
-use quadedge::{Face, Mesh, MeshError, Vertex, shapes};
+use quadedge::{Face, Mesh, Vertex, shapes};
 use world::{MeshReplacement, World, WorldError};
 
 const POS: LayerInfo<DVec3, VertexKind> =
     LayerInfo::new("position").interpolation(Interpolation::Slerp);
 const PLATE: LayerInfo<u16, FaceKind> = LayerInfo::new("plate");
-
-#[test]
-fn a_borrower_of_the_guards_mesh_cannot_take_or_stop_the_journal() {
-    let mut w = sample_world();
-    let n = w.mesh().vertex_slots();
-    let split;
-    {
-        let mut guard = w.lock_mesh();
-        let m: &mut Mesh = &mut guard;
-        let e = m.vertex_edge(Vertex::new(0));
-        split = m.split(e, 0.5).unwrap();
-        // Starting another journal fails: the guard's is running.
-        assert_eq!(m.record_changes().err(), Some(MeshError::AlreadyRecording));
-        // Another mesh's recording does not open this journal.
-        let mut other = Mesh::new();
-        let foreign = other.record_changes().unwrap();
-        assert_eq!(
-            m.take_changes(&foreign).err(),
-            Some(MeshError::NotRecording)
-        );
-        assert!(m.stop_recording(foreign).is_err());
-    }
-    let h = w.layer(&HEIGHT).unwrap();
-    assert_eq!(h.len(), n + 1);
-    let r = split;
-    assert_eq!(h[r.vertex], 0.5 * (h[r.origin] + h[r.dest]));
-}
 
 #[test]
 fn replacing_the_mesh_inside_a_guard_is_a_replacement() {
@@ -53,6 +26,7 @@ fn replacing_the_mesh_inside_a_guard_is_a_replacement() {
     {
         let mut m = w.lock_mesh();
         *m = octahedron;
+        m.commit();
     }
     // Dropping the guard ends it as `replace_mesh(.., ResetAll)` does.
     assert!(w == replaced);
@@ -61,7 +35,7 @@ fn replacing_the_mesh_inside_a_guard_is_a_replacement() {
     assert!(h.iter().all(|&x| x == 0.0));
     assert_eq!(w.dict("plates").unwrap().get("seed"), Some(&Value::Null));
     // Discarding the journal through the guard is the same loss: the data is reset again.
-    w.lock_layer(&HEIGHT).unwrap().fill(3.0);
+    w.update_layer(&HEIGHT, |l| l.fill(3.0)).unwrap();
     let mut m = w.lock_mesh();
     m.add_vertex();
     m.discard_journal();
@@ -74,10 +48,11 @@ fn replacing_the_mesh_inside_a_guard_is_a_replacement() {
 #[test]
 fn replace_mesh_says_what_happens_to_each_layer() {
     let mut w = octahedron_world();
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(4)] = 4.0;
-    w.lock_layer(&PLATE).unwrap()[Face::new(1)] = 9;
-    w.lock_dict("d").set("v", Vertex::new(4));
-    w.lock_dict("d").set("f", Face::new(1));
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(4)] = 4.0)
+        .unwrap();
+    w.update_layer(&PLATE, |l| l[Face::new(1)] = 9).unwrap();
+    w.update_dict("d", |d| d.set("v", Vertex::new(4)));
+    w.update_dict("d", |d| d.set("f", Face::new(1)));
     // Same vertices, another triangulation: vertex data kept, face data reset.
     let (n, mut t) = shapes::octahedron();
     t.rotate_left(1);
@@ -129,36 +104,44 @@ fn versions_change_exactly_when_data_changes() {
     {
         let h = w.lock_layer(&HEIGHT).unwrap();
         let _ = h[Vertex::new(0)];
+        h.commit().unwrap();
     }
     {
         let r = w.lock_random();
         let _ = &*r;
+        r.commit();
     }
     {
         let d = w.lock_dict("plates");
         let _ = d.get("count");
+        d.commit();
     }
     {
         let m = w.lock_mesh();
         let _ = m.vertex_slots();
+        m.commit();
     }
     {
         // Mutable access without an edit records an empty journal: the mesh is unchanged.
         let mut m = w.lock_mesh();
         let _: &mut Mesh = &mut m;
+        m.commit();
     }
     assert_eq!(snapshot(&w), start);
     // Each write changes exactly its component.
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 1.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     let a = snapshot(&w);
     assert!(a.1 > start.1 && (a.0, a.2, a.3) == (start.0, start.2, start.3));
-    let _: u32 = rand::Rng::random(&mut *w.lock_random());
+    let mut rng = w.lock_random();
+    let _: u32 = rand::Rng::random(&mut *rng);
+    rng.commit();
     let b = snapshot(&w);
     assert!(b.3 > a.3 && (b.0, b.1, b.2) == (a.0, a.1, a.2));
-    w.lock_dict("plates").set("count", 4);
+    w.update_dict("plates", |d| d.set("count", 4));
     let c = snapshot(&w);
     assert!(c.2 > b.2 && (c.0, c.1, c.3) == (b.0, b.1, b.3));
-    w.lock_mesh().add_vertex();
+    w.update_mesh(|m| m.add_vertex());
     let d = snapshot(&w);
     assert!(d.0 > c.0 && d.1 > c.1, "the new vertex grew the layer");
     assert_eq!((d.2, d.3), (c.2, c.3));
@@ -192,8 +175,9 @@ fn lock_layers_changes_nothing_on_failure() {
 #[test]
 fn equality_compares_contents_bitwise_whatever_the_encoding() {
     let mut w = sample_world();
-    w.lock_dict("plates").set("nan", f64::NAN);
-    w.lock_layer(&DISTANCE).unwrap()[quadedge::Edge::primal(0)] = f32::NAN;
+    w.update_dict("plates", |d| d.set("nan", f64::NAN));
+    w.update_layer(&DISTANCE, |l| l[quadedge::Edge::primal(0)] = f32::NAN)
+        .unwrap();
     assert_eq!(w, w.clone());
     // A loaded world with pending journals equals a fresh one after the same edits.
     let mut loaded = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
@@ -203,16 +187,19 @@ fn equality_compares_contents_bitwise_whatever_the_encoding() {
         m.split(e, 0.3).unwrap();
         let e = m.vertex_edge(Vertex::new(7));
         m.flip(e).unwrap();
+        m.commit();
     }
     assert_eq!(loaded, w);
     assert_eq!(w, loaded);
     // And a difference in one value is seen, encoded or not.
     let mut other = World::load_from_slice(&loaded.save_to_vec().unwrap()).unwrap();
-    other.lock_layer(&HEIGHT).unwrap()[Vertex::new(1)] = 42.0;
+    other
+        .update_layer(&HEIGHT, |l| l[Vertex::new(1)] = 42.0)
+        .unwrap();
     assert_ne!(other, w);
     assert_ne!(w, other);
     let mut z = w.clone();
-    z.lock_dict("plates").set("nan", -f64::NAN);
+    z.update_dict("plates", |d| d.set("nan", -f64::NAN));
     assert_ne!(z, w);
 }
 
@@ -228,12 +215,14 @@ fn ids_in_dicts_follow_compaction_and_removal() {
         for i in 0..n {
             h[Vertex::new(i as u32)] = i as f32;
         }
+        h.commit().unwrap();
     }
     {
         let mut d = w.lock_dict("plates");
         d.set("seed", Vertex::new(30));
         let all = d.dict_mut("nested").unwrap().list_mut("all").unwrap();
         all.extend((0..n as u32).map(|i| Value::Vertex(Vertex::new(i))));
+        d.commit();
     }
     let dict_version = w.dict_version("plates");
     let mut removed = Vec::new();
@@ -244,6 +233,7 @@ fn ids_in_dicts_follow_compaction_and_removal() {
             removed.push(m.collapse(e, 0.5).unwrap().removed);
         }
         m.compact();
+        m.commit();
     }
     let d = w.dict("plates").unwrap();
     let h = w.layer(&H).unwrap();
@@ -262,12 +252,13 @@ fn ids_in_dicts_follow_compaction_and_removal() {
     assert!(w.dict_version("plates") > dict_version);
     // An id whose element died becomes Null.
     let mut w3 = grid_world(1);
-    w3.lock_dict("d").set("f", Face::new(0));
+    w3.update_dict("d", |d| d.set("f", Face::new(0)));
     {
         let mut m = w3.lock_mesh();
         let e = m.face_edge(Face::new(0));
         let r = m.collapse(e, 0.5).unwrap();
         assert!(r.removed_faces.contains(&Face::new(0)));
+        m.commit();
     }
     assert_eq!(w3.dict("d").unwrap().get("f"), Some(&Value::Null));
 }
@@ -333,11 +324,12 @@ fn the_positions_guard_lends_a_vec_and_writes_it_back() {
         for (i, c) in corners.into_iter().enumerate() {
             p[Vertex::new(i as u32)] = c;
         }
+        p.commit().unwrap();
     }
     const FLAG: LayerInfo<u8, VertexKind> = LayerInfo::new("flag")
         .interpolation(Interpolation::MaxValue)
         .on_change(OnChange::Keep);
-    w.lock_layer(&FLAG).unwrap()[Vertex::new(0)] = 1;
+    w.update_layer(&FLAG, |l| l[Vertex::new(0)] = 1).unwrap();
     let mut g = w.lock_mesh_and_positions(&POS).unwrap();
     let (mesh, pos) = g.parts();
     assert_eq!(pos.len(), mesh.vertex_slots());
@@ -368,17 +360,17 @@ fn face_splits_and_dissolves_reach_layers_and_stored_ids() {
         for i in 0..6 {
             h[Vertex::new(i)] = i as f32;
         }
+        h.commit().unwrap();
     }
     let r = w
-        .lock_mesh()
-        .split_face(Face::new(0), [0.25, 0.25, 0.5])
+        .update_mesh(|m| m.split_face(Face::new(0), [0.25, 0.25, 0.5]))
         .unwrap();
     let h = w.layer(&HEIGHT).unwrap();
     let [a, b, c] = r.corners.map(|v| h[v]);
     assert_eq!(h[r.vertex], 0.25 * a + 0.25 * b + 0.5 * c);
-    w.lock_dict("d").set("inserted", r.vertex);
-    w.lock_dict("d").set("cut", r.faces[1]);
-    let d = w.lock_mesh().dissolve_vertex(r.vertex).unwrap();
+    w.update_dict("d", |d| d.set("inserted", r.vertex));
+    w.update_dict("d", |d| d.set("cut", r.faces[1]));
+    let d = w.update_mesh(|m| m.dissolve_vertex(r.vertex)).unwrap();
     assert_eq!(d.vertex, r.vertex);
     let dict = w.dict("d").unwrap();
     assert_eq!(dict.get("inserted"), Some(&Value::Null));
@@ -413,7 +405,7 @@ fn a_layer_created_mid_transaction_is_not_replayed_twice() {
 #[test]
 fn replacements_through_the_positions_guard_or_a_transaction_reset_the_data() {
     let mut w = octahedron_world();
-    w.lock_layer(&POS).unwrap().fill(DVec3::X);
+    w.update_layer(&POS, |l| l.fill(DVec3::X)).unwrap();
     let mut g = w.lock_mesh_and_positions(&POS).unwrap();
     let (mesh, pos) = g.parts();
     *mesh = Mesh::new();
@@ -422,10 +414,10 @@ fn replacements_through_the_positions_guard_or_a_transaction_reset_the_data() {
     assert_eq!(w.layer(&POS).unwrap().len(), 0);
 
     let mut w = octahedron_world();
-    w.lock_layer(&HEIGHT).unwrap().fill(2.0);
+    w.update_layer(&HEIGHT, |l| l.fill(2.0)).unwrap();
     let tx = w.transaction();
     *tx.mesh_mut().unwrap() = shapes_mesh_with_one_vertex_more();
-    drop(tx);
+    tx.commit().unwrap();
     let h = w.layer(&HEIGHT).unwrap();
     assert_eq!(h.len(), 7);
     assert!(h.iter().all(|&x| x == 0.0), "reset, not kept");
@@ -434,8 +426,8 @@ fn replacements_through_the_positions_guard_or_a_transaction_reset_the_data() {
     let mut m = Mesh::from_triangles(n, &t).unwrap();
     let _stale = m.record_changes().unwrap();
     let mut w = World::new(m, 1);
-    w.lock_layer(&HEIGHT).unwrap();
-    w.lock_mesh().add_vertex();
+    w.lock_layer(&HEIGHT).unwrap().commit().unwrap();
+    w.update_mesh(|m| m.add_vertex());
     assert_eq!(w.layer(&HEIGHT).unwrap().len(), 7);
 }
 
@@ -457,7 +449,8 @@ fn layer_settings_are_checked_not_silently_ignored() {
         .initial(1.5)
         .auto_validate(true);
     let mut w = common::octahedron_world();
-    w.lock_layer(&A).unwrap()[quadedge::Vertex::new(0)] = 0.5;
+    w.update_layer(&A, |l| l[quadedge::Vertex::new(0)] = 0.5)
+        .unwrap();
     let before = w.clone();
     let version = w.layer_version("a");
     for info in [&A_WIDER, &A_SLERP] {

@@ -117,9 +117,9 @@ fn pending_work_is_bounded_by_the_file() {
     // Many batches that each compact the layer to nothing and grow it back: small in the
     // file, quadratic to replay on a large mesh. Refused by the work budget.
     let mut w = grid_world(40);
-    w.lock_layer(&HEIGHT).unwrap().fill(1.0);
+    w.update_layer(&HEIGHT, |l| l.fill(1.0)).unwrap();
     let mut w = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
-    w.lock_mesh().add_vertex();
+    w.update_mesh(|m| m.add_vertex());
     let file = w.save_to_vec().unwrap();
     let reason = corrupt(World::load_from_slice(&edit_layer(&file, "height", |s| {
         let last = s.pending.pop().unwrap();
@@ -176,18 +176,16 @@ fn nested_lists(depth: usize) -> Value {
 #[test]
 fn deep_dicts_are_refused_on_save_and_load_and_drop_without_recursion() {
     let mut w = octahedron_world();
-    w.lock_dict("ok")
-        .set("v", nested_lists(layers::MAX_DEPTH - 1));
+    w.update_dict("ok", |d| d.set("v", nested_lists(layers::MAX_DEPTH - 1)));
     assert!(World::load_from_slice(&w.save_to_vec().unwrap()).is_ok());
-    w.lock_dict("deep")
-        .set("v", nested_lists(layers::MAX_DEPTH));
+    w.update_dict("deep", |d| d.set("v", nested_lists(layers::MAX_DEPTH)));
     assert!(matches!(
         w.save_to_vec(),
         Err(WorldError::TooDeep { ref dict, .. }) if dict == "deep"
     ));
     // A million levels built in memory: saving fails cleanly, dropping does not recurse.
     let mut w = octahedron_world();
-    w.lock_dict("abyss").set("v", nested_lists(1_000_000));
+    w.update_dict("abyss", |d| d.set("v", nested_lists(1_000_000)));
     assert!(
         matches!(w.save_to_vec(), Err(WorldError::TooDeep { depth, .. }) if depth == 1_000_001)
     );
@@ -224,7 +222,8 @@ fn an_absurd_layer_version_is_refused() {
     // The largest accepted version still leaves the clock room to grow.
     let ok = edit_layer(&file, "height", |s| s.version = 1 << 62);
     let mut w = World::load_from_slice(&ok).unwrap();
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 1.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     assert!(w.layer_version("height") > 1 << 62);
 }
 
@@ -233,13 +232,15 @@ fn names_too_long_for_the_format_are_refused_on_save() {
     let long = "x".repeat(world::MAX_NAME_BYTES + 1);
     let mut w = octahedron_world();
     w.lock_layer(&LayerInfo::<f32, VertexKind>::named(long.clone()))
+        .unwrap()
+        .commit()
         .unwrap();
     assert!(matches!(
         w.save_to_vec(),
         Err(WorldError::NameTooLong { bytes, .. }) if bytes == long.len()
     ));
     let mut w = octahedron_world();
-    w.lock_dict(&long).set("a", 1);
+    w.update_dict(&long, |d| d.set("a", 1));
     assert!(matches!(
         w.save_to_vec(),
         Err(WorldError::NameTooLong { .. })
@@ -247,7 +248,7 @@ fn names_too_long_for_the_format_are_refused_on_save() {
     // The longest name that fits round-trips.
     let fits = "y".repeat(world::MAX_NAME_BYTES);
     let mut w = octahedron_world();
-    w.lock_dict(&fits).set("a", 1);
+    w.update_dict(&fits, |d| d.set("a", 1));
     let back = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
     assert_eq!(back.dict(&fits).unwrap().get_i64("a"), Ok(1));
 }
@@ -256,7 +257,8 @@ fn names_too_long_for_the_format_are_refused_on_save() {
 fn loaded_layers_are_validated_before_they_are_handed_out() {
     // A value outside the range (written without automatic validation).
     let mut w = octahedron_world();
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(2)] = f32::NAN;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(2)] = f32::NAN)
+        .unwrap();
     let back = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
     assert!(matches!(
         back.try_layer(&HEIGHT),
@@ -265,7 +267,7 @@ fn loaded_layers_are_validated_before_they_are_handed_out() {
     // An empty range.
     const BACKWARDS: LayerInfo<f32, VertexKind> = LayerInfo::new("backwards").range(5.0, 1.0);
     let mut w = octahedron_world();
-    w.lock_layer(&BACKWARDS).unwrap();
+    w.lock_layer(&BACKWARDS).unwrap().commit().unwrap();
     let back = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
     assert!(matches!(
         back.try_layer(&BACKWARDS),
@@ -301,13 +303,18 @@ fn a_remove_layer_policy_fires_on_a_layer_still_encoded() {
     const SPLIT_FRAGILE: LayerInfo<f32, VertexKind> =
         LayerInfo::new("split_fragile").interpolation(Interpolation::DropLayer);
     let mut fresh = grid_world(1);
-    fresh.lock_layer(&FRAGILE).unwrap()[Vertex::new(0)] = 1.0;
-    fresh.lock_layer(&SPLIT_FRAGILE).unwrap()[Vertex::new(0)] = 1.0;
+    fresh
+        .update_layer(&FRAGILE, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
+    fresh
+        .update_layer(&SPLIT_FRAGILE, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     let mut loaded = World::load_from_slice(&fresh.save_to_vec().unwrap()).unwrap();
     for w in [&mut fresh, &mut loaded] {
         let mut m = w.lock_mesh();
         let e = m.vertex_edge(Vertex::new(0));
         m.split(e, 0.5).unwrap();
+        m.commit();
     }
     for w in [&fresh, &loaded] {
         assert_eq!(w.layer_names().collect::<Vec<_>>(), ["fragile"]);
@@ -316,6 +323,7 @@ fn a_remove_layer_policy_fires_on_a_layer_still_encoded() {
         let mut m = w.lock_mesh();
         let e = m.vertex_edge(Vertex::new(5));
         m.collapse(e, 0.5).unwrap();
+        m.commit();
     }
     for w in [&fresh, &loaded] {
         assert_eq!(w.layer_names().count(), 0);
@@ -333,7 +341,7 @@ fn dict_ids_survive_the_file() {
     d.set("e", Edge::primal(5).rot());
     d.set("nan", f64::NAN);
     let mut w = octahedron_world();
-    *w.lock_dict("ids") = d.clone();
+    w.update_dict("ids", |x| *x = d.clone());
     let back = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
     assert_eq!(back.dict("ids"), Some(&d));
     assert_eq!(back, w);
@@ -342,7 +350,7 @@ fn dict_ids_survive_the_file() {
 #[test]
 fn stored_ids_of_dead_elements_are_refused_on_load() {
     let mut w = octahedron_world();
-    w.lock_dict("ids").set("v", Vertex::new(5));
+    w.update_dict("ids", |d| d.set("v", Vertex::new(5)));
     let file = w.save_to_vec().unwrap();
     let (header, mut sections) = parse(&file);
     let i = sections

@@ -25,13 +25,13 @@ fn big_world() -> World {
     {
         *h = (i % 200) as f32 * 0.25;
     }
-    w.lock_layer(&DISTANCE).unwrap().fill(2.0);
-    w.lock_layer(&CENTER).unwrap().fill(DVec3::ONE);
-    w.lock_dict("meta").set("first", Vertex::new(1));
+    w.update_layer(&DISTANCE, |l| l.fill(2.0)).unwrap();
+    w.update_layer(&CENTER, |l| l.fill(DVec3::ONE)).unwrap();
+    w.update_dict("meta", |d| d.set("first", Vertex::new(1)));
     // Saved, loaded and edited: the layers stay encoded with a pending journal batch.
     let mut w = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
     let e = w.mesh().vertex_edge(Vertex::new(7));
-    w.lock_mesh().split(e, 0.5).unwrap();
+    w.update_mesh(|m| m.split(e, 0.5).unwrap());
     w
 }
 

@@ -16,13 +16,8 @@ const PLATE: LayerInfo<u32, VertexKind> =
 const AREA: LayerInfo<f64, FaceKind> = LayerInfo::new("area");
 const LENGTH: LayerInfo<f32, EdgeKind> = LayerInfo::new("length").initial(-1.0);
 
-/// Every version the world hands out, in a fixed order.
-fn versions(w: &World) -> Vec<u64> {
-    let mut v = vec![w.mesh_version(), w.random_version()];
-    v.extend(w.layer_names().map(|n| w.layer_version(n)));
-    v.extend(w.dict_names().map(|n| w.dict_version(n)));
-    v
-}
+mod common;
+use common::versions;
 
 /// The world is valid: mesh check, exact Delaunay, layers sized to the mesh, positions on
 /// the sphere.
@@ -52,15 +47,17 @@ fn planet(n: usize, seed: u64) -> World {
     let mut w = World::fibonacci_sphere(n, 1.0, 0.3, seed).unwrap();
     let pos = w.positions().to_vec();
     {
-        let (mut h, mut p) = w.lock_layers(&HEIGHT, &PLATE).unwrap();
+        let mut pair = w.lock_layers(&HEIGHT, &PLATE).unwrap();
+        let (h, p) = pair.parts();
         for v in 0..pos.len() {
             h[Vertex::new(v as u32)] = pos[v].z as f32 * 100.0;
             p[Vertex::new(v as u32)] = (pos[v].x > 0.0) as u32;
         }
+        pair.commit().unwrap();
     }
-    w.lock_layer(&AREA).unwrap();
-    w.lock_layer(&LENGTH).unwrap();
-    w.lock_dict("meta").set("seed", seed as i64);
+    w.lock_layer(&AREA).unwrap().commit().unwrap();
+    w.lock_layer(&LENGTH).unwrap().commit().unwrap();
+    w.update_dict("meta", |d| d.set("seed", seed as i64));
     w
 }
 

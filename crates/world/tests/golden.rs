@@ -40,30 +40,35 @@ fn build() -> Vec<u8> {
         for (i, x) in HEIGHTS.iter().enumerate() {
             h[Vertex::new(i as u32)] = *x;
         }
+        h.commit().unwrap();
     }
     {
         let mut c = w.lock_layer(&COLOR).unwrap();
         for i in 0..6 {
             c[Vertex::new(i as u32)] = color(i);
         }
+        c.commit().unwrap();
     }
     {
         let mut p = w.lock_layer(&PLATE).unwrap();
         for f in 0..8 {
             p[Face::new(f)] = 3 * f as u16;
         }
+        p.commit().unwrap();
     }
     {
         let mut b = w.lock_layer(&BORDER).unwrap();
         for q in 0..12u32 {
             b[Edge::of_quad(q).rot()] = q.is_multiple_of(3);
         }
+        b.commit().unwrap();
     }
     {
         let mut fl = w.lock_layer(&FLOW).unwrap();
         for e in 0..24u32 {
             fl[Edge::primal(e)] = DVec2::new(e as f64, -(e as f64) / 3.0);
         }
+        fl.commit().unwrap();
     }
     {
         let mut d = w.lock_dict("meta");
@@ -80,19 +85,22 @@ fn build() -> Vec<u8> {
         ids.set("v", Vertex::new(2));
         ids.set("f", Face::new(3));
         ids.set("e", Edge::primal(5).rot());
+        d.commit();
     }
-    w.lock_random().next_u64();
+    let mut rng = w.lock_random();
+    rng.next_u64();
+    rng.commit();
     let mut w = World::load_from_slice(&w.save_to_vec().unwrap()).unwrap();
-    let r = {
-        let mut m = w.lock_mesh();
+    let r = w.update_mesh(|m| {
         let e = m.vertex_edge(Vertex::new(0));
         m.split(e, 0.25).unwrap()
-    };
+    });
     {
         let mut d = w.lock_dict("split");
         d.set("origin", r.origin);
         d.set("dest", r.dest);
         d.set("vertex", r.vertex);
+        d.commit();
     }
     w.save_to_vec().unwrap()
 }
@@ -192,7 +200,7 @@ fn this_version_writes_the_golden_file_back_unchanged() {
     let decoded = World::load_from_slice(GOLDEN).unwrap();
     let _ = decoded.try_layer(&HEIGHT).unwrap();
     let mut edited = decoded.clone();
-    edited.lock_layer(&HEIGHT).unwrap();
+    edited.lock_layer(&HEIGHT).unwrap().commit().unwrap();
     assert_eq!(
         World::load_from_slice(&edited.save_to_vec().unwrap()).unwrap(),
         w

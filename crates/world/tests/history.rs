@@ -24,28 +24,32 @@ fn random_edit(w: &mut World, rng: &mut SmallRng) {
     match rng.random_range(0..7) {
         0 | 1 => {
             let v = Vertex::new(rng.random_range(0..n));
-            w.lock_layer(&HEIGHT).unwrap()[v] = rng.random();
+            w.update_layer(&HEIGHT, |l| l[v] = rng.random()).unwrap();
         }
         2 => {
             let x: f64 = rng.random();
-            for p in w.lock_layer(&POSITION).unwrap().as_mut_slice() {
-                p.x += x;
-            }
+            w.update_layer(&POSITION, |l| {
+                for p in l.as_mut_slice() {
+                    p.x += x;
+                }
+            })
+            .unwrap();
         }
         3 => {
             let mut mesh = w.lock_mesh();
             let e = mesh.vertex_edge(Vertex::new(rng.random_range(0..n)));
             let _ = mesh.flip(e);
+            mesh.commit();
         }
         4 => {
-            let _ = w.lock_layer(&DISTANCE).unwrap().as_mut_slice()[0];
+            w.update_layer(&DISTANCE, |l| l.as_mut_slice()[0]).unwrap();
         }
         5 => {
             w.remove_layer(DISTANCE.name());
         }
         _ => {
             // Taken for writing, nothing changed.
-            let _ = &mut *w.lock_layer(&HEIGHT).unwrap();
+            w.update_layer(&HEIGHT, |_| ()).unwrap();
         }
     }
 }
@@ -105,11 +109,12 @@ fn undo_step_after_one_value_at_1m_values_is_at_most_64_kib() {
     let mut mesh = Mesh::new();
     mesh.add_vertices(1 << 20).unwrap();
     let mut w = World::new(mesh, 1);
-    w.lock_layer(&POSITION).unwrap().fill(DVec3::X);
-    w.lock_layer(&HEIGHT).unwrap();
+    w.update_layer(&POSITION, |l| l.fill(DVec3::X)).unwrap();
+    w.lock_layer(&HEIGHT).unwrap().commit().unwrap();
     let mut h = History::new(usize::MAX);
     h.commit("start", &mut w);
-    w.lock_layer(&POSITION).unwrap()[Vertex::new(12_345)] = DVec3::Y;
+    w.update_layer(&POSITION, |l| l[Vertex::new(12_345)] = DVec3::Y)
+        .unwrap();
     h.commit("one value", &mut w);
     let step: Vec<usize> = h.step_bytes().collect();
     assert_eq!(step.len(), 1);
@@ -126,13 +131,15 @@ fn undo_step_after_one_value_at_1m_values_is_at_most_64_kib() {
 #[test]
 fn a_write_after_a_snapshot_leaves_the_snapshot_unchanged() {
     let mut w = grid_world();
-    w.lock_layer(&HEIGHT).unwrap().as_mut_slice()[3] = 2.0;
+    w.update_layer(&HEIGHT, |l| l.as_mut_slice()[3] = 2.0)
+        .unwrap();
     let snap = w.clone();
     {
         let mut h = w.lock_layer(&HEIGHT).unwrap();
         for (i, x) in h.as_mut_slice().iter_mut().enumerate() {
             *x = i as f32;
         }
+        h.commit().unwrap();
     }
     let before = snap.layer(&HEIGHT).unwrap();
     assert_eq!(before.as_slice()[3], 2.0);
@@ -155,18 +162,20 @@ fn a_write_after_a_snapshot_leaves_the_snapshot_unchanged() {
 #[test]
 fn no_write_no_copy_and_no_version_change() {
     let mut w = grid_world();
-    w.lock_layer(&HEIGHT).unwrap().fill(2.0);
+    w.update_layer(&HEIGHT, |l| l.fill(2.0)).unwrap();
     let snap = w.clone();
     let (mesh_version, height_version) = (w.mesh_version(), w.layer_version("height"));
     {
         let mut mesh = w.lock_mesh();
         let m: &mut Mesh = &mut mesh; // a mutable borrow, no edit
         assert!(m.vertex_count() > 0);
+        mesh.commit();
     }
     {
         let mut h = w.lock_layer(&HEIGHT).unwrap();
         let l: &mut layers::Layer<f32, VertexKind> = &mut h;
         assert_eq!(l.as_slice()[0], 2.0);
+        h.commit().unwrap();
     }
     assert!(
         std::ptr::eq(w.mesh(), snap.mesh()),
@@ -193,7 +202,7 @@ fn no_write_no_copy_and_no_version_change() {
     );
     assert_eq!(w.mesh_version(), mesh_version);
     // An edit that does change something still copies and stamps.
-    w.lock_mesh().add_vertex();
+    w.update_mesh(|m| m.add_vertex());
     assert!(!std::ptr::eq(w.mesh(), snap.mesh()));
     assert!(w.mesh_version() > mesh_version);
 }

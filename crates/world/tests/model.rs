@@ -45,12 +45,13 @@ fn seeded_world(rng: &mut Rng) -> World {
             p[Vertex::new(i as u32)] =
                 DVec3::new(rng.unit_f64() - 0.5, rng.unit_f64() - 0.5, rng.unit_f64()).normalize();
         }
+        p.commit().unwrap();
     }
-    w.lock_layer(&HEIGHT).unwrap().fill(1.5);
-    w.lock_layer(&PLATE).unwrap().fill(3);
-    w.lock_layer(&DIST).unwrap().fill(2.0);
-    w.lock_layer(&FLUX).unwrap().fill(0.25);
-    w.lock_layer(&FRAGILE).unwrap().fill(1);
+    w.update_layer(&HEIGHT, |l| l.fill(1.5)).unwrap();
+    w.update_layer(&PLATE, |l| l.fill(3)).unwrap();
+    w.update_layer(&DIST, |l| l.fill(2.0)).unwrap();
+    w.update_layer(&FLUX, |l| l.fill(0.25)).unwrap();
+    w.update_layer(&FRAGILE, |l| l.fill(1)).unwrap();
     let has_faces = w.mesh().face_slots() > 0;
     {
         let mut d = w.lock_dict("ids");
@@ -59,6 +60,7 @@ fn seeded_world(rng: &mut Rng) -> World {
         if has_faces {
             d.set("face", Face::new(0));
         }
+        d.commit();
     }
     w
 }
@@ -67,11 +69,12 @@ fn write_some(w: &mut World, rng: &mut Rng, salt: u64) {
     let n = w.mesh().vertex_slots();
     if n > 0 {
         let v = Vertex::new(rng.below(n) as u32);
-        w.lock_layer(&HEIGHT).unwrap()[v] = salt as f32;
+        w.update_layer(&HEIGHT, |l| l[v] = salt as f32).unwrap();
     }
     let f = w.mesh().face_slots();
     if f > 0 {
-        w.lock_layer(&PLATE).unwrap()[Face::new(rng.below(f) as u32)] = salt as u16;
+        w.update_layer(&PLATE, |l| l[Face::new(rng.below(f) as u32)] = salt as u16)
+            .unwrap();
     }
 }
 
@@ -102,8 +105,8 @@ fn run(seed: u64, steps: usize) -> (usize, usize) {
     let (mut accepted, mut rejected) = (0, 0);
     for step in 0..steps {
         let op = pick_op(typed.mesh(), &mut rng);
-        let a = apply(&mut typed.lock_mesh(), op);
-        let b = apply(&mut encoded.lock_mesh(), op);
+        let a = typed.update_mesh(|m| apply(m, op));
+        let b = encoded.update_mesh(|m| apply(m, op));
         assert_eq!(a.is_ok(), b.is_ok(), "seed {seed} step {step}: {op:?}");
         if a.is_ok() {
             accepted += 1;

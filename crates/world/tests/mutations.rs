@@ -37,6 +37,7 @@ fn files() -> Vec<Vec<u8>> {
             }
             v
         });
+        d.commit();
     }
     vec![
         sample_world().save_to_vec().unwrap(),

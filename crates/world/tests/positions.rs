@@ -1,5 +1,6 @@
-//! `lock_mesh_and_positions` lends the positions layer's own storage: no copy in or out, and
-//! the caller's values win over the journal replay.
+//! `lock_mesh_and_positions` lends the positions layer's own storage (copied once, as any
+//! written layer guard's, since the guard holds the values as locked for its rollback; never
+//! copied back), and the caller's values win over the journal replay.
 
 use glam::DVec3;
 use layers::{Interpolation, LayerInfo, VertexKind};
@@ -12,30 +13,33 @@ const POS: LayerInfo<DVec3, VertexKind> =
 fn world() -> World {
     let (n, t) = shapes::icosahedron_grid(4);
     let mut w = World::new(Mesh::from_triangles(n, &t).unwrap(), 1);
-    for (i, p) in w
-        .lock_layer(&POS)
-        .unwrap()
-        .as_mut_slice()
-        .iter_mut()
-        .enumerate()
-    {
-        *p = DVec3::new(i as f64, 1.0, 0.0);
-    }
+    w.update_layer(&POS, |l| {
+        for (i, p) in l.as_mut_slice().iter_mut().enumerate() {
+            *p = DVec3::new(i as f64, 1.0, 0.0);
+        }
+    })
+    .unwrap();
     w
 }
 
 #[test]
 fn the_positions_are_lent_not_copied() {
     let mut w = world();
-    let before = w.layer(&POS).unwrap().as_slice().as_ptr();
-    {
+    let before = {
         let mut g = w.lock_mesh_and_positions(&POS).unwrap();
         let (_, pos) = g.parts();
-        assert_eq!(pos.as_ptr(), before, "lent, not copied");
-        pos[3].x = -1.0;
-    }
+        let lent = pos.as_ptr();
+        assert_eq!(g.parts().1.as_ptr(), lent, "copied once at most");
+        g.parts().1[3].x = -1.0;
+        g.commit();
+        lent
+    };
     let p = w.layer(&POS).unwrap();
-    assert_eq!(p.as_slice().as_ptr(), before, "not copied back");
+    assert_eq!(
+        p.as_slice().as_ptr(),
+        before,
+        "the layer's own storage, not copied back"
+    );
     assert_eq!(p[Vertex::new(3)].x, -1.0);
     // Shared by a history: copied once, the committed state keeps its values.
     let mut h = History::new(usize::MAX);
@@ -44,6 +48,7 @@ fn the_positions_are_lent_not_copied() {
     {
         let mut g = w.lock_mesh_and_positions(&POS).unwrap();
         g.parts().1[3].x = -2.0;
+        g.commit();
     }
     assert_ne!(w.layer(&POS).unwrap().as_slice().as_ptr(), before);
     assert!(w.layer_version("position") > version);

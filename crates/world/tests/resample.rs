@@ -30,24 +30,31 @@ fn sample() -> World {
     let mesh = octahedron();
     let mut w = World::new(mesh.clone(), 11);
     for v in mesh.vertices() {
-        w.lock_layer(&HEIGHT).unwrap()[v] = v.index() as f32 * 1.5;
-        w.lock_layer(&PLATE).unwrap()[v] = 10 + v.index() as u32;
-        w.lock_layer(&TEMP).unwrap()[v] = -1.0;
+        w.update_layer(&HEIGHT, |l| l[v] = v.index() as f32 * 1.5)
+            .unwrap();
+        w.update_layer(&PLATE, |l| l[v] = 10 + v.index() as u32)
+            .unwrap();
+        w.update_layer(&TEMP, |l| l[v] = -1.0).unwrap();
     }
     for f in mesh.faces() {
-        w.lock_layer(&COLOR).unwrap()[f] = f.index() as u8 * 3;
+        w.update_layer(&COLOR, |l| l[f] = f.index() as u8 * 3)
+            .unwrap();
     }
     for e in mesh.undirected_edges() {
-        w.lock_layer(&LENGTH).unwrap()[e] = e.index() as f64 + 0.25;
-        w.lock_layer(&CROSSING).unwrap()[e.rot()] = -(e.index() as f32);
+        w.update_layer(&LENGTH, |l| l[e] = e.index() as f64 + 0.25)
+            .unwrap();
+        w.update_layer(&CROSSING, |l| l[e.rot()] = -(e.index() as f32))
+            .unwrap();
     }
     for e in mesh.directed_edges() {
-        w.lock_layer(&FLOW).unwrap()[e] = e.raw() as i64 - 100;
+        w.update_layer(&FLOW, |l| l[e] = e.raw() as i64 - 100)
+            .unwrap();
     }
     {
         let mut d = w.lock_dict("meta");
         d.set("seed_vertex", Vertex::new(2));
         d.set("name", "octa");
+        d.commit();
     }
     w
 }

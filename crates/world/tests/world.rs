@@ -21,14 +21,18 @@ fn world(k: u32) -> World {
 fn sample_world() -> World {
     let mut w = world(2);
     {
-        let (mut h, mut d) = w.lock_layers(&HEIGHT, &DISTANCE).unwrap();
+        let mut pair = w.lock_layers(&HEIGHT, &DISTANCE).unwrap();
+        let (h, d) = pair.parts();
         for i in 0..h.len() {
             h[Vertex::new(i as u32)] = i as f32 * 0.5;
         }
         d.fill(2.5);
+        pair.commit().unwrap();
     }
-    w.lock_dict("plates").set("count", 3i64);
-    let _: u64 = w.lock_random().random();
+    w.update_dict("plates", |d| d.set("count", 3i64));
+    let mut rng = w.lock_random();
+    let _: u64 = rng.random();
+    rng.commit();
     w
 }
 
@@ -37,7 +41,8 @@ fn clones_share_until_written() {
     let mut w = sample_world();
     let snap = w.clone();
     assert_eq!(w.unshared_bytes(&snap), 0);
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(3)] = 42.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(3)] = 42.0)
+        .unwrap();
     assert_eq!(snap.layer(&HEIGHT).unwrap()[Vertex::new(3)], 1.5);
     assert_eq!(w.layer(&HEIGHT).unwrap()[Vertex::new(3)], 42.0);
     // Only the written layer stopped being shared; the mesh still is.
@@ -76,17 +81,21 @@ fn versions_grow_on_every_write() {
         w.dict_version("plates"),
         w.random_version(),
     );
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 1.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     assert!(w.layer_version("height") > h);
     assert_eq!(w.mesh_version(), m);
-    w.lock_dict("plates").set("count", 4i64);
+    w.update_dict("plates", |d| d.set("count", 4i64));
     assert!(w.dict_version("plates") > d);
-    let _: u32 = w.lock_random().random();
+    let mut rng = w.lock_random();
+    let _: u32 = rng.random();
+    rng.commit();
     assert!(w.random_version() > r);
     let h2 = w.layer_version("height");
     {
         let mut mesh = w.lock_mesh();
         mesh.add_vertex();
+        mesh.commit();
     }
     assert!(w.mesh_version() > m);
     // The new vertex got the initial value, so the layer changed too.
@@ -109,37 +118,28 @@ fn automatic_validation_refuses_and_rolls_back_invalid_writes() {
     assert!(msg.contains("height") && msg.contains("v7"), "{msg}");
     assert!(w == before);
     assert_eq!(w.layer_version("height"), version);
-    // Dropped without commit: rolled back the same way.
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(7)] = 1000.0;
+    // Through `update_layer`: the error is returned, nothing is kept.
+    assert!(
+        w.update_layer(&HEIGHT, |l| l[Vertex::new(7)] = 1000.0)
+            .is_err()
+    );
     assert!(w == before);
     assert_eq!(w.layer_version("height"), version);
-    // A valid write is kept, committed or dropped.
+    // Dropped without commit, even a valid write is rolled back.
+    let mut g = w.lock_layer(&HEIGHT).unwrap();
+    g[Vertex::new(7)] = 1.0;
+    drop(g);
+    assert!(w == before);
+    assert_eq!(w.layer_version("height"), version);
+    // A valid write is kept by a commit.
     let mut g = w.lock_layer(&HEIGHT).unwrap();
     g[Vertex::new(7)] = 1.0;
     g.commit().unwrap();
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(8)] = 2.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(8)] = 2.0)
+        .unwrap();
     let h = w.layer(&HEIGHT).unwrap();
     assert_eq!((h[Vertex::new(7)], h[Vertex::new(8)]), (1.0, 2.0));
     assert!(w.layer_version("height") > version);
-}
-
-#[test]
-fn a_transaction_rolls_back_a_layer_written_invalid() {
-    let mut w = sample_world();
-    let before = w.clone();
-    let tx = w.transaction();
-    tx.write(&HEIGHT).unwrap()[Vertex::new(7)] = 1000.0;
-    let e = tx.mesh_mut().unwrap().vertex_edge(Vertex::new(0));
-    tx.mesh_mut().unwrap().split(e, 0.5).unwrap();
-    assert!(matches!(tx.commit(), Err(WorldError::Invalid(_))));
-    // The mesh edit is kept, the invalid layer's writes are not (it follows the edit).
-    assert_eq!(w.mesh().vertex_count(), before.mesh().vertex_count() + 1);
-    let h = w.layer(&HEIGHT).unwrap();
-    assert_eq!(
-        h[Vertex::new(7)],
-        before.layer(&HEIGHT).unwrap()[Vertex::new(7)]
-    );
-    assert_eq!(h.len(), w.mesh().vertex_slots());
 }
 
 #[test]
@@ -150,7 +150,8 @@ fn worlds_are_send_and_sync_and_snapshots_read_on_other_threads() {
     let snap = w.clone();
     let reader = std::thread::spawn(move || snap.layer(&HEIGHT).unwrap().iter().sum::<f32>());
     for i in 0..10 {
-        w.lock_layer(&HEIGHT).unwrap()[Vertex::new(i)] = -1.0;
+        w.update_layer(&HEIGHT, |l| l[Vertex::new(i)] = -1.0)
+            .unwrap();
     }
     let sum = reader.join().unwrap();
     assert_eq!(
@@ -164,9 +165,10 @@ fn history_undoes_and_redoes() {
     let mut w = sample_world();
     let mut h = History::new(usize::MAX);
     h.commit("start", &mut w);
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(1)] = 9.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(1)] = 9.0)
+        .unwrap();
     h.commit("edit", &mut w);
-    w.lock_mesh().add_vertex();
+    w.update_mesh(|m| m.add_vertex());
     h.commit("topology", &mut w);
     assert_eq!(h.undo_steps(), 2);
     assert_eq!(h.undo(&mut w), Some("edit"));
@@ -197,7 +199,7 @@ fn save_and_load_round_trip() {
     assert_eq!(back.random(), w.random());
     // A loaded layer follows edits made before it is first decoded.
     let mut back = back;
-    back.lock_mesh().add_vertex();
+    back.update_mesh(|m| m.add_vertex());
     assert_eq!(back.layer(&HEIGHT).unwrap().len(), 43);
     // Saving and loading again gives the same bytes.
     let w2 = World::load_from_slice(&back.save_to_vec().unwrap()).unwrap();
@@ -268,6 +270,7 @@ fn encoded_layers_follow_a_replaced_mesh_and_versions_never_repeat_after_undo() 
         let mut m = loaded.lock_mesh();
         let (n, t) = shapes::octahedron();
         *m = Mesh::from_triangles(n, &t).unwrap();
+        m.commit();
     }
     // Decoded only now: reset to the initial value at the new size.
     let h = loaded.layer(&HEIGHT).unwrap();
@@ -279,10 +282,12 @@ fn encoded_layers_follow_a_replaced_mesh_and_versions_never_repeat_after_undo() 
     let mut w = sample_world();
     let mut hist = History::new(usize::MAX);
     hist.commit("a", &mut w);
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 1.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 1.0)
+        .unwrap();
     let after_edit = w.layer_version("height");
     hist.commit("b", &mut w);
     hist.undo(&mut w);
-    w.lock_layer(&HEIGHT).unwrap()[Vertex::new(0)] = 2.0;
+    w.update_layer(&HEIGHT, |l| l[Vertex::new(0)] = 2.0)
+        .unwrap();
     assert!(w.layer_version("height") > after_edit);
 }

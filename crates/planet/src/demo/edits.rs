@@ -80,12 +80,14 @@ pub(super) fn edit_around(
     let positions = world.layer(&POSITION).expect("kept").to_vec();
     let flips = if encloses_centre {
         let mut mesh = world.lock_mesh();
-        delaunay::make_delaunay(&delaunay::Sphere, &mut mesh, &positions)
-            .map_err(|e| err("delaunay")(&e))?
+        let flips = delaunay::make_delaunay(&delaunay::Sphere, &mut mesh, &positions)
+            .map_err(|e| err("delaunay")(&e))?;
+        mesh.commit();
+        flips
     } else {
         0
     };
-    let remap = world.lock_mesh().compact();
+    let remap = world.update_mesh(Mesh::compact);
     let seeds = seeds
         .iter()
         .map(|&s| {
@@ -124,6 +126,7 @@ fn split_longest(world: &mut World, longest: &[(f64, Edge)], touched: &mut Vec<V
             splits += 1;
         }
     }
+    mesh.commit();
     splits
 }
 
@@ -165,6 +168,7 @@ fn collapse_shortest(
             collapses += 1;
         }
     }
+    mesh.commit();
     collapses
 }
 
@@ -182,7 +186,7 @@ fn reset_lengths_around(world: &mut World, touched: &[Vertex]) -> Result<(), Dem
     for e in edges {
         dist[e] = *PLATE_DISTANCE.initial_value();
     }
-    Ok(())
+    dist.commit().map_err(|e| err("plate_distance")(&e))
 }
 
 /// Where the survivor of collapsing `e` at its middle would sit (the slerp midpoint), if every

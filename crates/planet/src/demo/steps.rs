@@ -64,7 +64,7 @@ pub(super) fn plate_distance(world: &mut World) -> Result<(), DemoError> {
                     as f32;
         }
     }
-    Ok(())
+    dist.commit().map_err(|e| err("plate_distance")(&e))
 }
 
 /// The `plates` dictionary: per plate its id, a representative vertex (an id value, which
@@ -109,6 +109,7 @@ pub(super) fn plate_metadata(
         d.set("plates", Value::List(list));
         d.set("radius_km", radius);
         d.set("simulated_myr", sim.time_myr);
+        d.commit();
     }
     let sphere_area = 4.0 * std::f64::consts::PI * radius * radius;
     let total: f64 = sim.plates.iter().map(|p| p.area_km2).sum();

@@ -303,15 +303,19 @@ mod tests {
             ..Default::default()
         };
         let mut world = super::super::steps::build_sphere(&cfg).unwrap();
-        for (i, p) in world.lock_layer(&PLATE).unwrap().iter_mut().enumerate() {
-            *p = (i % cfg.plates) as u32;
-        }
+        world
+            .update_layer(&PLATE, |l| {
+                for (i, p) in l.iter_mut().enumerate() {
+                    *p = (i % cfg.plates) as u32;
+                }
+            })
+            .unwrap();
         for step in 1..=3 {
             let mut e = world.lock_layer(&ELEVATION).unwrap();
             for (i, h) in e.as_mut_slice().iter_mut().enumerate() {
                 *h = (i * step) as f32;
             }
-            drop(e);
+            e.commit().unwrap();
             record_step(&world, &cfg, step).unwrap();
         }
         assert_eq!(fs::read_dir(spill_dir(&cfg)).unwrap().count(), 3);

@@ -299,15 +299,17 @@ fn suture(
     for &(v, b) in &changes {
         plate[v.index()] = b;
     }
-    drop(g);
-    let (mut h, mut k) = world
+    g.commit().map_err(world_err("plate"))?;
+    let mut pair = world
         .lock_layers(&ELEVATION, &OROGENY)
         .map_err(world_err("relief"))?;
+    let (h, k) = pair.parts();
     let (h, k) = (h.as_mut_slice(), k.as_mut_slice());
     for &(i, rise) in &rises {
         h[i] += rise;
         k[i] = orogeny::HIMALAYAN;
     }
+    pair.commit().map_err(world_err("relief"))?;
     Ok(changes.len())
 }
 

@@ -27,7 +27,8 @@ pub(super) fn write<T: layers::LayerValue + Copy>(
     let s = g.as_mut_slice();
     let n = s.len().min(values.len());
     s[..n].copy_from_slice(&values[..n]);
-    Ok(())
+    g.commit()
+        .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))
 }
 
 /// A vertex layer of the world, borrowed.
@@ -57,5 +58,6 @@ pub(super) fn set<T: layers::LayerValue + Copy>(
             *x = value(k);
         }
     }
-    Ok(())
+    g.commit()
+        .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))
 }

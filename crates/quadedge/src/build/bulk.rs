@@ -270,7 +270,7 @@ impl Mesh {
     ) -> Result<Mesh, MeshError> {
         let nf = triangles.len();
         let ne = 2 * quads as usize;
-        let mut m = Mesh {
+        let mut m = mesh_with! {
             vertex_edge: try_filled(vertices, Edge::INVALID)?,
             face_edge: try_filled(0, Edge::INVALID)?,
             primal_origin: try_filled(ne, Vertex::INVALID)?,
@@ -280,7 +280,6 @@ impl Mesh {
             live_vertices: vertices as u32,
             live_faces: nf as u32,
             live_quads: quads,
-            ..Mesh::default()
         };
         m.face_edge
             .try_reserve_exact(nf)

@@ -55,7 +55,7 @@ pub(super) fn from_closed_half_edges(
         quad_half: &quad_half,
     };
     let quads = start[vertices] as usize;
-    let mut m = Mesh {
+    let mut m = mesh_with! {
         vertex_edge: last
             .into_par_iter()
             .with_min_len(CHUNK)
@@ -72,7 +72,6 @@ pub(super) fn from_closed_half_edges(
         live_vertices: vertices as u32,
         live_faces: triangles.len() as u32,
         live_quads: quads as u32,
-        ..Mesh::default()
     };
     (
         (m.primal_origin, m.primal_next),

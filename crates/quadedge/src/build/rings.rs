@@ -273,7 +273,7 @@ where
 {
     let quads = qstart[vertices] as usize;
     let faces = fstart[vertices] as usize;
-    let mut m = Mesh {
+    let mut m = mesh_with! {
         vertex_edge: filled(vertices, Edge::INVALID)?,
         face_edge: filled(faces, Edge::INVALID)?,
         primal_origin: filled(2 * quads, Vertex::INVALID)?,
@@ -283,7 +283,6 @@ where
         live_vertices: vertices as u32,
         live_faces: faces as u32,
         live_quads: quads as u32,
-        ..Mesh::default()
     };
     let at = Starts {
         quad: qstart,

@@ -104,6 +104,8 @@ impl Mesh {
             live_quads: self.live_quads,
             journal: self.journal.clone(),
             undo: self.undo.clone(),
+            // A copy is never lent (the guard lent the original).
+            lent: self.lent.clone(),
         }
     }
 

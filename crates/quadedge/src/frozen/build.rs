@@ -122,7 +122,7 @@ impl FrozenMesh {
                 };
             }
         }
-        let mut m = Mesh {
+        let mut m = mesh_with! {
             vertex_edge: vec![Edge::INVALID; nv],
             face_edge: vec![Edge::INVALID; nf],
             primal_origin: vec![Vertex::INVALID; nh],
@@ -132,7 +132,6 @@ impl FrozenMesh {
             live_vertices: nv as u32,
             live_faces: nf as u32,
             live_quads: (nh / 2) as u32,
-            ..Mesh::default()
         };
         // Faces are counted at their smallest corner, in ring order: no rank scans needed.
         let mut face_slot = Vec::with_capacity(nf);

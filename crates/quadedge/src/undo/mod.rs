@@ -22,9 +22,9 @@ mod write;
 
 pub(crate) use log::Target;
 
-/// A point in the running undo log ([`Mesh::undo_mark`]).
+/// A point in the running undo log ([`crate::internals::undo_mark`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct UndoMark {
+pub struct UndoMark {
     writes: usize,
     wholes: usize,
     stamp: u64,
@@ -194,33 +194,19 @@ impl Mesh {
     /// this mesh back exactly. `other`'s own undo log and journal are dropped.
     pub fn replace_topology(&mut self, other: Mesh) {
         let before = self.begin_bulk_write();
-        let Mesh {
-            vertex_edge,
-            face_edge,
-            primal_origin,
-            primal_next,
-            dual_origin,
-            dual_next,
-            free_vertices,
-            free_faces,
-            free_quads,
-            live_vertices,
-            live_faces,
-            live_quads,
-            ..
-        } = other;
-        self.vertex_edge = vertex_edge;
-        self.face_edge = face_edge;
-        self.primal_origin = primal_origin;
-        self.primal_next = primal_next;
-        self.dual_origin = dual_origin;
-        self.dual_next = dual_next;
-        self.free_vertices = free_vertices;
-        self.free_faces = free_faces;
-        self.free_quads = free_quads;
-        self.live_vertices = live_vertices;
-        self.live_faces = live_faces;
-        self.live_quads = live_quads;
+        let mut other = other;
+        self.vertex_edge = std::mem::take(&mut other.vertex_edge);
+        self.face_edge = std::mem::take(&mut other.face_edge);
+        self.primal_origin = std::mem::take(&mut other.primal_origin);
+        self.primal_next = std::mem::take(&mut other.primal_next);
+        self.dual_origin = std::mem::take(&mut other.dual_origin);
+        self.dual_next = std::mem::take(&mut other.dual_next);
+        self.free_vertices = std::mem::take(&mut other.free_vertices);
+        self.free_faces = std::mem::take(&mut other.free_faces);
+        self.free_quads = std::mem::take(&mut other.free_quads);
+        self.live_vertices = other.live_vertices;
+        self.live_faces = other.live_faces;
+        self.live_quads = other.live_quads;
         self.undo.stamp = 0;
         self.end_bulk_write(before);
     }
@@ -229,10 +215,14 @@ impl Mesh {
     /// from that state to the current one; recording goes on from here.
     ///
     /// # Errors
-    /// [`MeshError::UndoLogOff`] when no log is being recorded.
+    /// [`MeshError::UndoLogOff`] when no log is being recorded, [`MeshError::UndoLogHeld`]
+    /// when the mesh is lent by a world's guard (its rollback needs the log).
     pub fn take_undo_log(&mut self) -> Result<UndoLog, MeshError> {
         if self.undo.rec.is_none() {
             return Err(MeshError::UndoLogOff);
+        }
+        if self.lent.is_lent() {
+            return Err(MeshError::UndoLogHeld);
         }
         if self.undo.stamp == 0 {
             self.undo.stamp = fresh_stamp();
@@ -265,7 +255,7 @@ impl Mesh {
     /// Stops recording and returns what was recorded since the last take.
     ///
     /// # Errors
-    /// [`MeshError::UndoLogOff`] when no log is being recorded.
+    /// As [`take_undo_log`](Self::take_undo_log).
     pub fn stop_undo_log(&mut self) -> Result<UndoLog, MeshError> {
         let mut log = self.stop_undo_log_untrimmed()?;
         log.writes.shrink_to_fit();

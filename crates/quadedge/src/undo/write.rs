@@ -172,7 +172,7 @@ impl Mesh {
 
     /// A copy of the topology alone (no journal, no undo log), with exact capacities.
     pub(crate) fn topology_clone(&self) -> Mesh {
-        Mesh {
+        mesh_with! {
             vertex_edge: self.vertex_edge.clone(),
             face_edge: self.face_edge.clone(),
             primal_origin: self.primal_origin.clone(),
@@ -185,7 +185,6 @@ impl Mesh {
             live_vertices: self.live_vertices,
             live_faces: self.live_faces,
             live_quads: self.live_quads,
-            ..Mesh::default()
         }
     }
 

@@ -26,21 +26,19 @@ fn planet() -> World {
         .iter_mut()
         .zip(&pos)
         .for_each(|(x, q)| *x = q.z as f32);
-    drop(h);
+    h.commit().unwrap();
     let discrete = LayerInfo::<u32, VertexKind>::new("p").interpolation(Interpolation::MaxWeight);
     let mut p = w.lock_layer(&discrete).unwrap();
     p.as_mut_slice()
         .iter_mut()
         .zip(&pos)
         .for_each(|(x, q)| *x = (q.x > 0.0) as u32);
-    drop(p);
-    w.lock_layer(&LayerInfo::<f64, FaceKind>::new("a"))
-        .unwrap()
-        .fill(2.0);
-    w.lock_layer(&LayerInfo::<f32, EdgeKind>::new("l"))
-        .unwrap()
-        .fill(3.0);
-    w.lock_dict("meta").set("first", Vertex::new(1));
+    p.commit().unwrap();
+    w.update_layer(&LayerInfo::<f64, FaceKind>::new("a"), |l| l.fill(2.0))
+        .unwrap();
+    w.update_layer(&LayerInfo::<f32, EdgeKind>::new("l"), |l| l.fill(3.0))
+        .unwrap();
+    w.update_dict("meta", |d| d.set("first", Vertex::new(1)));
     w
 }
 

@@ -67,7 +67,7 @@ impl World {
     /// use layers::{Interpolation, LayerInfo, VertexKind};
     /// const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height").interpolation(Interpolation::Lerp);
     /// let mut world = world::World::fibonacci_sphere(1000, 1.0, 0.3, 1).unwrap();
-    /// world.lock_layer(&HEIGHT).unwrap().iter_mut().for_each(|h| *h = 5.0);
+    /// world.update_layer(&HEIGHT, |l| l.iter_mut().for_each(|h| *h = 5.0)).unwrap();
     /// let s = world.sample(&HEIGHT, glam::DVec3::new(0.1, 0.2, 0.9).normalize()).unwrap().unwrap();
     /// assert!((s.value - 5.0).abs() < 1e-5);
     /// ```

@@ -12,6 +12,14 @@ pub const HEIGHT: LayerInfo<f32, VertexKind> = LayerInfo::new("height")
     .range(-100.0, 100.0);
 pub const DISTANCE: LayerInfo<f32, EdgeKind> = LayerInfo::new("plate_distance").initial(-1.0);
 
+/// Every version the world hands out, in a fixed order.
+pub fn versions(w: &World) -> Vec<u64> {
+    let mut v = vec![w.mesh_version(), w.random_version()];
+    v.extend(w.layer_names().map(|n| w.layer_version(n)));
+    v.extend(w.dict_names().map(|n| w.dict_version(n)));
+    v
+}
+
 /// One section of a world file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Section {
@@ -159,18 +167,23 @@ pub fn grid_world(k: u32) -> World {
 pub fn sample_world() -> World {
     let mut w = grid_world(1);
     {
-        let (mut h, mut d) = w.lock_layers(&HEIGHT, &DISTANCE).unwrap();
+        let mut pair = w.lock_layers(&HEIGHT, &DISTANCE).unwrap();
+        let (h, d) = pair.parts();
         for i in 0..h.len() {
             h[Vertex::new(i as u32)] = i as f32 * 0.5;
         }
         d.fill(2.5);
+        pair.commit().unwrap();
     }
     {
         let mut d = w.lock_dict("plates");
         d.set("count", 3i64);
         d.set("seed", Vertex::new(3));
+        d.commit();
     }
-    let _: u64 = rand::Rng::random(&mut *w.lock_random());
+    let mut rng = w.lock_random();
+    let _: u64 = rand::Rng::random(&mut *rng);
+    rng.commit();
     w
 }
 
@@ -182,6 +195,7 @@ pub fn file_with_pending_batches() -> Vec<u8> {
         let mut m = w.lock_mesh();
         let e = m.vertex_edge(Vertex::new(0));
         m.split(e, 0.25).unwrap();
+        m.commit();
     }
     w.save_to_vec().unwrap()
 }

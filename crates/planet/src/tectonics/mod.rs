@@ -20,6 +20,7 @@ mod boundary;
 mod distance;
 mod init;
 mod layer_io;
+mod new_crust;
 pub mod noise;
 mod plates;
 mod relief;
@@ -364,7 +365,7 @@ impl Tectonics {
         r.subducted = b.subducted;
         r.sutured = b.sutured;
         r.times.subduction = split();
-        r.created = boundary::new_crust(world, &self.plates, &self.params)?;
+        r.created = new_crust::new_crust(world, &self.plates, &self.params)?;
         r.times.creation = split();
         let s = &mut self.scratch;
         let fronts = relief::step(

@@ -257,6 +257,9 @@ impl Mesh {
     /// # Errors
     /// As [`take_undo_log`](Self::take_undo_log).
     pub fn stop_undo_log(&mut self) -> Result<UndoLog, MeshError> {
+        if self.undo.rec.is_some() && self.lent.is_lent() {
+            return Err(MeshError::UndoLogHeld);
+        }
         let mut log = self.stop_undo_log_untrimmed()?;
         log.writes.shrink_to_fit();
         Ok(log)

@@ -239,15 +239,7 @@ fn insert_on_an_edge_and_on_a_vertex() {
         Err(DelaunayError::Duplicate(Vertex::new(7)))
     );
     // Octahedron: (1, 1, 0) / √2 lies exactly on the edge X–Y's great circle (z = 0).
-    let octa = [
-        DVec3::X,
-        DVec3::NEG_X,
-        DVec3::Y,
-        DVec3::NEG_Y,
-        DVec3::Z,
-        DVec3::NEG_Z,
-    ];
-    let (mut mesh, mut pos) = sphere::sphere_mesh(&octa).unwrap();
+    let (mut mesh, mut pos) = sphere::sphere_mesh(&testkit::OCTAHEDRON_POINTS).unwrap();
     let p = DVec3::new(1.0, 1.0, 0.0).normalize();
     let ins = insert(&Sphere, &mut mesh, &mut pos, p, None).unwrap();
     assert!(ins.on_edge);

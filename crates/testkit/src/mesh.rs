@@ -132,3 +132,22 @@ pub fn canonical_triangles(mut tris: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
     tris.sort_unstable();
     tris
 }
+
+/// The unit octahedron's six corners (±X, ±Y, ±Z), numbered as
+/// [`quadedge::shapes::octahedron`] numbers its vertices.
+pub const OCTAHEDRON_POINTS: [glam::DVec3; 6] = [
+    glam::DVec3::X,
+    glam::DVec3::NEG_X,
+    glam::DVec3::Y,
+    glam::DVec3::NEG_Y,
+    glam::DVec3::Z,
+    glam::DVec3::NEG_Z,
+];
+
+/// The unit octahedron: its mesh ([`quadedge::shapes::octahedron`]) and corners.
+pub fn octahedron() -> (Mesh, Vec<glam::DVec3>) {
+    (
+        build(quadedge::shapes::octahedron()),
+        OCTAHEDRON_POINTS.to_vec(),
+    )
+}

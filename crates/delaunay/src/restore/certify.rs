@@ -145,19 +145,6 @@ mod tests {
     use super::*;
     use crate::Sphere;
 
-    fn octahedron() -> (Mesh, Vec<DVec3>) {
-        let (n, tris) = quadedge::shapes::octahedron();
-        let pos = vec![
-            DVec3::X,
-            DVec3::NEG_X,
-            DVec3::Y,
-            DVec3::NEG_Y,
-            DVec3::Z,
-            DVec3::NEG_Z,
-        ];
-        (Mesh::from_triangles(n, &tris).unwrap(), pos)
-    }
-
     /// Every face counter-clockwise and every edge locally Delaunay, the sphere covered twice
     /// (a pentagon walked twice round the equator, branched at the poles).
     fn double_cover() -> (Mesh, Vec<DVec3>) {
@@ -202,7 +189,7 @@ mod tests {
 
     #[test]
     fn the_octahedron_is_certified_and_the_count_is_exact() {
-        let (mesh, pos) = octahedron();
+        let (mesh, pos) = testkit::octahedron();
         let changed = all(&mesh);
         assert_eq!(
             certify_scanned(&Sphere, &mesh, &pos, &changed, &[], &[]),
@@ -241,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_fold_left_is_refused() {
-        let (mesh, mut pos) = octahedron();
+        let (mesh, mut pos) = testkit::octahedron();
         // The north pole pushed past the equator edge +x → +y: faces around it turn over.
         pos[4] = DVec3::new(1.0, 1.0, -0.2).normalize();
         let v = Vertex::new(4);

@@ -5,8 +5,8 @@
 use super::band;
 use super::ridge;
 use super::{
-    AGE, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny, set,
-    world_ops,
+    AGE, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, RIDGE, TectonicsError, orogeny,
+    set, world_ops,
 };
 use glam::DVec3;
 use quadedge::Vertex;
@@ -48,6 +48,7 @@ pub(super) fn new_crust(
         set(world, &AGE, &new, |i| found.ages[i])?;
         set(world, &ELEVATION, &new, |_| RIDGE_DEPTH_M)?;
         set(world, &OROGENY, &new, |_| orogeny::NONE)?;
+        set(world, &RIDGE, &new, |i| found.ridges[i])?;
         made += new.len();
         let mesh = world.mesh();
         let mut around: Vec<quadedge::Face> = new
@@ -70,6 +71,8 @@ struct Gaps {
     owners: Vec<u32>,
     /// The age of each (Myr): see [`super::ridge`].
     ages: Vec<f32>,
+    /// The plate across the ridge that made each.
+    ridges: Vec<u32>,
     /// Corners of wide faces left for the next round (a neighbour was filled first).
     skipped: Vec<Vertex>,
 }
@@ -96,6 +99,10 @@ fn gaps(
         .layer(&AGE)
         .ok_or_else(|| layer("crust_age"))?
         .as_slice();
+    let ridge_of = world
+        .layer(&RIDGE)
+        .ok_or_else(|| layer("ridge_partner"))?
+        .as_slice();
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     // The first round: the faces across the band (a face whose corners are all on one
@@ -112,8 +119,8 @@ fn gaps(
     // Marks, kept between rounds (no allocation per round).
     used.clear();
     used.resize(mesh.vertex_slots(), false);
-    let (mut points, mut owners, mut ages, mut skipped) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut points, mut owners, mut ages, mut ridges, mut skipped) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (f, centre) in wide {
         let corners = mesh.face_vertices(f);
         if corners.iter().any(|v| used[v.index()]) {
@@ -142,16 +149,19 @@ fn gaps(
             plate: plate[v.index()],
             crust: crust[v.index()],
             age: age[v.index()],
+            ridge: ridge_of[v.index()],
         };
-        let (owner, dated) = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
+        let floor = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
         points.push((point, f));
-        owners.push(owner);
-        ages.push(dated);
+        owners.push(floor.plate);
+        ages.push(floor.age);
+        ridges.push(floor.ridge);
     }
     Ok(Gaps {
         points,
         owners,
         ages,
+        ridges,
         skipped,
     })
 }

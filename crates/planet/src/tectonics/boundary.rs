@@ -5,7 +5,7 @@
 //! plate and seen from the plate across the boundary (turned back by that plate's rotation),
 //! is that point in the other plate's territory now (its nearest vertex on the other plate)?
 //! If so, the two crusts will overlap there. Oceanic crust under continental crust, or the
-//! older of two oceans, is consumed: those vertices are removed, so the overriding plate
+//! faster plate's of two oceans, is consumed: those vertices are removed, so the overriding plate
 //! moves into the room they leave and the boundary stays clean. Continent against continent
 //! is a collision: the faster plate's crust at the contact is sutured onto the other plate
 //! (it changes plate and moves with it from now on), and a collision range rises around the
@@ -115,7 +115,7 @@ fn decide(
     crust: &[u8],
     polarity: &Polarity,
 ) -> (Vec<Vertex>, Contacts) {
-    let older_dives = |a: u32, b: u32| polarity.get(&pair(a, b)) == Some(&a);
+    let dives = |a: u32, b: u32| polarity.get(&pair(a, b)) == Some(&a);
     let mut doomed = Vec::new();
     let mut contacts: Contacts = BTreeMap::new();
     for o in overlaps {
@@ -124,7 +124,7 @@ fn decide(
         let mine_continental = crust[v] == CONTINENTAL;
         match (mine_continental, o.other_continental) {
             (false, true) => doomed.push(o.vertex),
-            (false, false) if older_dives(a, o.other) => doomed.push(o.vertex),
+            (false, false) if dives(a, o.other) => doomed.push(o.vertex),
             (true, true) => contacts.entry((a, o.other)).or_default().push(o.vertex),
             _ => {}
         }

@@ -4,9 +4,9 @@
 
 use glam::DVec3;
 use planet::tectonics::{
-    AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, PLATE, Params, RIDGE, Tectonics,
-    binned_elevation, correlation, lonely_fraction, pieces_per_plate, plate_areas, summarize,
-    world_ops,
+    AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, PLATE, Params, RIDGE, Summary,
+    Tectonics, binned_elevation, correlation, lonely_fraction, pieces_per_plate, plate_areas,
+    summarize, world_ops,
 };
 use world::World;
 
@@ -241,18 +241,7 @@ fn creation_balances_consumption() {
 
 #[test]
 fn the_same_planet_at_two_resolutions() {
-    let (a, ta) = planet(5000, 10, 2026, |_| {});
-    let (b, tb) = planet(20_000, 10, 2026, |_| {});
-    let (sa, sb) = (
-        summarize(&a, ta.plates.len()),
-        summarize(&b, tb.plates.len()),
-    );
-    assert!(
-        (sa.land_fraction - sb.land_fraction).abs() < 0.03,
-        "land {} vs {}",
-        sa.land_fraction,
-        sb.land_fraction
-    );
+    let (sa, sb, r) = two_resolutions(5000, 20_000, 10, 10.0);
     let sphere: f64 = sa.plate_areas_km2.iter().sum();
     for (p, (x, y)) in sa
         .plate_areas_km2
@@ -263,28 +252,42 @@ fn the_same_planet_at_two_resolutions() {
         // Plates are compared in units of the sphere: a small plate's edge is a cell wide.
         assert!((x - y).abs() / sphere < 0.02, "plate {p}: {x} vs {y} km²");
     }
-    let ((_, _, ba), (_, _, bb)) = (binned_elevation(&a, 10.0), binned_elevation(&b, 10.0));
-    let r = correlation(&ba, &bb);
     assert!(r > 0.8, "10° blocks correlate {r}");
 }
 
 #[test]
 #[ignore = "planets of 20k and 100k through 80 Myr; run by `cargo xtask stress`"]
 fn stress_the_same_planet_at_20k_and_100k() {
-    // Issue 23: land within 3 points, 5° blocks (features wider than ~500 km) correlating at
-    // 0.8 or more. Measured 24.2% / 24.2% and 0.946 (seed 2026, 40 steps).
-    let (a, ta) = planet(20_000, 40, 2026, |_| {});
-    let (b, tb) = planet(100_000, 40, 2026, |_| {});
+    // Issue 23: 5° blocks (features wider than ~500 km) correlating at 0.8 or more; measured
+    // 24.2% / 24.2% land and 0.946 (seed 2026, 40 steps).
+    let (sa, sb, r) = two_resolutions(20_000, 100_000, 40, 5.0);
+    assert!(r >= 0.8, "5° blocks correlate {r}");
+    assert!(sa.lonely_fraction < 0.001 && sb.lonely_fraction < 0.001);
+}
+
+/// Seed 2026 at `n` and `m` vertices through `steps` steps: both summaries (their land
+/// fractions checked within 3 points, issue 23) and the correlation of their elevations
+/// averaged over blocks of `block_deg` degrees.
+fn two_resolutions(n: usize, m: usize, steps: usize, block_deg: f64) -> (Summary, Summary, f64) {
+    let (a, ta) = planet(n, steps, 2026, |_| {});
+    let (b, tb) = planet(m, steps, 2026, |_| {});
     let (sa, sb) = (
         summarize(&a, ta.plates.len()),
         summarize(&b, tb.plates.len()),
     );
     let land = (sa.land_fraction - sb.land_fraction).abs();
-    assert!(land < 0.03, "land {sa:?} vs {sb:?}");
-    let ((_, _, ba), (_, _, bb)) = (binned_elevation(&a, 5.0), binned_elevation(&b, 5.0));
+    assert!(
+        land < 0.03,
+        "land {} vs {}",
+        sa.land_fraction,
+        sb.land_fraction
+    );
+    let ((_, _, ba), (_, _, bb)) = (
+        binned_elevation(&a, block_deg),
+        binned_elevation(&b, block_deg),
+    );
     let r = correlation(&ba, &bb);
-    assert!(r >= 0.8, "5° blocks correlate {r}");
-    assert!(sa.lonely_fraction < 0.001 && sb.lonely_fraction < 0.001);
+    (sa, sb, r)
 }
 
 #[test]

@@ -190,8 +190,9 @@ impl Mesh {
 
     /// Replaces this mesh's topology by `other`'s (this mesh keeps its journal, if any, and
     /// its undo log). With an undo log on, the replacement is recorded as one whole rewrite,
-    /// like a compaction's: the log then holds a copy of both topologies, so an undo brings
-    /// this mesh back exactly. `other`'s own undo log and journal are dropped.
+    /// like a compaction's: the log then holds both topologies (the old one moved in, the new
+    /// one copied), so an undo brings this mesh back exactly. `other`'s own undo log and
+    /// journal are dropped.
     pub fn replace_topology(&mut self, other: Mesh) {
         let mut other = other;
         // The old topology is dropped anyway: with a log on it moves into the log as the

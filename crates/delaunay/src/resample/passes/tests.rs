@@ -3,6 +3,7 @@
 use super::*;
 use crate::resample::{StencilKinds, stencils};
 use crate::{Plane, Sphere};
+use testkit::planar_grid;
 
 /// Every new edge's source by [`edge_by_location`] alone (the pass before the short cut),
 /// directed like the new edge.
@@ -94,29 +95,9 @@ fn on_the_sphere_the_short_cut_gives_the_located_edges() {
     same_edges(&Sphere, (&old, &old_pos), (&old, &old_pos));
 }
 
-/// A planar `n × n` grid of spacing `s` from `origin`, each square cut along a diagonal.
-fn grid(n: u32, origin: (f64, f64), s: f64) -> (Mesh, Vec<DVec3>) {
-    let id = |i: u32, j: u32| i * n + j;
-    let mut tris = Vec::new();
-    for i in 0..n - 1 {
-        for j in 0..n - 1 {
-            let (a, b, c, d) = (id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j));
-            tris.push([a, b, c]);
-            tris.push([a, c, d]);
-        }
-    }
-    let pos = (0..n * n)
-        .map(|k| {
-            let (x, y) = ((k % n) as f64, (k / n) as f64);
-            DVec3::new(origin.0 + x * s, origin.1 + y * s, 0.0)
-        })
-        .collect();
-    (Mesh::from_triangles((n * n) as usize, &tris).unwrap(), pos)
-}
-
 #[test]
 fn in_the_plane_the_short_cut_gives_the_located_edges_on_degenerate_grids() {
-    let (old, old_pos) = grid(9, (0.0, 0.0), 1.0);
+    let (old, old_pos) = planar_grid(9, (0.0, 0.0), 1.0);
     // Midpoints on old edges and vertices, strictly inside faces, and beyond the border.
     // Onto itself every midpoint is on an old edge, where the walk does not decide.
     assert_eq!(same_edges(&Plane, (&old, &old_pos), (&old, &old_pos)), 0);
@@ -127,7 +108,7 @@ fn in_the_plane_the_short_cut_gives_the_located_edges_on_degenerate_grids() {
         (7, (-1.0, 0.25), 1.5),
         (12, (0.3, 0.1), 0.7),
     ] {
-        let (new, new_pos) = grid(n, origin, s);
+        let (new, new_pos) = planar_grid(n, origin, s);
         same_edges(&Plane, (&old, &old_pos), (&new, &new_pos));
     }
 }

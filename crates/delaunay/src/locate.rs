@@ -75,6 +75,26 @@ pub fn locate<S: Surface>(
     p: DVec3,
     hint: Option<Face>,
 ) -> Result<Location, DelaunayError> {
+    Ok(walk(surface, mesh, positions, p, hint)?.loc)
+}
+
+/// Where a [`walk`] ended: the location and, when the walk stopped in a face (the location
+/// is in it or on its border), that face's three edges from the one the walk stood on, with
+/// their origins' positions (each edge `k` goes from corner `k` to corner `k + 1`).
+pub(crate) struct Walk {
+    pub(crate) loc: Location,
+    pub(crate) face: Option<([Edge; 3], [DVec3; 3])>,
+}
+
+/// [`locate`], also handing back the last face's edges and corners (callers that look at
+/// that face next need not read the mesh again).
+pub(crate) fn walk<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    p: DVec3,
+    hint: Option<Face>,
+) -> Result<Walk, DelaunayError> {
     check_len(mesh, positions)?;
     if !p.is_finite() {
         return Err(DelaunayError::NonFinite(None));
@@ -121,18 +141,27 @@ pub fn locate<S: Surface>(
             side[i] = o;
         }
         let Some(i) = crossed else {
-            return Ok(classify(mesh, edges, side));
+            return Ok(Walk {
+                loc: classify(mesh, edges, side),
+                face: Some((edges, corners)),
+            });
         };
         let x = edges[i];
         if !mesh.right(x).is_valid() {
-            return Ok(Location::Outside(x));
+            return Ok(Walk {
+                loc: Location::Outside(x),
+                face: None,
+            });
         }
         // Step across `x`: its reverse is the new entering edge.
         e = x.sym();
         (pa, pb) = (corners[(i + 1) % 3], corners[i]);
         entered = true;
     }
-    scan(surface, mesh, positions, p)
+    Ok(Walk {
+        loc: scan(surface, mesh, positions, p)?,
+        face: None,
+    })
 }
 
 /// The location inside a face from the signs against its three edges (none negative).

@@ -10,6 +10,7 @@ use layers::resample::ResamplePlan;
 use layers::{DirectedEdgeKind, EdgeKind, FaceKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::{Mesh, Vertex};
 use sphere::Perturbation;
+use testkit::planar_grid;
 use world::World;
 
 const POSITION: LayerInfo<DVec3, VertexKind> =
@@ -272,34 +273,11 @@ fn hostile_input_is_refused_with_a_typed_error() {
     ));
 }
 
-/// A planar `n × n` grid of spacing `s` from `origin`, each square cut along a diagonal.
-fn grid(n: u32, origin: (f64, f64), s: f64) -> (Mesh, Vec<DVec3>) {
-    let id = |i: u32, j: u32| i * n + j;
-    let mut tris = Vec::new();
-    for i in 0..n - 1 {
-        for j in 0..n - 1 {
-            let (a, b, c, d) = (id(i, j), id(i, j + 1), id(i + 1, j + 1), id(i + 1, j));
-            tris.push([a, b, c]);
-            tris.push([a, c, d]);
-        }
-    }
-    let pos = (0..n * n)
-        .map(|k| {
-            DVec3::new(
-                origin.0 + (k % n) as f64 * s,
-                origin.1 + (k / n) as f64 * s,
-                0.0,
-            )
-        })
-        .collect();
-    (Mesh::from_triangles((n * n) as usize, &tris).unwrap(), pos)
-}
-
 #[test]
 fn in_the_plane_linear_fields_are_exact_and_outside_points_take_the_border() {
-    let (old, old_pos) = grid(6, (0.0, 0.0), 1.0);
+    let (old, old_pos) = planar_grid(6, (0.0, 0.0), 1.0);
     // Inside the old square, off its lattice, and a few points beyond its right and top sides.
-    let (new, new_pos) = grid(7, (0.3, 0.2), 0.9);
+    let (new, new_pos) = planar_grid(7, (0.3, 0.2), 0.9);
     let s = stencils(&Plane, &old, &old_pos, &new, &new_pos, StencilKinds::ALL).unwrap();
     let f = |p: DVec3| 2.0 * p.x - 3.0 * p.y + 1.0;
     for v in new.vertices() {

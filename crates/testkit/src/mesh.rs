@@ -151,3 +151,24 @@ pub fn octahedron() -> (Mesh, Vec<glam::DVec3>) {
         OCTAHEDRON_POINTS.to_vec(),
     )
 }
+
+/// A planar `n × n` grid of spacing `s` from `origin` (`z = 0`), each square cut along the
+/// same diagonal: a Delaunay triangulation full of co-circular squares, for degenerate cases.
+pub fn planar_grid(n: u32, origin: (f64, f64), s: f64) -> (Mesh, Vec<glam::DVec3>) {
+    let id = |i: u32, j: u32| i * n + j;
+    let mut tris = Vec::new();
+    for i in 1..n {
+        for j in 1..n {
+            let (a, b, c, d) = (id(i - 1, j - 1), id(i - 1, j), id(i, j), id(i, j - 1));
+            tris.push([a, b, c]);
+            tris.push([a, c, d]);
+        }
+    }
+    let pos = (0..n * n)
+        .map(|k| {
+            let (x, y) = ((k % n) as f64, (k / n) as f64);
+            glam::DVec3::new(origin.0 + x * s, origin.1 + y * s, 0.0)
+        })
+        .collect();
+    (build(((n * n) as usize, tris)), pos)
+}

@@ -17,8 +17,10 @@
 //!   weighted by the projection, and that edge's face.
 //!
 //! Location walks from coherent hints: vertices start from a
-//! [`HintGrid`](crate::hint::HintGrid) cell (about an edge from the answer), faces and edges
-//! from the face their first corner was found in, so each query costs a step or two. Every
+//! [`HintGrid`](crate::hint::HintGrid) cell (about an edge from the answer), faces from the
+//! face their first corner was found in, edges from the face found for the centroid of the
+//! new face beside them (or their origin's when faces are not asked for), so each query costs
+//! a step or two. Every
 //! containment decision is an exact predicate. The passes (`passes.rs`) run on all cores in
 //! fixed chunks of ids, each walking from its own hints, so the result is the same bit for bit
 //! for any number of threads.

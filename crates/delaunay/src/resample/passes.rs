@@ -4,6 +4,7 @@
 use super::{Barycentric, Stencils, face_at, locate_near, nearest_edge, stencil_at};
 use crate::check::{check_len, pos};
 use crate::hint::HintGrid;
+use crate::locate::walk;
 use crate::{DelaunayError, Location};
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, Vertex};
@@ -131,7 +132,12 @@ fn vertex_chunk<S: Barycentric>(
 /// A hint for a query near new vertex `v`: the old face `v` was found in, if still usable.
 fn hint_of(old_mesh: &Mesh, s: &Stencils, v: Vertex) -> Option<Face> {
     let f = *s.vertex_faces.get(v.index())?;
-    (f.index() < old_mesh.face_slots() && old_mesh.is_face_alive(f)).then_some(f)
+    usable(old_mesh, f).then_some(f)
+}
+
+/// Is `f` a live face of `old_mesh` (a walk may start there)?
+fn usable(old_mesh: &Mesh, f: Face) -> bool {
+    f.index() < old_mesh.face_slots() && old_mesh.is_face_alive(f)
 }
 
 pub(super) fn face_sources<S: Barycentric + Sync>(
@@ -185,7 +191,6 @@ fn edge_chunk<S: Barycentric>(
     first: usize,
     out: &mut [Edge],
 ) -> Result<(), DelaunayError> {
-    let (old_mesh, old_positions) = (m.old_mesh, m.old_positions);
     for j in (0..out.len()).step_by(2) {
         let e = Edge::primal((first + j) as u32);
         if !m.new_mesh.is_edge_alive(e) {
@@ -194,22 +199,19 @@ fn edge_chunk<S: Barycentric>(
         let (u, v) = (m.new_mesh.origin(e), m.new_mesh.dest(e));
         let (a, b) = (pos(m.new_positions, u)?, pos(m.new_positions, v)?);
         let mid = m.surface.midpoint(a, b);
-        let loc = m.locate(mid, hint_of(old_mesh, s, u))?;
-        let old = match loc {
-            Location::OnEdge(x) | Location::Outside(x) => x,
-            loc => nearest_edge(
-                m.surface,
-                old_mesh,
-                old_positions,
-                face_at(old_mesh, loc),
-                mid,
-            )?,
+        // From the old face of the centroid of the new face beside the edge (a third of
+        // that face's height from the midpoint) when the face pass ran, else from `u`'s.
+        let hint = s
+            .faces
+            .get(m.new_mesh.left(e).index())
+            .copied()
+            .filter(|&f| usable(m.old_mesh, f))
+            .or_else(|| hint_of(m.old_mesh, s, u));
+        let (old, oa, ob) = match edge_in_face(m, mid, hint)? {
+            Some(found) => found,
+            None => edge_by_location(m, s, u, mid)?,
         };
         // Directed like the new edge.
-        let (oa, ob) = (
-            pos(old_positions, old_mesh.origin(old))?,
-            pos(old_positions, old_mesh.dest(old))?,
-        );
         let old = if (ob - oa).dot(b - a) >= 0.0 {
             old
         } else {
@@ -220,3 +222,63 @@ fn edge_chunk<S: Barycentric>(
     }
     Ok(())
 }
+
+/// The old edge for midpoint `mid` with its origin's and destination's positions, when the
+/// walk from `hint` ends strictly inside a face: the edge of that face whose midpoint is
+/// nearest, read off the walk's last face (the answer of [`edge_by_location`], which a point
+/// strictly inside one face fixes whatever the walk). `None` on an old edge or vertex, or
+/// outside a planar mesh, where the answer may depend on the walk.
+fn edge_in_face<S: Barycentric>(
+    m: &Meshes<'_, S>,
+    mid: DVec3,
+    hint: Option<Face>,
+) -> Result<Option<(Edge, DVec3, DVec3)>, DelaunayError> {
+    let found = walk(m.surface, m.old_mesh, m.old_positions, mid, hint)?;
+    let (Location::InFace(f), Some((edges, corners))) = (found.loc, found.face) else {
+        return Ok(None);
+    };
+    // In `face_edges` order, as `nearest_edge` takes them (the first of equal keys wins).
+    let first = m.old_mesh.face_edge(f);
+    let start = edges.iter().position(|&x| x == first).unwrap_or(0);
+    let mut best = (f64::INFINITY, 0);
+    for k in (start..start + 3).map(|k| k % 3) {
+        let key = m
+            .surface
+            .distance_key(mid, m.surface.midpoint(corners[k], corners[(k + 1) % 3]));
+        if key < best.0 || k == start {
+            best = (key, k);
+        }
+    }
+    let k = best.1;
+    Ok(Some((edges[k], corners[k], corners[(k + 1) % 3])))
+}
+
+/// The old edge for the midpoint `mid` of a new edge leaving `u`, located from `u`'s old
+/// face, with its origin's and destination's positions.
+fn edge_by_location<S: Barycentric>(
+    m: &Meshes<'_, S>,
+    s: &Stencils,
+    u: Vertex,
+    mid: DVec3,
+) -> Result<(Edge, DVec3, DVec3), DelaunayError> {
+    let (old_mesh, old_positions) = (m.old_mesh, m.old_positions);
+    let loc = m.locate(mid, hint_of(old_mesh, s, u))?;
+    let old = match loc {
+        Location::OnEdge(x) | Location::Outside(x) => x,
+        loc => nearest_edge(
+            m.surface,
+            old_mesh,
+            old_positions,
+            face_at(old_mesh, loc),
+            mid,
+        )?,
+    };
+    Ok((
+        old,
+        pos(old_positions, old_mesh.origin(old))?,
+        pos(old_positions, old_mesh.dest(old))?,
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -190,11 +190,18 @@ impl Mesh {
 
     /// Replaces this mesh's topology by `other`'s (this mesh keeps its journal, if any, and
     /// its undo log). With an undo log on, the replacement is recorded as one whole rewrite,
-    /// like a compaction's: the log then holds a copy of both topologies, so an undo brings
-    /// this mesh back exactly. `other`'s own undo log and journal are dropped.
+    /// like a compaction's: the log then holds both topologies (the old one moved in, the new
+    /// one copied), so an undo brings this mesh back exactly. `other`'s own undo log and
+    /// journal are dropped.
     pub fn replace_topology(&mut self, other: Mesh) {
-        let before = self.begin_bulk_write();
         let mut other = other;
+        // The old topology is dropped anyway: with a log on it moves into the log as the
+        // state before, and only the new one is copied (on all cores with `rayon`).
+        let before = self
+            .undo
+            .rec
+            .is_some()
+            .then(|| Box::new(self.take_topology()));
         self.vertex_edge = std::mem::take(&mut other.vertex_edge);
         self.face_edge = std::mem::take(&mut other.face_edge);
         self.primal_origin = std::mem::take(&mut other.primal_origin);

@@ -173,15 +173,34 @@ impl Mesh {
     /// A copy of the topology alone (no journal, no undo log), with exact capacities.
     pub(crate) fn topology_clone(&self) -> Mesh {
         mesh_with! {
-            vertex_edge: self.vertex_edge.clone(),
-            face_edge: self.face_edge.clone(),
-            primal_origin: self.primal_origin.clone(),
-            primal_next: self.primal_next.clone(),
-            dual_origin: self.dual_origin.clone(),
-            dual_next: self.dual_next.clone(),
+            vertex_edge: copy_of(&self.vertex_edge),
+            face_edge: copy_of(&self.face_edge),
+            primal_origin: copy_of(&self.primal_origin),
+            primal_next: copy_of(&self.primal_next),
+            dual_origin: copy_of(&self.dual_origin),
+            dual_next: copy_of(&self.dual_next),
             free_vertices: self.free_vertices.clone(),
             free_faces: self.free_faces.clone(),
             free_quads: self.free_quads.clone(),
+            live_vertices: self.live_vertices,
+            live_faces: self.live_faces,
+            live_quads: self.live_quads,
+        }
+    }
+
+    /// Moves the topology out (leaving this mesh's empty) as a mesh of its own, with exact
+    /// capacities like [`topology_clone`](Self::topology_clone)'s; no journal, no undo log.
+    pub(crate) fn take_topology(&mut self) -> Mesh {
+        mesh_with! {
+            vertex_edge: moved(&mut self.vertex_edge),
+            face_edge: moved(&mut self.face_edge),
+            primal_origin: moved(&mut self.primal_origin),
+            primal_next: moved(&mut self.primal_next),
+            dual_origin: moved(&mut self.dual_origin),
+            dual_next: moved(&mut self.dual_next),
+            free_vertices: moved(&mut self.free_vertices),
+            free_faces: moved(&mut self.free_faces),
+            free_quads: moved(&mut self.free_quads),
             live_vertices: self.live_vertices,
             live_faces: self.live_faces,
             live_quads: self.live_quads,
@@ -203,4 +222,29 @@ impl Mesh {
         self.live_faces = other.live_faces;
         self.live_quads = other.live_quads;
     }
+}
+
+/// Arrays at least this long are copied on all cores (with the `rayon` feature).
+#[cfg(feature = "rayon")]
+const PAR_COPY: usize = 1 << 16;
+
+/// A copy of `v` with exact capacity. With `rayon`, a long one is copied on all cores: the
+/// first touch of the fresh pages is most of the cost of a large copy, and it parallelises.
+fn copy_of<T: Copy + Send + Sync>(v: &[T]) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    if v.len() >= PAR_COPY {
+        use rayon::prelude::*;
+        let mut out = Vec::with_capacity(v.len());
+        out.par_extend(v.par_iter().copied());
+        return out;
+    }
+    v.to_vec()
+}
+
+/// `v`'s contents with exact capacity, `v` left empty (shrinking a large buffer remaps its
+/// pages rather than copying them).
+fn moved<T>(v: &mut Vec<T>) -> Vec<T> {
+    let mut v = core::mem::take(v);
+    v.shrink_to_fit();
+    v
 }

@@ -203,8 +203,23 @@ fn find_overlaps(
             })
         })
         .collect();
-    // Spread within each plate: every vertex learns the nearest plate across a boundary.
-    sweep.run(mesh, pos, params.radius_km, &sources, reach, Some(plate));
+    // Spread within each plate: every vertex learns the nearest plate across a boundary,
+    // as far as the two plates can close in on each other anywhere in a step (plus a cell):
+    // no farther vertex can pass the candidates' test below.
+    let pair_reach = |s: &Source| {
+        let (p, q) = (plate[s.vertex.index()] as usize, s.tag as usize);
+        let relative = plates[p].pole * plates[p].omega - plates[q].pole * plates[q].omega;
+        let far = relative.length() * params.radius_km * dt + params.spacing_km;
+        (far * (1.0 + 1e-3)).min(reach)
+    };
+    sweep.run_limited(
+        mesh,
+        pos,
+        params.radius_km,
+        &sources,
+        pair_reach,
+        Some(plate),
+    );
     let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
     let turns: Vec<DQuat> = plates.iter().map(turn).collect();
     let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);

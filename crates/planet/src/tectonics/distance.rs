@@ -44,6 +44,8 @@ pub struct Sweep {
     queued: Vec<AtomicBool>,
     /// The slots the last sweep reached, in increasing order.
     reached: Vec<u32>,
+    /// Each source's chord limit (km) in the last sweep.
+    limits: Vec<f64>,
     radius_km: f64,
 }
 
@@ -76,23 +78,45 @@ impl Sweep {
         limit_km: f64,
         region: Option<&[u32]>,
     ) {
+        self.run_limited(mesh, pos, radius_km, sources, |_| limit_km, region);
+    }
+
+    /// [`Sweep::run`] with a reach of its own for each source (km): a source offers itself
+    /// only to vertices within its reach, so a short-reaching source neither claims nor
+    /// shields the vertices beyond it (a farther source with a longer reach takes them).
+    pub fn run_limited(
+        &mut self,
+        mesh: &Mesh,
+        pos: &[DVec3],
+        radius_km: f64,
+        sources: &[Source],
+        limit_km: impl Fn(&Source) -> f64,
+        region: Option<&[u32]>,
+    ) {
         self.reset(mesh.vertex_slots());
         self.radius_km = radius_km;
-        // Chord limit for the arc limit.
-        let arc = (limit_km / radius_km).min(std::f64::consts::PI);
-        let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
+        // Chord limit for each source's arc limit.
+        let chord = |km: f64| {
+            let arc = (km / radius_km).min(std::f64::consts::PI);
+            2.0 * radius_km * (0.5 * arc).sin()
+        };
+        let mut limits = std::mem::take(&mut self.limits);
+        limits.clear();
+        limits.extend(sources.iter().map(|s| chord(limit_km(s))));
         // The sources of each region, in input order.
         let mut order: Vec<u32> = (0..sources.len() as u32).collect();
         let of = |i: u32| region.map_or(0, |r| r[sources[i as usize].vertex.index()]);
         order.sort_by_key(|&i| (of(i), i));
         let groups: Vec<&[u32]> = order.chunk_by(|&a, &b| of(a) == of(b)).collect();
         let s: &Sweep = self;
+        let lim = &limits[..];
         let mut reached: Vec<u32> = groups
             .par_iter()
-            .flat_map_iter(|g| s.spread(mesh, pos, sources, g, chord_limit, region))
+            .flat_map_iter(|g| s.spread(mesh, pos, sources, lim, g, region))
             .collect();
         reached.par_sort_unstable();
         self.reached = reached;
+        self.limits = limits;
     }
 
     /// Grows the arrays to `n` slots and clears what the last sweep reached.
@@ -124,8 +148,8 @@ impl Sweep {
         mesh: &Mesh,
         pos: &[DVec3],
         sources: &[Source],
+        limits: &[f64],
         group: &[u32],
-        chord_limit: f64,
         region: Option<&[u32]>,
     ) -> Vec<u32> {
         let key = |v: usize| f64::from_bits(self.key[v].load(Relaxed));
@@ -146,7 +170,7 @@ impl Sweep {
             let s = &sources[i as usize];
             let v = s.vertex.index();
             let d = pos[v].distance(s.point);
-            if d <= chord_limit && d < key(v) {
+            if d <= limits[i as usize] && d < key(v) {
                 offer(v, d, s.tag, i, &mut queue);
             }
         }
@@ -155,6 +179,7 @@ impl Sweep {
             self.queued[v].store(false, Relaxed);
             let i = self.src[v].load(Relaxed);
             let s = &sources[i as usize];
+            let chord_limit = limits[i as usize];
             for u in mesh.neighbors(Vertex::new(v as u32)) {
                 let u = u.index();
                 if region.is_some_and(|r| r[u] != r[v]) {

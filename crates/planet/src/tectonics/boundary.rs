@@ -18,7 +18,7 @@ use super::{
     orogeny, slice, world_err, world_ops,
 };
 use glam::DQuat;
-use quadedge::Vertex;
+use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use world::World;
@@ -51,7 +51,8 @@ struct Overlap {
     other_age: f32,
 }
 
-/// Decides and applies subduction and collision for the coming motion (see the module docs).
+/// Decides and applies subduction and collision for the coming motion (see the module docs);
+/// `edges` becomes the [`band::boundary_edges`] after it.
 ///
 /// # Errors
 /// When the world lacks a layer or refuses the removal.
@@ -61,20 +62,27 @@ pub(super) fn subduct_and_collide(
     params: &Params,
     sweep: &mut Sweep,
     polarity: &mut Polarity,
+    edges: &mut Vec<Edge>,
 ) -> Result<Fronts, TectonicsError> {
     let (doomed, contacts) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         let age = slice(world, &AGE)?;
-        let overlaps = find_overlaps(world, plates, params, plate, sweep);
+        *edges = band::boundary_edges(world.mesh(), plate);
+        let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
         decide_polarity(world, &overlaps, plate, crust, age, plates.len(), polarity);
         decide(&overlaps, plate, crust, polarity)
     };
-    world_ops::remove_vertices(world, &doomed)?;
-    let sutured = suture(world, plates, params, &contacts, sweep)?;
+    let removal = world_ops::remove_vertices(world, &doomed)?;
+    let changed = suture(world, plates, params, &contacts, sweep)?;
+    // The band after the edit and the suture, from what they touched.
+    let mesh = world.mesh();
+    let touched = removal.edges.iter().copied();
+    let touched = touched.chain(band::around(mesh, &changed));
+    band::update(mesh, slice(world, &PLATE)?, edges, touched);
     Ok(Fronts {
         subducted: doomed.len(),
-        sutured,
+        sutured: changed.len(),
     })
 }
 
@@ -172,6 +180,7 @@ fn find_overlaps(
     plates: &[Plate],
     params: &Params,
     plate: &[u32],
+    edges: &[Edge],
     sweep: &mut Sweep,
 ) -> Vec<Overlap> {
     let mesh = world.mesh();
@@ -182,7 +191,7 @@ fn find_overlaps(
     let reach = 2.0 * fastest * params.radius_km * dt + 2.0 * params.spacing_km;
     // Boundary vertices where the plate across closes in (only there can crust overlap):
     // the band's vertices, on all cores (in vertex order whatever the threads).
-    let band = band::ends(mesh, &band::boundary_edges(mesh, plate));
+    let band = band::ends(mesh, edges);
     let sources: Vec<Source> = band
         .par_iter()
         .filter_map(|&v| {
@@ -268,9 +277,9 @@ fn suture(
     params: &Params,
     contacts: &Contacts,
     sweep: &mut Sweep,
-) -> Result<usize, TectonicsError> {
+) -> Result<Vec<Vertex>, TectonicsError> {
     if contacts.is_empty() {
-        return Ok(0);
+        return Ok(Vec::new());
     }
     let (changes, rises) = {
         let plate = slice(world, &PLATE)?;
@@ -318,7 +327,7 @@ fn suture(
         k[i] = orogeny::HIMALAYAN;
     }
     pair.commit().map_err(world_err("relief"))?;
-    Ok(changes.len())
+    Ok(changes.iter().map(|&(v, _)| v).collect())
 }
 
 /// The continental vertices of the smaller plate of each contact that join the larger one

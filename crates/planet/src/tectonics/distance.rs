@@ -356,4 +356,55 @@ mod tests {
         assert!(sweep.reached().len() < 50);
         assert_eq!(sweep.dist(sources[500].vertex.index()), FAR);
     }
+
+    #[test]
+    fn a_short_reach_neither_claims_nor_shields_what_lies_beyond_it() {
+        let r = 6371.0;
+        let (mesh, pos) = sphere::fibonacci_sphere(6000, r, 0.0, 3).unwrap();
+        // Source 1 reaches 700 km, source 2 (about 1500 km away) 3000 km.
+        let far = (0..pos.len())
+            .min_by_key(|&v| {
+                let d = sphere::geometry::great_circle_distance(pos[v], pos[10]);
+                ((d - 1500.0).abs() * 1000.0) as u64
+            })
+            .unwrap();
+        let sources = [
+            Source {
+                vertex: Vertex::new(10),
+                point: pos[10],
+                tag: 1,
+            },
+            Source {
+                vertex: Vertex::new(far as u32),
+                point: pos[far],
+                tag: 2,
+            },
+        ];
+        let reach = |s: &Source| if s.tag == 1 { 700.0 } else { 3000.0 };
+        let mut sweep = Sweep::default();
+        sweep.run_limited(&mesh, &pos, r, &sources, reach, None);
+        let (mut near_one, mut beyond) = (0, 0);
+        for (v, &p) in pos.iter().enumerate() {
+            let d: Vec<f64> = sources
+                .iter()
+                .map(|s| sphere::geometry::great_circle_distance(p, s.point))
+                .collect();
+            let expect = if d[0] < 690.0 && d[0] < d[1] - 50.0 {
+                Some(1)
+            } else if d[1] < 2950.0 && (d[0] > 710.0 || d[1] < d[0] - 50.0) {
+                Some(2)
+            } else if d[1] > 3050.0 && d[0] > 710.0 {
+                Some(u32::MAX)
+            } else {
+                None
+            };
+            if let Some(t) = expect {
+                assert_eq!(sweep.tag(v), t, "{v}: {d:?}");
+                near_one += usize::from(t == 1);
+                beyond += usize::from(t == 2 && d[0] < d[1]);
+            }
+        }
+        // Vertices nearer to source 1 but beyond its reach were taken by source 2.
+        assert!(near_one > 10 && beyond > 40, "{near_one} {beyond}");
+    }
 }

@@ -104,70 +104,31 @@ struct Piece {
 }
 
 /// Connected pieces of equal plate: the piece of each vertex (an index into the pieces), and
-/// the pieces in the order of their lowest vertex (the order a scan of every vertex finds
-/// them in). Each plate's pieces are found on its own, on all cores.
+/// the pieces in the order a scan of every vertex finds them (of their lowest vertex).
 fn components(mesh: &Mesh, plate: &[u32]) -> (Vec<u32>, Vec<Piece>) {
-    use rayon::prelude::*;
-    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-    // The vertices of each plate, in vertex order (a stable sort).
-    let mut order: Vec<u32> = mesh.vertices().map(|v| v.raw()).collect();
-    order.par_sort_by_key(|&v| plate[v as usize]);
-    let groups: Vec<&[u32]> = order
-        .chunk_by(|&a, &b| plate[a as usize] == plate[b as usize])
-        .collect();
-    // Each vertex's piece, named by the piece's lowest vertex while the plates run.
-    let label: Vec<AtomicU32> = (0..mesh.vertex_slots())
-        .map(|_| AtomicU32::new(u32::MAX))
-        .collect();
-    let mut found: Vec<(u32, usize, u32)> = groups
-        .par_iter()
-        .flat_map_iter(|g| {
-            let mut pieces = Vec::new();
-            let mut stack = Vec::new();
-            for &s in g.iter() {
-                if label[s as usize].load(Relaxed) != u32::MAX {
-                    continue;
+    let mut comp = vec![u32::MAX; mesh.vertex_slots()];
+    let mut pieces = Vec::new();
+    let mut stack = Vec::new();
+    for s in mesh.vertices() {
+        if comp[s.index()] != u32::MAX {
+            continue;
+        }
+        let c = pieces.len() as u32;
+        let p = plate[s.index()];
+        comp[s.index()] = c;
+        stack.push(s);
+        let mut size = 0;
+        while let Some(v) = stack.pop() {
+            size += 1;
+            for u in mesh.neighbors(v) {
+                if comp[u.index()] == u32::MAX && plate[u.index()] == p {
+                    comp[u.index()] = c;
+                    stack.push(u);
                 }
-                let p = plate[s as usize];
-                label[s as usize].store(s, Relaxed);
-                stack.push(Vertex::new(s));
-                let mut size = 0;
-                while let Some(v) = stack.pop() {
-                    size += 1;
-                    for u in mesh.neighbors(v) {
-                        let i = u.index();
-                        if plate[i] == p && label[i].load(Relaxed) == u32::MAX {
-                            label[i].store(s, Relaxed);
-                            stack.push(u);
-                        }
-                    }
-                }
-                pieces.push((s, size, p));
             }
-            pieces
-        })
-        .collect();
-    found.par_sort_unstable_by_key(|&(s, _, _)| s);
-    // Lowest vertex → piece index.
-    let mut index = vec![0u32; mesh.vertex_slots()];
-    for (k, &(s, _, _)) in found.iter().enumerate() {
-        index[s as usize] = k as u32;
+        }
+        pieces.push(Piece { size, plate: p });
     }
-    let comp = label
-        .into_par_iter()
-        .map(|l| {
-            let l = l.into_inner();
-            if l == u32::MAX {
-                u32::MAX
-            } else {
-                index[l as usize]
-            }
-        })
-        .collect();
-    let pieces = found
-        .into_iter()
-        .map(|(_, size, plate)| Piece { size, plate })
-        .collect();
     (comp, pieces)
 }
 

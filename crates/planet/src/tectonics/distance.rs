@@ -268,21 +268,19 @@ mod tests {
         (key, tag)
     }
 
+    /// Sources at vertices `a` (tag 1) and `b` (tag 2).
+    fn two_sources(pos: &[DVec3], a: usize, b: usize) -> [Source; 2] {
+        [(a, 1), (b, 2)].map(|(v, tag)| Source {
+            vertex: Vertex::new(v as u32),
+            point: pos[v],
+            tag,
+        })
+    }
+
     #[test]
     fn distances_are_great_circle_distances_to_the_nearest_source() {
         let (mesh, pos) = sphere::fibonacci_sphere(4000, 6371.0, 0.0, 1).unwrap();
-        let sources = [
-            Source {
-                vertex: Vertex::new(10),
-                point: pos[10],
-                tag: 1,
-            },
-            Source {
-                vertex: Vertex::new(3000),
-                point: pos[3000],
-                tag: 2,
-            },
-        ];
+        let sources = two_sources(&pos, 10, 3000);
         let mut sweep = Sweep::default();
         sweep.run(&mesh, &pos, 6371.0, &sources, 3000.0, None);
         for (v, &p) in pos.iter().enumerate() {
@@ -368,18 +366,7 @@ mod tests {
                 ((d - 1500.0).abs() * 1000.0) as u64
             })
             .unwrap();
-        let sources = [
-            Source {
-                vertex: Vertex::new(10),
-                point: pos[10],
-                tag: 1,
-            },
-            Source {
-                vertex: Vertex::new(far as u32),
-                point: pos[far],
-                tag: 2,
-            },
-        ];
+        let sources = two_sources(&pos, 10, far);
         let reach = |s: &Source| if s.tag == 1 { 700.0 } else { 3000.0 };
         let mut sweep = Sweep::default();
         sweep.run_limited(&mesh, &pos, r, &sources, reach, None);

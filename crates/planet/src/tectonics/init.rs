@@ -12,8 +12,8 @@ use super::distance::{Source, Sweep};
 use super::noise::{derive, fbm, fbm_vector};
 use super::relief::ocean_depth;
 use super::{
-    AGE, CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError,
-    orogeny, world_ops, write,
+    AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, OROGENY, PLATE, Params, Plate, RIDGE,
+    TectonicsError, orogeny, world_ops, write,
 };
 use glam::DVec3;
 use rand::Rng;
@@ -127,7 +127,7 @@ pub(super) fn lay_out(
     let n = sorted.len();
     let k = (((1.0 - params.continental_fraction) * n as f64) as usize).min(n.saturating_sub(1));
     let (_, &mut threshold, _) = sorted.select_nth_unstable_by(k, f64::total_cmp);
-    let ridge_age = drift_times(world, params, plates, &plate);
+    let (ridge_age, partner) = drift_times(world, params, plates, &plate);
     let fields: Vec<(u8, f32, f32)> = (0..slots)
         .into_par_iter()
         .map(|i| {
@@ -157,20 +157,35 @@ pub(super) fn lay_out(
     let crust: Vec<u8> = fields.iter().map(|f| f.0).collect();
     let age: Vec<f32> = fields.iter().map(|f| f.1).collect();
     let elevation: Vec<f32> = fields.iter().map(|f| f.2).collect();
+    let ridge: Vec<u32> = (0..slots)
+        .map(|i| {
+            if crust[i] == OCEANIC {
+                partner[i]
+            } else {
+                NO_PLATE
+            }
+        })
+        .collect();
     write_new(world, &PLATE, plate)?;
     write_new(world, &CRUST, crust)?;
     write_new(world, &AGE, age)?;
     write_new(world, &ELEVATION, elevation)?;
     write_new(world, &OROGENY, vec![orogeny::NONE; slots])?;
+    write_new(world, &RIDGE, ridge)?;
     let _ = CONTINENTAL;
     Ok(())
 }
 
-/// Each vertex's drift time (Myr) from its plate's nearest opening boundary: the distance
+/// Each vertex's drift time (Myr) from its plate's nearest opening boundary (the distance
 /// from the boundary (km) over that boundary's half opening rate; infinite on a plate with no
-/// opening boundary. A boundary edge opens when its plates move apart across it faster than
+/// opening boundary) and the plate across that boundary ([`NO_PLATE`] when none). A boundary edge opens when its plates move apart across it faster than
 /// [`MIN_OPENING`] and mostly across it (a transform makes no floor).
-fn drift_times(world: &World, params: &Params, plates: &[Plate], plate: &[u32]) -> Vec<f32> {
+fn drift_times(
+    world: &World,
+    params: &Params,
+    plates: &[Plate],
+    plate: &[u32],
+) -> (Vec<f32>, Vec<u32>) {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let r = params.radius_km;
@@ -180,7 +195,7 @@ fn drift_times(world: &World, params: &Params, plates: &[Plate], plate: &[u32]) 
             let (i, p) = (v.index(), plate[v.index()]);
             let mine = plates.get(p as usize)?;
             // The fastest opening edge of the vertex's ring.
-            let (half, mid) = mesh
+            let (half, mid, across) = mesh
                 .neighbors(v)
                 .filter_map(|u| {
                     let theirs = plates.get(plate[u.index()] as usize)?;
@@ -190,15 +205,18 @@ fn drift_times(world: &World, params: &Params, plates: &[Plate], plate: &[u32]) 
                     let mid = ((pos[i] + pos[u.index()]) * 0.5).normalize() * r;
                     let rel = theirs.velocity(mid) - mine.velocity(mid);
                     let opening = rel.dot((pos[u.index()] - pos[i]).normalize());
-                    (opening > MIN_OPENING && opening > 0.7 * rel.length())
-                        .then_some((0.5 * rel.length(), mid))
+                    (opening > MIN_OPENING && opening > 0.7 * rel.length()).then_some((
+                        0.5 * rel.length(),
+                        mid,
+                        plate[u.index()],
+                    ))
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0))?;
             Some(Source {
                 vertex: v,
                 point: mid,
-                // m/Myr.
-                tag: (half * 1000.0) as u32,
+                // The half rate in units of 10 m/Myr (high 16 bits) and the plate across.
+                tag: (((half * 100.0) as u32).clamp(1, 0xfffe) << 16) | (across & 0xffff),
             })
         })
         .collect();
@@ -214,13 +232,13 @@ fn drift_times(world: &World, params: &Params, plates: &[Plate], plate: &[u32]) 
     (0..mesh.vertex_slots())
         .map(|i| {
             let (d, t) = (sweep.dist(i), sweep.tag(i));
-            if d.is_finite() && t != u32::MAX && t > 0 {
-                d / (t as f32 / 1000.0)
+            if d.is_finite() && t != u32::MAX {
+                (d / ((t >> 16) as f32 / 100.0), t & 0xffff)
             } else {
-                f32::INFINITY
+                (f32::INFINITY, NO_PLATE)
             }
         })
-        .collect()
+        .unzip()
 }
 
 /// Slowest opening (km/Myr, 1 cm/yr) of a boundary that makes floor.

@@ -8,11 +8,11 @@
 //! 20,000 or 1,000,000 vertices; the vertex count only sets how finely it is sampled.
 //!
 //! State per vertex, in world layers: [`PLATE`], [`CRUST`], [`AGE`] (Myr), [`ELEVATION`] (m),
-//! [`OROGENY`]; per plate, in [`Tectonics::plates`]: Euler pole, angular speed, area. One
-//! [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore), subduction
-//! (removal of the overridden ocean) and collision (terrane transfer), new crust in the gaps
-//! (insertion), relief (uplift by distance to the fronts, trenches, erosion, ocean depth from
-//! age), plate clean-up, rifting and resampling on their own clocks. The mesh edits go
+//! [`OROGENY`], [`RIDGE`]; per plate, in [`Tectonics::plates`]: Euler pole, angular speed,
+//! area. One [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore),
+//! subduction (removal of the overridden ocean) and collision (terrane transfer), new crust in
+//! the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion, ocean
+//! depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh edits go
 //! through [`world_ops`], an adapter shaped like the world's own operations.
 
 mod band;
@@ -67,6 +67,13 @@ pub const OROGENY: LayerInfo<u8, VertexKind> =
 pub const OCEANIC: u8 = 0;
 /// Continental crust: buoyant, never subducted.
 pub const CONTINENTAL: u8 = 1;
+
+/// The plate across the ridge that made a vertex's ocean floor ([`NO_PLATE`] for continental
+/// crust and floor of unknown origin): the two flanks of a ridge name each other, as
+/// magnetic stripes pair across their spreading axis, so floor can be dated from the ridge it
+/// was born at even where another boundary has since opened nearer.
+pub const RIDGE: LayerInfo<u32, VertexKind> =
+    LayerInfo::new("ridge_partner").interpolation(Interpolation::MaxWeight);
 
 /// The kinds of [`OROGENY`].
 pub mod orogeny {

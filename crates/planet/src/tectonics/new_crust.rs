@@ -5,8 +5,8 @@
 use super::band;
 use super::ridge;
 use super::{
-    AGE, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny, set,
-    slice,
+    AGE, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, RIDGE, TectonicsError, orogeny,
+    set, slice,
 };
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, Vertex};
@@ -53,6 +53,10 @@ pub(super) fn new_crust(
     let plate = world.layer(&PLATE).ok_or_else(|| layer("plate"))?.clone();
     let crust = world.layer(&CRUST).ok_or_else(|| layer("crust"))?.clone();
     let age = world.layer(&AGE).ok_or_else(|| layer("crust_age"))?.clone();
+    let ridge_of = world
+        .layer(&RIDGE)
+        .ok_or_else(|| layer("ridge_partner"))?
+        .clone();
     let mut made = Made::default();
     let mut pending = Gaps::default();
     let mut focus: Option<Vec<Face>> = None;
@@ -75,6 +79,7 @@ pub(super) fn new_crust(
                 made.vertices.push(v);
                 made.owners.push(pending.owners[k]);
                 made.ages.push(pending.ages[k]);
+                made.ridges.push(pending.ridges[k]);
             }
             if !new.is_empty() {
                 recorded += 1;
@@ -94,6 +99,7 @@ pub(super) fn new_crust(
                 plate: plate.as_slice(),
                 crust: crust.as_slice(),
                 age: age.as_slice(),
+                ridge: ridge_of.as_slice(),
                 fresh,
                 made: &made,
             };
@@ -113,6 +119,7 @@ pub(super) fn new_crust(
             made.vertices.push(v);
             made.owners.push(pending.owners[k]);
             made.ages.push(pending.ages[k]);
+            made.ridges.push(pending.ridges[k]);
         }
     }
     for v in &made.vertices {
@@ -126,6 +133,7 @@ pub(super) fn new_crust(
     set(world, &AGE, new, |i| made.ages[i])?;
     set(world, &ELEVATION, new, |_| RIDGE_DEPTH_M)?;
     set(world, &OROGENY, new, |_| orogeny::NONE)?;
+    set(world, &RIDGE, new, |i| made.ridges[i])?;
     band::update(world.mesh(), slice(world, &PLATE)?, edges, report.edges);
     Ok(new.len())
 }
@@ -136,6 +144,7 @@ struct Made {
     vertices: Vec<Vertex>,
     owners: Vec<u32>,
     ages: Vec<f32>,
+    ridges: Vec<u32>,
 }
 
 /// What a gap sees of a vertex: the layers as they were before the rounds, or, for a vertex
@@ -144,6 +153,7 @@ struct Known<'a> {
     plate: &'a [u32],
     crust: &'a [u8],
     age: &'a [f32],
+    ridge: &'a [u32],
     fresh: &'a [u32],
     made: &'a Made,
 }
@@ -160,19 +170,20 @@ impl Known<'_> {
     }
 
     fn corner(&self, pos: &[DVec3], v: Vertex) -> ridge::Corner {
-        let (plate, crust, age) = match self.made(v) {
-            Some(k) => (self.made.owners[k], OCEANIC, self.made.ages[k]),
-            None => (
-                self.plate[v.index()],
-                self.crust[v.index()],
-                self.age[v.index()],
-            ),
+        let i = v.index();
+        let (plate, crust, age, ridge) = match self.made(v) {
+            Some(k) => {
+                let m = self.made;
+                (m.owners[k], OCEANIC, m.ages[k], m.ridges[k])
+            }
+            None => (self.plate[i], self.crust[i], self.age[i], self.ridge[i]),
         };
         ridge::Corner {
-            point: pos[v.index()],
+            point: pos[i],
             plate,
             crust,
             age,
+            ridge,
         }
     }
 }
@@ -185,6 +196,8 @@ struct Gaps {
     owners: Vec<u32>,
     /// The age of each (Myr): see [`super::ridge`].
     ages: Vec<f32>,
+    /// The plate across the ridge that made each.
+    ridges: Vec<u32>,
     /// Corners of wide faces left for the next round (a neighbour was filled first).
     skipped: Vec<Vertex>,
 }
@@ -257,10 +270,11 @@ fn gaps(
             }
         }
         let corner = |v: Vertex| known.corner(pos, v);
-        let (owner, dated) = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
+        let floor = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
         found.points.push((point, f));
-        found.owners.push(owner);
-        found.ages.push(dated);
+        found.owners.push(floor.plate);
+        found.ages.push(floor.age);
+        found.ridges.push(floor.ridge);
     }
     marks.clear();
     found

@@ -10,8 +10,11 @@
 //! gap (a flank older than the gap, a continental margin or old floor where a boundary has
 //! just begun to open, says only "the axis is at least this far"), and the axis is the mean
 //! of the two sides' estimates: the middle of the gap when neither flank was made here.
+//!
+//! New floor also remembers the plate across its ridge ([`super::RIDGE`]): floor that only
+//! fills a hole in its plate inherits the ridge of its nearest corner.
 
-use super::{CONTINENTAL, Plate};
+use super::{CONTINENTAL, NO_PLATE, Plate};
 use glam::DVec3;
 
 /// One corner of a gap triangle: position (km), plate, crust type, age (Myr).
@@ -21,35 +24,53 @@ pub(super) struct Corner {
     pub plate: u32,
     pub crust: u8,
     pub age: f32,
+    /// The plate across the ridge that made the corner's floor ([`super::RIDGE`]).
+    pub ridge: u32,
+}
+
+/// New ocean floor: its plate, age (Myr) and the plate across the ridge that made it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Floor {
+    pub plate: u32,
+    pub age: f32,
+    pub ridge: u32,
 }
 
 /// Slowest opening (km/Myr) dated by the axis; slower gaps are holes ([`new_floor`]).
 const MIN_OPENING: f64 = 1.0;
 
-/// The plate and age (Myr) of new crust at `point` in a gap whose corner nearest to the
-/// point is `nearest`: dated from the ridge axis ([`date`]) where the corners' plates move
-/// apart across the gap; elsewhere (a triangle widened along a transform, or too slow to
-/// date) the point only fills a hole in the sampling of `nearest`'s plate, and takes the
-/// mean age of that plate's oceanic corners (0 when there are none).
+/// New crust at `point` in a gap whose corner nearest to the point is `nearest`: dated from
+/// the ridge axis ([`date`]) where the corners' plates move apart across the gap; elsewhere
+/// (a triangle widened along a transform, or too slow to date) the point only fills a hole
+/// in the sampling of `nearest`'s plate, and takes the mean age of that plate's oceanic
+/// corners (0 when there are none) and `nearest`'s ridge.
 pub(super) fn new_floor(
     point: DVec3,
     corners: &[Corner; 3],
     plates: &[Plate],
     nearest: Corner,
-) -> (u32, f32) {
+) -> Floor {
     date(point, corners, plates).unwrap_or_else(|| {
         let (sum, k) = corners
             .iter()
             .filter(|c| c.plate == nearest.plate && c.crust != CONTINENTAL && c.age.is_finite())
             .fold((0.0, 0.0), |(x, k), c| (x + c.age, k + 1.0));
-        (nearest.plate, if k > 0.0 { sum / k } else { 0.0 })
+        Floor {
+            plate: nearest.plate,
+            age: if k > 0.0 { sum / k } else { 0.0 },
+            ridge: if nearest.crust == CONTINENTAL {
+                NO_PLATE
+            } else {
+                nearest.ridge
+            },
+        }
     })
 }
 
-/// The plate and age (Myr) of new crust at `point` in a gap between the corners' two plates;
-/// `None` when those plates do not move apart across the gap (at a triple junction, the two
+/// New crust at `point` in a gap between the corners' two plates, on one of them and made by
+/// the ridge between them; `None` when those plates do not move apart across the gap (at a triple junction, the two
 /// corners nearest to the point stand for the gap).
-fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<(u32, f32)> {
+fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<Floor> {
     // At a triple junction, the two corners nearest to the point make its gap.
     let three = corners[0].plate != corners[1].plate
         && corners[1].plate != corners[2].plate
@@ -100,14 +121,22 @@ fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<(u32, f
         * (mean(a, &|c| (s(c) + half * known(c)).clamp(lo, hi))
             + mean(b, &|c| (s(c) - half * known(c)).clamp(lo, hi)));
     // The point is at 0 along `u`.
-    let (owner, dist) = if axis >= 0.0 { (a, axis) } else { (b, -axis) };
+    let (owner, dist, across) = if axis >= 0.0 {
+        (a, axis, b)
+    } else {
+        (b, -axis, a)
+    };
     // Floor between the axis and a flank is younger than that flank.
     let oldest = used
         .iter()
         .filter(|c| c.plate == owner)
         .map(|c| known(c))
         .fold(0.0, f64::max);
-    Some((owner, (dist / half).min(oldest) as f32))
+    Some(Floor {
+        plate: owner,
+        age: (dist / half).min(oldest) as f32,
+        ridge: across,
+    })
 }
 
 #[cfg(test)]
@@ -137,6 +166,7 @@ mod tests {
             plate,
             crust,
             age,
+            ridge: NO_PLATE,
         }
     }
 
@@ -149,12 +179,12 @@ mod tests {
             corner(200.0, 300.0, 0, CONTINENTAL, 0.0),
             corner(0.0, -300.0, 1, CONTINENTAL, 0.0),
         ];
-        let (owner, age) = date(at(0.0, 100.0), &c, &plates()).unwrap();
-        assert_eq!(owner, 0);
-        assert!((age - 5.0).abs() < 0.05, "{age}");
-        let (owner, age) = date(at(0.0, -60.0), &c, &plates()).unwrap();
-        assert_eq!(owner, 1);
-        assert!((age - 3.0).abs() < 0.05, "{age}");
+        let f = date(at(0.0, 100.0), &c, &plates()).unwrap();
+        assert_eq!((f.plate, f.ridge), (0, 1));
+        assert!((f.age - 5.0).abs() < 0.05, "{f:?}");
+        let f = date(at(0.0, -60.0), &c, &plates()).unwrap();
+        assert_eq!((f.plate, f.ridge), (1, 0));
+        assert!((f.age - 3.0).abs() < 0.05, "{f:?}");
     }
 
     #[test]
@@ -167,9 +197,9 @@ mod tests {
             corner(200.0, 300.0, 0, 0, 2.0),
             corner(0.0, -20.0, 1, 0, 14.0),
         ];
-        let (owner, age) = date(at(0.0, 100.0), &c, &plates()).unwrap();
-        assert_eq!(owner, 1);
-        assert!((age - 8.0).abs() < 0.1, "{age}");
+        let f = date(at(0.0, 100.0), &c, &plates()).unwrap();
+        assert_eq!((f.plate, f.ridge), (1, 0));
+        assert!((f.age - 8.0).abs() < 0.1, "{f:?}");
     }
 
     #[test]
@@ -181,7 +211,8 @@ mod tests {
             corner(0.0, 300.0, 1, 0, 10.0),
         ];
         assert_eq!(date(at(0.0, -100.0), &c, &plates()), None);
-        let (owner, age) = new_floor(at(0.0, -100.0), &c, &plates(), c[0]);
-        assert_eq!((owner, age), (0, 40.0));
+        let hole = Corner { ridge: 7, ..c[0] };
+        let f = new_floor(at(0.0, -100.0), &c, &plates(), hole);
+        assert_eq!((f.plate, f.age, f.ridge), (0, 40.0, 7));
     }
 }

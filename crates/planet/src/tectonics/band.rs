@@ -22,6 +22,40 @@ pub(super) fn boundary_edges(mesh: &Mesh, plate: &[u32]) -> Vec<Edge> {
         .collect()
 }
 
+/// `band`, the [`boundary_edges`] before an edit, brought up to date after it: the
+/// boundary edges among its old entries and the `touched` ones (every edge the edit made or
+/// flipped, and those around a vertex whose plate changed), in edge order. Equal to
+/// [`boundary_edges`] of the mesh after the edit (an edge the edit did not touch keeps its
+/// ends and their plates), at the cost of the change.
+pub(super) fn update(
+    mesh: &Mesh,
+    plate: &[u32],
+    band: &mut Vec<Edge>,
+    touched: impl IntoIterator<Item = Edge>,
+) {
+    band.extend(touched.into_iter().map(Edge::base));
+    band.retain(|&e| {
+        mesh.is_edge_alive(e) && plate[mesh.origin(e).index()] != plate[mesh.dest(e).index()]
+    });
+    band.par_sort_unstable();
+    band.dedup();
+    debug_assert!(
+        *band == boundary_edges(mesh, plate),
+        "the band as a scan finds it"
+    );
+}
+
+/// The edges around `vertices` (see [`update`]).
+pub(super) fn around<'m>(
+    mesh: &'m Mesh,
+    vertices: &'m [Vertex],
+) -> impl Iterator<Item = Edge> + 'm {
+    vertices
+        .iter()
+        .filter(|v| mesh.is_vertex_alive(**v))
+        .flat_map(|&v| mesh.outgoing(v))
+}
+
 /// The ends of `edges`, each once, in increasing order.
 pub(super) fn ends(mesh: &Mesh, edges: &[Edge]) -> Vec<Vertex> {
     let mut v: Vec<Vertex> = edges
@@ -104,5 +138,53 @@ mod tests {
             })
             .collect();
         assert_eq!(sides(&mesh, &edges), mixed);
+    }
+
+    #[test]
+    fn the_band_follows_removals_insertions_and_plate_changes() {
+        let mut world = world::World::fibonacci_sphere(4000, 1.0, 0.3, 5).unwrap();
+        let mut plate: Vec<u32> = world
+            .positions()
+            .iter()
+            .map(|p| u32::from(p.y > 0.2) + 2 * u32::from(p.z > 0.1))
+            .collect();
+        let mut band = boundary_edges(world.mesh(), &plate);
+        // Remove vertices along the band, and change the plate of others.
+        let ends = ends(world.mesh(), &band);
+        let gone: Vec<Vertex> = ends.iter().step_by(5).copied().collect();
+        let report = world.remove_vertices(&gone).unwrap();
+        let moved: Vec<Vertex> = ends.iter().skip(2).step_by(7).copied().collect();
+        for v in &moved {
+            plate[v.index()] = 3 - plate[v.index()].min(3);
+        }
+        let mesh = world.mesh();
+        let touched = report.edges.iter().copied().chain(around(mesh, &moved));
+        update(mesh, &plate, &mut band, touched);
+        assert_eq!(band, boundary_edges(mesh, &plate));
+        // Insert points in the faces across the band (the new vertices on plate 0).
+        let faces = sides(world.mesh(), &band);
+        let points: Vec<(DVec3, Face)> = faces
+            .iter()
+            .step_by(3)
+            .map(|&f| {
+                let [a, b, c] = world
+                    .mesh()
+                    .face_vertices(f)
+                    .map(|v| world.positions()[v.index()]);
+                ((a + b + c).normalize(), f)
+            })
+            .collect();
+        let (new, report) = world.insert_points_near(&points).unwrap();
+        for v in &new {
+            if plate.len() <= v.index() {
+                plate.resize(v.index() + 1, 0);
+            }
+            plate[v.index()] = 0;
+        }
+        let mesh = world.mesh();
+        let before = band.len();
+        update(mesh, &plate, &mut band, report.edges);
+        assert_eq!(band, boundary_edges(mesh, &plate));
+        assert!(before > 100 && band.len() > 100 && !new.is_empty());
     }
 }

@@ -18,7 +18,7 @@ use super::{
     orogeny, slice, world_err, world_ops,
 };
 use glam::DQuat;
-use quadedge::Vertex;
+use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use world::World;
@@ -51,7 +51,8 @@ struct Overlap {
     other_age: f32,
 }
 
-/// Decides and applies subduction and collision for the coming motion (see the module docs).
+/// Decides and applies subduction and collision for the coming motion (see the module docs);
+/// `edges` becomes the [`band::boundary_edges`] after it.
 ///
 /// # Errors
 /// When the world lacks a layer or refuses the removal.
@@ -61,19 +62,26 @@ pub(super) fn subduct_and_collide(
     params: &Params,
     sweep: &mut Sweep,
     polarity: &mut Polarity,
+    edges: &mut Vec<Edge>,
 ) -> Result<Fronts, TectonicsError> {
     let (doomed, contacts) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
-        let overlaps = find_overlaps(world, plates, params, plate, sweep);
+        *edges = band::boundary_edges(world.mesh(), plate);
+        let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         decide(&overlaps, plate, crust, polarity)
     };
-    world_ops::remove_vertices(world, &doomed)?;
-    let sutured = suture(world, plates, params, &contacts, sweep)?;
+    let removal = world_ops::remove_vertices(world, &doomed)?;
+    let changed = suture(world, plates, params, &contacts, sweep)?;
+    // The band after the edit and the suture, from what they touched.
+    let mesh = world.mesh();
+    let touched = removal.edges.iter().copied();
+    let touched = touched.chain(band::around(mesh, &changed));
+    band::update(mesh, slice(world, &PLATE)?, edges, touched);
     Ok(Fronts {
         subducted: doomed.len(),
-        sutured,
+        sutured: changed.len(),
     })
 }
 
@@ -140,6 +148,7 @@ fn find_overlaps(
     plates: &[Plate],
     params: &Params,
     plate: &[u32],
+    edges: &[Edge],
     sweep: &mut Sweep,
 ) -> Vec<Overlap> {
     let mesh = world.mesh();
@@ -150,7 +159,7 @@ fn find_overlaps(
     let reach = 2.0 * fastest * params.radius_km * dt + 2.0 * params.spacing_km;
     // Boundary vertices where the plate across closes in (only there can crust overlap):
     // the band's vertices, on all cores (in vertex order whatever the threads).
-    let band = band::ends(mesh, &band::boundary_edges(mesh, plate));
+    let band = band::ends(mesh, edges);
     let sources: Vec<Source> = band
         .par_iter()
         .filter_map(|&v| {
@@ -171,8 +180,23 @@ fn find_overlaps(
             })
         })
         .collect();
-    // Spread within each plate: every vertex learns the nearest plate across a boundary.
-    sweep.run(mesh, pos, params.radius_km, &sources, reach, Some(plate));
+    // Spread within each plate: every vertex learns the nearest plate across a boundary,
+    // as far as the two plates can close in on each other anywhere in a step (plus a cell):
+    // no farther vertex can pass the candidates' test below.
+    let pair_reach = |s: &Source| {
+        let (p, q) = (plate[s.vertex.index()] as usize, s.tag as usize);
+        let relative = plates[p].pole * plates[p].omega - plates[q].pole * plates[q].omega;
+        let far = relative.length() * params.radius_km * dt + params.spacing_km;
+        (far * (1.0 + 1e-3)).min(reach)
+    };
+    sweep.run_limited(
+        mesh,
+        pos,
+        params.radius_km,
+        &sources,
+        pair_reach,
+        Some(plate),
+    );
     let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
     let turns: Vec<DQuat> = plates.iter().map(turn).collect();
     let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);
@@ -221,9 +245,9 @@ fn suture(
     params: &Params,
     contacts: &Contacts,
     sweep: &mut Sweep,
-) -> Result<usize, TectonicsError> {
+) -> Result<Vec<Vertex>, TectonicsError> {
     if contacts.is_empty() {
-        return Ok(0);
+        return Ok(Vec::new());
     }
     let (changes, rises) = {
         let plate = slice(world, &PLATE)?;
@@ -271,7 +295,7 @@ fn suture(
         k[i] = orogeny::HIMALAYAN;
     }
     pair.commit().map_err(world_err("relief"))?;
-    Ok(changes.len())
+    Ok(changes.iter().map(|&(v, _)| v).collect())
 }
 
 /// The continental vertices of the smaller plate of each contact that join the larger one

@@ -44,6 +44,8 @@ pub struct Sweep {
     queued: Vec<AtomicBool>,
     /// The slots the last sweep reached, in increasing order.
     reached: Vec<u32>,
+    /// Each source's chord limit (km) in the last sweep.
+    limits: Vec<f64>,
     radius_km: f64,
 }
 
@@ -76,23 +78,45 @@ impl Sweep {
         limit_km: f64,
         region: Option<&[u32]>,
     ) {
+        self.run_limited(mesh, pos, radius_km, sources, |_| limit_km, region);
+    }
+
+    /// [`Sweep::run`] with a reach of its own for each source (km): a source offers itself
+    /// only to vertices within its reach, so a short-reaching source neither claims nor
+    /// shields the vertices beyond it (a farther source with a longer reach takes them).
+    pub fn run_limited(
+        &mut self,
+        mesh: &Mesh,
+        pos: &[DVec3],
+        radius_km: f64,
+        sources: &[Source],
+        limit_km: impl Fn(&Source) -> f64,
+        region: Option<&[u32]>,
+    ) {
         self.reset(mesh.vertex_slots());
         self.radius_km = radius_km;
-        // Chord limit for the arc limit.
-        let arc = (limit_km / radius_km).min(std::f64::consts::PI);
-        let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
+        // Chord limit for each source's arc limit.
+        let chord = |km: f64| {
+            let arc = (km / radius_km).min(std::f64::consts::PI);
+            2.0 * radius_km * (0.5 * arc).sin()
+        };
+        let mut limits = std::mem::take(&mut self.limits);
+        limits.clear();
+        limits.extend(sources.iter().map(|s| chord(limit_km(s))));
         // The sources of each region, in input order.
         let mut order: Vec<u32> = (0..sources.len() as u32).collect();
         let of = |i: u32| region.map_or(0, |r| r[sources[i as usize].vertex.index()]);
         order.sort_by_key(|&i| (of(i), i));
         let groups: Vec<&[u32]> = order.chunk_by(|&a, &b| of(a) == of(b)).collect();
         let s: &Sweep = self;
+        let lim = &limits[..];
         let mut reached: Vec<u32> = groups
             .par_iter()
-            .flat_map_iter(|g| s.spread(mesh, pos, sources, g, chord_limit, region))
+            .flat_map_iter(|g| s.spread(mesh, pos, sources, lim, g, region))
             .collect();
         reached.par_sort_unstable();
         self.reached = reached;
+        self.limits = limits;
     }
 
     /// Grows the arrays to `n` slots and clears what the last sweep reached.
@@ -124,8 +148,8 @@ impl Sweep {
         mesh: &Mesh,
         pos: &[DVec3],
         sources: &[Source],
+        limits: &[f64],
         group: &[u32],
-        chord_limit: f64,
         region: Option<&[u32]>,
     ) -> Vec<u32> {
         let key = |v: usize| f64::from_bits(self.key[v].load(Relaxed));
@@ -146,7 +170,7 @@ impl Sweep {
             let s = &sources[i as usize];
             let v = s.vertex.index();
             let d = pos[v].distance(s.point);
-            if d <= chord_limit && d < key(v) {
+            if d <= limits[i as usize] && d < key(v) {
                 offer(v, d, s.tag, i, &mut queue);
             }
         }
@@ -155,6 +179,7 @@ impl Sweep {
             self.queued[v].store(false, Relaxed);
             let i = self.src[v].load(Relaxed);
             let s = &sources[i as usize];
+            let chord_limit = limits[i as usize];
             for u in mesh.neighbors(Vertex::new(v as u32)) {
                 let u = u.index();
                 if region.is_some_and(|r| r[u] != r[v]) {
@@ -243,21 +268,19 @@ mod tests {
         (key, tag)
     }
 
+    /// Sources at vertices `a` (tag 1) and `b` (tag 2).
+    fn two_sources(pos: &[DVec3], a: usize, b: usize) -> [Source; 2] {
+        [(a, 1), (b, 2)].map(|(v, tag)| Source {
+            vertex: Vertex::new(v as u32),
+            point: pos[v],
+            tag,
+        })
+    }
+
     #[test]
     fn distances_are_great_circle_distances_to_the_nearest_source() {
         let (mesh, pos) = sphere::fibonacci_sphere(4000, 6371.0, 0.0, 1).unwrap();
-        let sources = [
-            Source {
-                vertex: Vertex::new(10),
-                point: pos[10],
-                tag: 1,
-            },
-            Source {
-                vertex: Vertex::new(3000),
-                point: pos[3000],
-                tag: 2,
-            },
-        ];
+        let sources = two_sources(&pos, 10, 3000);
         let mut sweep = Sweep::default();
         sweep.run(&mesh, &pos, 6371.0, &sources, 3000.0, None);
         for (v, &p) in pos.iter().enumerate() {
@@ -330,5 +353,45 @@ mod tests {
         sweep.run(&mesh, &pos, r, &sources[..1], 100.0, None);
         assert!(sweep.reached().len() < 50);
         assert_eq!(sweep.dist(sources[500].vertex.index()), FAR);
+    }
+
+    #[test]
+    fn a_short_reach_neither_claims_nor_shields_what_lies_beyond_it() {
+        let r = 6371.0;
+        let (mesh, pos) = sphere::fibonacci_sphere(6000, r, 0.0, 3).unwrap();
+        // Source 1 reaches 700 km, source 2 (about 1500 km away) 3000 km.
+        let far = (0..pos.len())
+            .min_by_key(|&v| {
+                let d = sphere::geometry::great_circle_distance(pos[v], pos[10]);
+                ((d - 1500.0).abs() * 1000.0) as u64
+            })
+            .unwrap();
+        let sources = two_sources(&pos, 10, far);
+        let reach = |s: &Source| if s.tag == 1 { 700.0 } else { 3000.0 };
+        let mut sweep = Sweep::default();
+        sweep.run_limited(&mesh, &pos, r, &sources, reach, None);
+        let (mut near_one, mut beyond) = (0, 0);
+        for (v, &p) in pos.iter().enumerate() {
+            let d: Vec<f64> = sources
+                .iter()
+                .map(|s| sphere::geometry::great_circle_distance(p, s.point))
+                .collect();
+            let expect = if d[0] < 690.0 && d[0] < d[1] - 50.0 {
+                Some(1)
+            } else if d[1] < 2950.0 && (d[0] > 710.0 || d[1] < d[0] - 50.0) {
+                Some(2)
+            } else if d[1] > 3050.0 && d[0] > 710.0 {
+                Some(u32::MAX)
+            } else {
+                None
+            };
+            if let Some(t) = expect {
+                assert_eq!(sweep.tag(v), t, "{v}: {d:?}");
+                near_one += usize::from(t == 1);
+                beyond += usize::from(t == 2 && d[0] < d[1]);
+            }
+        }
+        // Vertices nearer to source 1 but beyond its reach were taken by source 2.
+        assert!(near_one > 10 && beyond > 40, "{near_one} {beyond}");
     }
 }

@@ -291,7 +291,9 @@ pub struct Tectonics {
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     sweep: distance::Sweep,
-    relief: relief::Buffers,
+    /// The edges joining two plates, from the front stage to the relief.
+    band: Vec<quadedge::Edge>,
+    crust: new_crust::Buffers,
 }
 
 impl Tectonics {
@@ -368,20 +370,21 @@ impl Tectonics {
             &self.params,
             &mut self.scratch.sweep,
             &mut self.polarity,
+            &mut self.scratch.band,
         )?;
         r.subducted = b.subducted;
         r.sutured = b.sutured;
         r.times.subduction = split();
-        r.created = new_crust::new_crust(world, &self.plates, &self.params)?;
-        r.times.creation = split();
-        let s = &mut self.scratch;
-        let fronts = relief::step(
+        r.created = new_crust::new_crust(
             world,
             &self.plates,
             &self.params,
-            &mut s.sweep,
-            &mut s.relief,
+            &mut self.scratch.crust,
+            &mut self.scratch.band,
         )?;
+        r.times.creation = split();
+        let s = &mut self.scratch;
+        let fronts = relief::step(world, &self.plates, &self.params, &mut s.sweep, &s.band)?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         r.times.relief = split();

@@ -8,85 +8,112 @@
 
 use super::init::direction;
 use super::noise::{derive, fbm};
-use super::{PLATE, Params, Plate, Tectonics, TectonicsError, read, world_ops, write};
+use super::{PLATE, Params, Plate, Tectonics, TectonicsError, read, slice, world_ops, write};
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 use rand::Rng;
 use world::World;
 
-/// Makes every plate one connected region; returns how many vertices changed plate.
+/// Makes every plate one connected region; returns how many vertices changed plate. The
+/// layer is copied and written only when a piece moves.
 ///
 /// # Errors
 /// When the world lacks the plate layer.
 pub(super) fn clean_up(world: &mut World, params: &Params) -> Result<usize, TectonicsError> {
     let _ = params;
-    let mut plate = read(world, &PLATE)?;
-    let mesh = world.mesh();
+    let mut plate: Option<Vec<u32>> = None;
     let mut changed = 0;
     // Two rounds: a piece that joins a neighbour may itself have been cut off.
     for _ in 0..2 {
-        let (comp, sizes, owner) = components(mesh, &plate);
-        // The largest piece of each plate (ties: the first found, in vertex order).
-        let mut best: std::collections::BTreeMap<u32, (usize, u32)> = Default::default();
-        for (c, (&size, &p)) in sizes.iter().zip(&owner).enumerate() {
-            let e = best.entry(p).or_insert((size, c as u32));
-            if size > e.0 {
-                *e = (size, c as u32);
-            }
-        }
-        // Per piece, whether it is its plate's largest (a flat table: no lookup per vertex).
-        let mut main = vec![false; sizes.len()];
-        for &(_, c) in best.values() {
-            main[c as usize] = true;
-        }
-        // Per stray piece, the plate it borders most.
-        let mut votes: std::collections::BTreeMap<(u32, u32), usize> = Default::default();
-        for v in mesh.vertices() {
-            let c = comp[v.index()];
-            if main[c as usize] {
-                continue;
-            }
-            for u in mesh.neighbors(v) {
-                if comp[u.index()] != c {
-                    *votes.entry((c, plate[u.index()])).or_default() += 1;
-                }
-            }
-        }
-        let mut target: std::collections::BTreeMap<u32, (usize, u32)> = Default::default();
-        for (&(c, p), &n) in &votes {
-            let e = target.entry(c).or_insert((n, p));
-            if n > e.0 {
-                *e = (n, p);
-            }
-        }
-        if target.is_empty() {
+        let targets = match &plate {
+            Some(p) => strays(world.mesh(), p),
+            None => strays(world.mesh(), slice(world, &PLATE)?),
+        };
+        if targets.is_empty() {
             break;
         }
-        let mut to = vec![None; sizes.len()];
-        for (&c, &(_, p)) in &target {
-            to[c as usize] = Some(p);
-        }
-        for v in mesh.vertices() {
-            if let Some(p) = to[comp[v.index()] as usize] {
-                plate[v.index()] = p;
-                changed += 1;
-            }
+        let p = match &mut plate {
+            Some(p) => p,
+            None => plate.insert(slice(world, &PLATE)?.to_vec()),
+        };
+        changed += targets.len();
+        for (v, to) in targets {
+            p[v.index()] = to;
         }
     }
-    write(world, &PLATE, &plate)?;
+    if let Some(p) = plate {
+        write(world, &PLATE, &p)?;
+    }
     Ok(changed)
 }
 
-/// Connected pieces of equal plate: the piece of each vertex, each piece's size and plate.
-fn components(mesh: &Mesh, plate: &[u32]) -> (Vec<u32>, Vec<usize>, Vec<u32>) {
+/// Every vertex of a stray piece (not its plate's largest; ties: the largest found first,
+/// in vertex order) with the plate that piece borders most (ties: the lowest id), in vertex
+/// order.
+fn strays(mesh: &Mesh, plate: &[u32]) -> Vec<(Vertex, u32)> {
+    let (comp, pieces) = components(mesh, plate);
+    // The largest piece of each plate.
+    let mut best: std::collections::BTreeMap<u32, (usize, usize)> = Default::default();
+    for (k, piece) in pieces.iter().enumerate() {
+        let e = best.entry(piece.plate).or_insert((piece.size, k));
+        if piece.size > e.0 {
+            *e = (piece.size, k);
+        }
+    }
+    // Per piece, whether it is its plate's largest (a flat table: no lookup per vertex).
+    let mut main = vec![false; pieces.len()];
+    for &(_, k) in best.values() {
+        main[k] = true;
+    }
+    if main.iter().all(|&m| m) {
+        return Vec::new();
+    }
+    // Per stray piece, the plate it borders most.
+    let mut votes: std::collections::BTreeMap<(u32, u32), usize> = Default::default();
+    for v in mesh.vertices() {
+        let c = comp[v.index()];
+        if main[c as usize] {
+            continue;
+        }
+        for u in mesh.neighbors(v) {
+            if comp[u.index()] != c {
+                *votes.entry((c, plate[u.index()])).or_default() += 1;
+            }
+        }
+    }
+    let mut target: std::collections::BTreeMap<u32, (usize, u32)> = Default::default();
+    for (&(c, p), &n) in &votes {
+        let e = target.entry(c).or_insert((n, p));
+        if n > e.0 {
+            *e = (n, p);
+        }
+    }
+    let mut to = vec![None; pieces.len()];
+    for (&c, &(_, p)) in &target {
+        to[c as usize] = Some(p);
+    }
+    mesh.vertices()
+        .filter_map(|v| to[comp[v.index()] as usize].map(|p| (v, p)))
+        .collect()
+}
+
+/// One connected piece of equal plate.
+struct Piece {
+    size: usize,
+    plate: u32,
+}
+
+/// Connected pieces of equal plate: the piece of each vertex (an index into the pieces), and
+/// the pieces in the order a scan of every vertex finds them (of their lowest vertex).
+fn components(mesh: &Mesh, plate: &[u32]) -> (Vec<u32>, Vec<Piece>) {
     let mut comp = vec![u32::MAX; mesh.vertex_slots()];
-    let (mut sizes, mut owner) = (Vec::new(), Vec::new());
+    let mut pieces = Vec::new();
     let mut stack = Vec::new();
     for s in mesh.vertices() {
         if comp[s.index()] != u32::MAX {
             continue;
         }
-        let c = sizes.len() as u32;
+        let c = pieces.len() as u32;
         let p = plate[s.index()];
         comp[s.index()] = c;
         stack.push(s);
@@ -100,10 +127,9 @@ fn components(mesh: &Mesh, plate: &[u32]) -> (Vec<u32>, Vec<usize>, Vec<u32>) {
                 }
             }
         }
-        sizes.push(size);
-        owner.push(p);
+        pieces.push(Piece { size, plate: p });
     }
-    (comp, sizes, owner)
+    (comp, pieces)
 }
 
 /// Vertices with no neighbour on their own plate, as a fraction of all.
@@ -120,10 +146,10 @@ pub fn lonely_fraction(mesh: &Mesh, plate: &[u32]) -> f64 {
 
 /// Pieces per plate id (a plate with no vertex has none).
 pub fn pieces_per_plate(mesh: &Mesh, plate: &[u32], plates: usize) -> Vec<usize> {
-    let (_, _, owner) = components(mesh, plate);
+    let (_, pieces) = components(mesh, plate);
     let mut n = vec![0; plates];
-    for p in owner {
-        if let Some(x) = n.get_mut(p as usize) {
+    for piece in pieces {
+        if let Some(x) = n.get_mut(piece.plate as usize) {
             *x += 1;
         }
     }

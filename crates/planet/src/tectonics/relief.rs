@@ -10,13 +10,12 @@
 //! to the ridges; continents above [`PLATEAU_M`] erode exponentially. Every rate is per Myr
 //! and every width in km.
 
-use super::band;
 use super::distance::{Source, Sweep};
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
-    slice, world_ops, write,
+    slice, world_err, world_ops,
 };
-use quadedge::Vertex;
+use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
 use world::World;
 
@@ -56,15 +55,9 @@ pub(super) struct Seen {
 /// side (top bit).
 const DIVING: u32 = 1 << 31;
 
-/// The layers the relief step rewrites, kept from one step to the next.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Buffers {
-    age: Vec<f32>,
-    h: Vec<f32>,
-    kind: Vec<u8>,
-}
-
-/// One relief step after the motion and the new crust (see the module docs).
+/// One relief step after the motion and the new crust (see the module docs); `edges` are
+/// the [`super::band::boundary_edges`]. The three layers it rewrites are written in place
+/// (one copy each, the one the world keeps for its rollback).
 ///
 /// # Errors
 /// When the world lacks a layer.
@@ -73,11 +66,11 @@ pub(super) fn step(
     plates: &[Plate],
     params: &Params,
     sweep: &mut Sweep,
-    buf: &mut Buffers,
+    edges: &[Edge],
 ) -> Result<Seen, TectonicsError> {
-    let seen = {
+    let (speeds, seen) = {
         let layers = Layers::of(world)?;
-        let (sources, speeds, seen) = fronts(world, &layers, plates, params);
+        let (sources, speeds, seen) = fronts(world, &layers, plates, params, edges);
         let mesh = world.mesh();
         let pos = world_ops::positions(world);
         sweep.run(
@@ -88,15 +81,20 @@ pub(super) fn step(
             REACH_KM,
             Some(layers.plate),
         );
-        copy(&mut buf.age, layers.age);
-        copy(&mut buf.h, layers.h);
-        copy(&mut buf.kind, layers.kind);
-        relieve_all(world, layers.crust, sweep, &speeds, buf, params);
-        seen
+        (speeds, seen)
     };
-    write(world, &AGE, &buf.age)?;
-    write(world, &ELEVATION, &buf.h)?;
-    write(world, &OROGENY, &buf.kind)?;
+    let err = world_err("relief");
+    let tx = world.transaction();
+    {
+        let mesh = tx.mesh().map_err(&err)?;
+        let crust = tx.read(&CRUST).map_err(&err)?;
+        let mut age = tx.write(&AGE).map_err(&err)?;
+        let mut h = tx.write(&ELEVATION).map_err(&err)?;
+        let mut kind = tx.write(&OROGENY).map_err(&err)?;
+        let out = (age.as_mut_slice(), h.as_mut_slice(), kind.as_mut_slice());
+        relieve_all(&mesh, crust.as_slice(), sweep, &speeds, out, params);
+    }
+    tx.commit().map_err(err)?;
     Ok(seen)
 }
 
@@ -105,8 +103,6 @@ struct Layers<'a> {
     plate: &'a [u32],
     crust: &'a [u8],
     age: &'a [f32],
-    h: &'a [f32],
-    kind: &'a [u8],
 }
 
 impl<'a> Layers<'a> {
@@ -115,16 +111,8 @@ impl<'a> Layers<'a> {
             plate: slice(world, &PLATE)?,
             crust: slice(world, &CRUST)?,
             age: slice(world, &AGE)?,
-            h: slice(world, &ELEVATION)?,
-            kind: slice(world, &OROGENY)?,
         })
     }
-}
-
-/// `dst` becomes a copy of `src`, in its own allocation when large enough.
-fn copy<T: Copy>(dst: &mut Vec<T>, src: &[T]) {
-    dst.clear();
-    dst.extend_from_slice(src);
 }
 
 /// The converging boundary edges as distance sources (the overriding end's and the diving
@@ -135,11 +123,11 @@ fn fronts(
     layers: &Layers<'_>,
     plates: &[Plate],
     params: &Params,
+    edges: &[Edge],
 ) -> (Vec<Source>, Vec<f64>, Seen) {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let (plate, crust, age) = (layers.plate, layers.crust, layers.age);
-    let edges = band::boundary_edges(mesh, plate);
     // Per boundary edge between known plates: the closing speed, and the overriding and
     // diving ends when it converges.
     let classified: Vec<(f64, Vertex, Vertex, glam::DVec3)> = edges
@@ -195,23 +183,23 @@ fn fronts(
     (sources, speeds, seen)
 }
 
-/// Every live vertex ages by a step and takes its relief step ([`relieve`]), on all cores.
+/// Every live vertex ages by a step and takes its relief step ([`relieve`]), on all cores,
+/// in its age, elevation and orogeny (`out`).
 fn relieve_all(
-    world: &World,
+    mesh: &Mesh,
     crust: &[u8],
     sweep: &Sweep,
     speeds: &[f64],
-    buf: &mut Buffers,
+    out: (&mut [f32], &mut [f32], &mut [u8]),
     params: &Params,
 ) {
-    let mesh = world.mesh();
+    let (age, h, kind) = out;
     let dt = params.time_step_myr as f32;
     let decay_ocean = (-dt / DAMPING_MYR).exp();
     let decay_land = (-dt / EROSION_MYR).exp();
-    buf.h
-        .par_iter_mut()
-        .zip(buf.age.par_iter_mut())
-        .zip(buf.kind.par_iter_mut())
+    h.par_iter_mut()
+        .zip(age.par_iter_mut())
+        .zip(kind.par_iter_mut())
         .enumerate()
         .with_min_len(4096)
         .for_each(|(i, ((z, a), k))| {

@@ -6,7 +6,7 @@ use delaunay::RestoreStats;
 use glam::DVec3;
 use quadedge::{Face, Vertex};
 use std::fmt;
-use world::{EditError, MoveOptions, World};
+use world::{EditError, EditReport, MoveOptions, World};
 
 /// Why a world operation refused; the world is unchanged.
 #[derive(Debug)]
@@ -86,15 +86,15 @@ pub fn insert_points_near(
 }
 
 /// Removes the vertices (Delaunay removal); their data is gone, nothing else changes.
+/// Returns what the edit changed (the edges it made or flipped, for derived data).
 ///
 /// # Errors
 /// A dead or repeated vertex, a planet left with fewer than four vertices.
-pub fn remove_vertices(world: &mut World, vertices: &[Vertex]) -> Result<(), OpsError> {
+pub fn remove_vertices(world: &mut World, vertices: &[Vertex]) -> Result<EditReport, OpsError> {
     if vertices.is_empty() {
-        return Ok(());
+        return Ok(EditReport::default());
     }
-    world.remove_vertices(vertices).map_err(fail("remove"))?;
-    Ok(())
+    world.remove_vertices(vertices).map_err(fail("remove"))
 }
 
 /// The world carried onto a fresh tangent-jittered Fibonacci sphere of `n` points (in

@@ -46,28 +46,115 @@ impl World {
             return Err(EditError::OffSurface { index });
         }
         self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
-            // Insertions may reuse dead slots, whose stale positions the rollback must put
-            // back (appended ones are dropped by the runner).
-            let dead: Vec<(usize, DVec3)> = if mesh.vertex_count() < mesh.vertex_slots() {
-                (0..mesh.vertex_slots().min(positions.len()))
-                    .filter(|&i| !mesh.is_vertex_alive(Vertex::new(i as u32)))
-                    .map(|i| (i, positions[i]))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let r = match g {
-                Geometry::Sphere { .. } => insert_near(&delaunay::Sphere, mesh, positions, points),
-                Geometry::Plane => insert_near(&delaunay::Plane, mesh, positions, points),
-            }
-            .and_then(|new| fault::stage("insert: inserted").map(|()| new));
+            let dead = dead_positions(mesh, positions);
+            let r = insert_on(g, mesh, positions, points)
+                .and_then(|new| fault::stage("insert: inserted").map(|()| new));
             if r.is_err() {
-                for &(i, p) in &dead {
-                    positions[i] = p;
-                }
+                put_back(positions, &dead);
             }
             r
         })
+    }
+
+    /// [`World::insert_points_near`] in rounds, as one edit: `next(mesh, positions, new)`
+    /// gives each round's points (with a face near each) from the mesh as the rounds before
+    /// left it, `new` being the previous round's new vertices in its input order (empty for
+    /// the first round); an empty round, or `max_rounds` of them, ends. The world is the one
+    /// the same rounds make as separate calls, but the layers see one journal replay and the
+    /// dead slots are scanned once (separate calls pay both per round). Returns each round's
+    /// new vertices, in its input order.
+    ///
+    /// ```
+    /// let mut world = world::World::fibonacci_sphere(1000, 1.0, 0.3, 1).unwrap();
+    /// // Each round puts a point in the middle of the face of the previous round's vertex.
+    /// let (rounds, report) = world
+    ///     .insert_points_in_rounds(3, |mesh, pos, new| {
+    ///         let f = new.first().map_or(mesh.faces().next().unwrap(), |&v| {
+    ///             mesh.vertex_faces(v).next().unwrap()
+    ///         });
+    ///         let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
+    ///         vec![((a + b + c).normalize(), f)]
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(rounds.len(), 3);
+    /// assert_eq!(report.created.len(), 3);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`World::insert_points_near`], the world unchanged, no vertex inserted (by any
+    /// round); `index` counts the points of every round so far, in order.
+    pub fn insert_points_in_rounds(
+        &mut self,
+        max_rounds: usize,
+        mut next: impl FnMut(&Mesh, &[DVec3], &[Vertex]) -> Vec<(DVec3, Face)>,
+    ) -> Result<(Vec<Vec<Vertex>>, EditReport), EditError> {
+        self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
+            let dead = dead_positions(mesh, positions);
+            let mut rounds: Vec<Vec<Vertex>> = Vec::new();
+            let mut before = 0;
+            let mut r = Ok(());
+            for _ in 0..max_rounds {
+                let last = rounds.last().map_or(&[][..], Vec::as_slice);
+                let points = next(mesh, positions, last);
+                if points.is_empty() {
+                    break;
+                }
+                let shift = |e: EditError| match e {
+                    EditError::Item { index, error } => EditError::Item {
+                        index: before + index,
+                        error,
+                    },
+                    e => e,
+                };
+                r = match points.iter().position(|&(p, _)| !g.contains(p)) {
+                    Some(i) => Err(EditError::OffSurface { index: before + i }),
+                    None => insert_on(g, mesh, positions, &points).map(|new| rounds.push(new)),
+                }
+                .map_err(shift);
+                if r.is_err() {
+                    break;
+                }
+                before += points.len();
+            }
+            let r = r.and_then(|()| fault::stage("insert: inserted"));
+            if r.is_err() {
+                put_back(positions, &dead);
+            }
+            r.map(|()| rounds)
+        })
+    }
+}
+
+/// The positions of the dead slots: insertions may reuse them, and the rollback must put
+/// their stale positions back (appended ones are dropped by the runner).
+fn dead_positions(mesh: &Mesh, positions: &[DVec3]) -> Vec<(usize, DVec3)> {
+    if mesh.vertex_count() < mesh.vertex_slots() {
+        (0..mesh.vertex_slots().min(positions.len()))
+            .filter(|&i| !mesh.is_vertex_alive(Vertex::new(i as u32)))
+            .map(|i| (i, positions[i]))
+            .collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// See [`dead_positions`].
+fn put_back(positions: &mut [DVec3], dead: &[(usize, DVec3)]) {
+    for &(i, p) in dead {
+        positions[i] = p;
+    }
+}
+
+/// [`insert_near`] on the world's surface.
+fn insert_on(
+    g: Geometry,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    points: &[(DVec3, Face)],
+) -> Result<Vec<Vertex>, EditError> {
+    match g {
+        Geometry::Sphere { .. } => insert_near(&delaunay::Sphere, mesh, positions, points),
+        Geometry::Plane => insert_near(&delaunay::Plane, mesh, positions, points),
     }
 }
 
@@ -226,5 +313,106 @@ mod tests {
         assert!(w.insert_points_near(&nan).is_err());
         assert!(w == before);
         assert_eq!(w.insert_points_near(&[]).unwrap().0, Vec::new());
+    }
+
+    /// Rounds of points: each round the centres of the faces around the previous round's
+    /// vertices (the first round: random faces' centres), as a filler of gaps would.
+    fn round_points(
+        mesh: &Mesh,
+        pos: &[DVec3],
+        new: &[Vertex],
+        first: &[Face],
+    ) -> Vec<(DVec3, Face)> {
+        let mut faces: Vec<Face> = if new.is_empty() {
+            first.to_vec()
+        } else {
+            new.iter()
+                .filter_map(|&v| mesh.vertex_faces(v).nth(1))
+                .collect()
+        };
+        faces.sort_unstable();
+        faces.dedup();
+        faces
+            .into_iter()
+            .map(|f| {
+                let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
+                ((a + b + c).normalize(), f)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rounds_make_the_world_of_separate_calls() {
+        let (w, _) = planet();
+        let first: Vec<Face> = w.mesh().faces().step_by(41).collect();
+        let mut separate = w.clone();
+        let mut new = Vec::new();
+        let mut expected = Vec::new();
+        for _ in 0..4 {
+            let points = round_points(separate.mesh(), separate.positions(), &new, &first);
+            new = separate.insert_points_near(&points).unwrap().0;
+            expected.push(new.clone());
+        }
+        let mut rounds = w.clone();
+        let mut asked = 0;
+        let (got, report) = rounds
+            .insert_points_in_rounds(4, |mesh, pos, new| {
+                asked += 1;
+                round_points(mesh, pos, new, &first)
+            })
+            .unwrap();
+        assert_eq!(asked, 4);
+        assert_eq!(got, expected);
+        assert!(rounds == separate, "the world of separate calls");
+        let mut all: Vec<Vertex> = got.concat();
+        all.sort_unstable();
+        assert_eq!(report.created, all);
+        assert!(all.len() > 100);
+        // An empty round ends early.
+        let mut once = w.clone();
+        let (got, _) = once
+            .insert_points_in_rounds(9, |mesh, pos, new| {
+                if new.is_empty() {
+                    round_points(mesh, pos, new, &first)
+                } else {
+                    Vec::new()
+                }
+            })
+            .unwrap();
+        assert_eq!(got.len(), 1);
+    }
+
+    #[test]
+    fn a_refused_round_leaves_the_world_unchanged() {
+        let (mut w, _) = planet();
+        let before = w.clone();
+        let first: Vec<Face> = w.mesh().faces().step_by(97).collect();
+        let mut sizes = Vec::new();
+        // The third round repeats a vertex of the second.
+        let r = w.insert_points_in_rounds(5, |mesh, pos, new| {
+            let mut points = round_points(mesh, pos, new, &first);
+            if sizes.len() == 2 {
+                points.push((pos[new[0].index()], Face::INVALID));
+            }
+            sizes.push(points.len());
+            points
+        });
+        match r {
+            Err(EditError::Item {
+                index,
+                error: DelaunayError::Duplicate(_),
+            }) => assert_eq!(index, sizes.iter().sum::<usize>() - 1),
+            r => panic!("{r:?}"),
+        }
+        assert!(w == before);
+        let r = w.insert_points_in_rounds(5, |mesh, pos, new| {
+            let mut points = round_points(mesh, pos, new, &first);
+            if !new.is_empty() {
+                points.insert(1, (DVec3::new(0.0, 0.0, 2.0), Face::INVALID));
+            }
+            points
+        });
+        assert!(matches!(r, Err(EditError::OffSurface { index }) if index == first.len() + 1));
+        assert!(w == before);
     }
 }

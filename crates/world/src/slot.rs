@@ -323,10 +323,28 @@ impl Slot {
         }
     }
 
+    /// Is this a decoded vertex layer of `sizes`' length, which a journal of flips alone
+    /// leaves as it is?
+    pub fn skips_flips(&self, sizes: Sizes) -> bool {
+        matches!(&self.state, State::Typed(t) if self.kind == ElementKind::Vertex && t.layer.len() == sizes.vertices)
+    }
+
     /// Brings the layer up to date with a journal batch. Returns `false` when the layer
     /// asked to be removed — decided from the policies alone, so a layer still encoded is
     /// removed exactly when a decoded one would be.
-    pub fn apply(&mut self, changes: &Arc<[Change]>, sizes: Sizes, version: u64) -> bool {
+    ///
+    /// `flips_only` says the journal holds nothing but flips: a decoded vertex layer of the
+    /// mesh's length is then as the replay would leave it (unchanged, same version).
+    pub fn apply(
+        &mut self,
+        changes: &Arc<[Change]>,
+        sizes: Sizes,
+        version: u64,
+        flips_only: bool,
+    ) -> bool {
+        if flips_only && self.skips_flips(sizes) {
+            return true;
+        }
         match &mut self.state {
             State::Typed(t) => match Arc::make_mut(&mut t.layer).apply_changes(changes, sizes) {
                 ApplyOutcome::Remove => return false,

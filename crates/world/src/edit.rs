@@ -302,8 +302,9 @@ impl World {
         let flips_only = changes.iter().all(|c| matches!(c, Change::Flip(_)));
         if !(flips_only && self.layers.iter().all(|s| s.skips_flips(sizes))) {
             let changes: Arc<[Change]> = changes.as_slice().into();
-            self.layers
-                .retain_mut(|s| s.apply(&changes, sizes, version, flips_only));
+            self.layers.retain_mut(|s| {
+                (flips_only && s.skips_flips(sizes)) || s.apply(&changes, sizes, version)
+            });
         }
         if journal_moves_ids(&changes) {
             for (dict, v) in self.dicts.values_mut() {

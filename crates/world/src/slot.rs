@@ -323,8 +323,7 @@ impl Slot {
         }
     }
 
-    /// Is this a decoded vertex layer of `sizes`' length, which a journal of flips alone
-    /// leaves as it is?
+    /// A decoded vertex layer of `sizes`' length: a journal of flips alone leaves it as is.
     pub fn skips_flips(&self, sizes: Sizes) -> bool {
         matches!(&self.state, State::Typed(t) if self.kind == ElementKind::Vertex && t.layer.len() == sizes.vertices)
     }
@@ -332,19 +331,7 @@ impl Slot {
     /// Brings the layer up to date with a journal batch. Returns `false` when the layer
     /// asked to be removed — decided from the policies alone, so a layer still encoded is
     /// removed exactly when a decoded one would be.
-    ///
-    /// `flips_only` says the journal holds nothing but flips: a decoded vertex layer of the
-    /// mesh's length is then as the replay would leave it (unchanged, same version).
-    pub fn apply(
-        &mut self,
-        changes: &Arc<[Change]>,
-        sizes: Sizes,
-        version: u64,
-        flips_only: bool,
-    ) -> bool {
-        if flips_only && self.skips_flips(sizes) {
-            return true;
-        }
+    pub fn apply(&mut self, changes: &Arc<[Change]>, sizes: Sizes, version: u64) -> bool {
         match &mut self.state {
             State::Typed(t) => match Arc::make_mut(&mut t.layer).apply_changes(changes, sizes) {
                 ApplyOutcome::Remove => return false,

@@ -81,11 +81,11 @@ pub(super) fn keep_reflex<S: Surface>(
     let mut seen = vec![false; mesh.quad_slots()];
     let mut last: Vec<Edge> = Vec::with_capacity(stack.len() / 2);
     for &e in stack.iter().rev() {
-        if let Some(s) = seen.get_mut(e.quad()) {
-            if !*s {
-                *s = true;
-                last.push(e);
-            }
+        if let Some(s) = seen.get_mut(e.quad())
+            && !*s
+        {
+            *s = true;
+            last.push(e);
         }
     }
     last.reverse();

@@ -69,7 +69,7 @@ pub use insert::{Inserted, insert};
 pub use locate::{Location, locate, nearest_vertex};
 pub use predicates::{Plane, Sphere, Surface};
 pub use remove::{Removed, remove};
-pub use restore::{RestoreOptions, RestoreStats, restore};
+pub use restore::{RestoreOptions, RestoreStats, restore, restore_with_changes};
 
 /// Plumbing the sibling crates (and the benches) share, not for users: it may change in any
 /// release. Users locate points with [`locate`] and a world's operations.

@@ -142,8 +142,9 @@ pub fn incircle_exact(a: [f64; 2], b: [f64; 2], c: [f64; 2], d: [f64; 2]) -> f64
 /// the algorithms ask of it.
 ///
 /// Conventions: faces are counter-clockwise seen from outside (the sphere) or from above (the
-/// plane, `z` up); positions are [`DVec3`] (the plane reads `x` and `y`).
-pub trait Surface {
+/// plane, `z` up); positions are [`DVec3`] (the plane reads `x` and `y`). `Sync`: the
+/// read-only passes of a large restore test on all cores.
+pub trait Surface: Sync {
     /// Positive when `a, b, c` turn counter-clockwise on the surface (a correctly oriented
     /// face, or `c` left of the directed edge `a → b`), negative clockwise (an inverted face),
     /// zero when degenerate (collinear in the plane; on one great circle on the sphere).

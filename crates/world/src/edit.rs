@@ -297,9 +297,15 @@ impl World {
         let version = self.tick();
         self.mesh_version = version;
         let sizes = Sizes::of(&self.mesh);
-        let changes: Arc<[Change]> = changes.into();
-        self.layers
-            .retain_mut(|s| s.apply(&changes, sizes, version));
+        // Flips make and remove no vertex: a journal of flips alone (a motion's repair) leaves
+        // every vertex value as it is, so vertex layers skip reading it.
+        let flips_only = changes.iter().all(|c| matches!(c, Change::Flip(_)));
+        if !(flips_only && self.layers.iter().all(|s| s.skips_flips(sizes))) {
+            let changes: Arc<[Change]> = changes.as_slice().into();
+            self.layers.retain_mut(|s| {
+                (flips_only && s.skips_flips(sizes)) || s.apply(&changes, sizes, version)
+            });
+        }
         if journal_moves_ids(&changes) {
             for (dict, v) in self.dicts.values_mut() {
                 if dict.has_ids() && Arc::make_mut(dict).apply_changes(&changes) {

@@ -323,6 +323,11 @@ impl Slot {
         }
     }
 
+    /// A decoded vertex layer of `sizes`' length: a journal of flips alone leaves it as is.
+    pub fn skips_flips(&self, sizes: Sizes) -> bool {
+        matches!(&self.state, State::Typed(t) if self.kind == ElementKind::Vertex && t.layer.len() == sizes.vertices)
+    }
+
     /// Brings the layer up to date with a journal batch. Returns `false` when the layer
     /// asked to be removed — decided from the policies alone, so a layer still encoded is
     /// removed exactly when a decoded one would be.

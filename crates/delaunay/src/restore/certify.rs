@@ -20,7 +20,7 @@
 //!   ([`certify_windings`]): with every face counter-clockwise, the mesh covers the sphere
 //!   `1 + Σ (w(v) − 1) / 2` times, and every other vertex winds as before, once.
 
-use super::folded_faces;
+use super::{folded_faces, par};
 use crate::covering::{Probe, winding};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
@@ -33,6 +33,12 @@ fn refuse_folds_around<S: Surface>(
     positions: &[DVec3],
     changed: &[Vertex],
 ) -> Result<(), DelaunayError> {
+    if changed.len() >= par::PAR_MIN {
+        return match par::first_folded(surface, mesh, positions, changed)? {
+            Some(v) => Err(DelaunayError::FoldUnresolved(v)),
+            None => Ok(()),
+        };
+    }
     for &v in changed {
         if mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0 {
             return Err(DelaunayError::FoldUnresolved(v));
@@ -110,6 +116,9 @@ pub(super) fn certify_windings<S: Surface>(
     }
     wind.sort_unstable();
     wind.dedup();
+    if wind.len() >= par::PAR_MIN {
+        return Ok(par::all_wind_once(surface, mesh, positions, &wind));
+    }
     Ok(wind
         .iter()
         .all(|&u| !mesh.is_vertex_alive(u) || winding(surface, mesh, positions, u) == 1))

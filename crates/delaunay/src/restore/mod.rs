@@ -19,6 +19,7 @@ use quadedge::{Mesh, Vertex};
 use std::collections::VecDeque;
 
 mod certify;
+mod par;
 mod relocate;
 mod scan;
 use relocate::{Relocation, Touched, collide_within, relocate};
@@ -98,18 +99,41 @@ pub fn restore<S: Surface>(
     // Positions are only read; the mesh edits are all or nothing.
     let positions: &[DVec3] = positions;
     mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options))
+        .map(|(stats, _)| stats)
+}
+
+/// [`restore`] that also appends to `changed` every vertex whose star the repair changed
+/// (relocated vertices, the corners of every flipped quad), sorted and each once; nothing on
+/// failure. A caller that moves vertices again can tell from them which vertices gained new
+/// neighbours (every other vertex keeps its neighbours).
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_with_changes<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut [DVec3],
+    moved: Option<&[Vertex]>,
+    options: &RestoreOptions,
+    changed: &mut Vec<Vertex>,
+) -> Result<RestoreStats, DelaunayError> {
+    let positions: &[DVec3] = positions;
+    let (stats, mut these) =
+        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options))?;
+    changed.append(&mut these);
+    Ok(stats)
 }
 
 /// [`restore`], which rolls this back when it fails: find the folds, relocate the folded
 /// vertices, flip around everything that moved, then check that no fold is left and that the
-/// surface is covered once.
+/// surface is covered once. Returns the vertices whose stars changed too (sorted, once).
 fn restore_edits<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &[DVec3],
     moved: Option<&[Vertex]>,
     options: &RestoreOptions,
-) -> Result<RestoreStats, DelaunayError> {
+) -> Result<(RestoreStats, Vec<Vertex>), DelaunayError> {
     let moved = Moved::new(surface, mesh, positions, moved)?;
     let mut stats = RestoreStats::default();
     let scan = moved.folded(mesh, &mut stats)?;
@@ -155,7 +179,7 @@ fn restore_edits<S: Surface>(
     if !certified || stats.merged != merged_at_scan {
         check_covering(surface, mesh, positions)?;
     }
-    Ok(stats)
+    Ok((stats, changed))
 }
 
 /// The vertices a restore starts from, checked, with a mask of them when many moved: each
@@ -214,8 +238,14 @@ impl<'a, S: Surface> Moved<'a, S> {
             Some(m) => scan_folds(surface, mesh, positions, m, surface.is_closed())?,
             None => {
                 let mut scan = FaceScan::default();
-                for &v in &self.vertices {
-                    let n = folded_faces(surface, mesh, positions, v)?;
+                let counts = if self.vertices.len() >= par::PAR_MIN {
+                    par::fold_counts(surface, mesh, positions, &self.vertices)?
+                } else {
+                    let each = self.vertices.iter();
+                    each.map(|&v| folded_faces(surface, mesh, positions, v))
+                        .collect::<Result<_, _>>()?
+                };
+                for (&v, n) in self.vertices.iter().zip(counts) {
                     if n > 0 {
                         scan.folds += n;
                         scan.owners.push(v);
@@ -252,7 +282,11 @@ impl<'a, S: Surface> Moved<'a, S> {
                 star_and_link(mesh, v, &mut stack);
             }
         }
+        // The budget counts every edge queued, before the first tests drop most of them.
         let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+        if stack.len() >= par::PAR_MIN {
+            par::keep_reflex(self.surface, mesh, self.positions, &mut stack);
+        }
         let flipped = Some(changed);
         lawson_tracked(
             self.surface,

@@ -451,24 +451,17 @@ impl Tectonics {
             .iter()
             .map(|p| DQuat::from_axis_angle(p.pole, p.omega * dt / subs as f64))
             .collect();
-        let mut total = delaunay::RestoreStats::default();
         // Plates do not change during the motion (a merged vertex dies, no id is reused).
         let plate = read(world, &PLATE)?;
         let options = world::MoveOptions {
             tolerance: 0.0,
             merge_collisions: true,
         };
-        for _ in 0..subs {
-            // Each plate turns rigidly: the world repairs only where plates meet.
-            let (s, _) = world
-                .turn_regions(&plate, &turns, &options)
-                .map_err(world_err("motion"))?;
-            total.flips += s.flips;
-            total.folds += s.folds;
-            total.relocated += s.relocated;
-            total.relocation_flips += s.relocation_flips;
-            total.merged += s.merged;
-        }
+        // Each plate turns rigidly: the world repairs only where plates meet, sub-step by
+        // sub-step, in one edit (one journal replay into the layers).
+        let (total, _) = world
+            .turn_regions_in_steps(&plate, &turns, subs, &options)
+            .map_err(world_err("motion"))?;
         Ok(total)
     }
 }

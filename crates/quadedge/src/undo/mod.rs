@@ -298,8 +298,16 @@ impl Mesh {
     /// Keeps the buffer of a private log that is no longer needed for the next one (see
     /// [`UndoState::spare`]), unless it is mostly idle.
     pub(crate) fn recycle_undo_log(&mut self, log: UndoLog) {
-        if !idle(&log.writes) && log.writes.capacity() > self.undo.spare.capacity() {
-            self.undo.spare = log.writes;
+        let mut writes = log.writes;
+        // Mostly idle now, but no larger than twice the topology: kept too, or the next mass
+        // edit (a motion after a small insertion) grows it again from nothing, with a page
+        // fault per 4 KiB.
+        let room = 2 * self.heap_bytes() / core::mem::size_of::<Write>();
+        let keep = !idle(&writes) || writes.capacity() <= room;
+        if keep && writes.capacity() > self.undo.spare.capacity() {
+            // Cleared: a clone of the mesh copies no stale writes.
+            writes.clear();
+            self.undo.spare = writes;
         }
     }
 

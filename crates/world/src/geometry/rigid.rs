@@ -9,10 +9,15 @@
 //! radius) may keep a diagonal that the exact test of the rounded points would flip; the
 //! edge is then Delaunay to within rounding, not exactly. The turn itself is one pass over the positions on all cores; the
 //! flips, relocations and covering checks are proportional to the band.
+//!
+//! A long motion goes in sub-steps ([`World::turn_regions_in_steps`]) inside one edit: one
+//! journal replayed into the layers once, one report, and the band of each sub-step found
+//! from the last one and the vertices whose stars its repair changed (a vertex gains a
+//! neighbour only through a flip around it), not from a pass over every edge.
 
-use super::edits::{PositionWrites, restore_on};
+use super::edits::PositionWrites;
 use super::report::EditReport;
-use super::{EditError, MoveOptions};
+use super::{EditError, Geometry, MoveOptions};
 use crate::World;
 use delaunay::{DelaunayError, RestoreStats};
 use glam::{DQuat, DVec3};
@@ -56,17 +61,46 @@ impl World {
         turns: &[DQuat],
         options: &MoveOptions,
     ) -> Result<(RestoreStats, EditReport), EditError> {
+        self.turn_regions_in_steps(region, turns, 1, options)
+    }
+
+    /// [`World::turn_regions`] `steps` times over, as one edit: each sub-step turns the
+    /// regions and repairs the mesh (so that the restore meets short folds, not long walks),
+    /// but the journal is replayed into the layers once, the report covers the whole motion,
+    /// and each sub-step's band comes from the previous one and what its repair changed
+    /// instead of a pass over every edge. The result is the mesh `steps` calls of
+    /// `turn_regions` make, vertex ids and flips included (positions may differ from theirs
+    /// in the last bit); the stats are summed. `steps == 0`
+    /// changes nothing.
+    ///
+    /// ```
+    /// use world::{MoveOptions, World};
+    /// let mut world = World::fibonacci_sphere(5000, 1.0, 0.3, 1).unwrap();
+    /// let region: Vec<u32> = world.positions().iter().map(|p| u32::from(p.z < 0.0)).collect();
+    /// let turns = [glam::DQuat::from_rotation_z(0.002)];
+    /// let mut twice = world.clone();
+    /// world.turn_regions_in_steps(&region, &turns, 2, &MoveOptions::default()).unwrap();
+    /// for _ in 0..2 {
+    ///     twice.turn_regions(&region, &turns, &MoveOptions::default()).unwrap();
+    /// }
+    /// assert!(world.mesh() == twice.mesh());
+    /// let apart = world.positions().iter().zip(twice.positions());
+    /// assert!(apart.map(|(a, b)| (*a - *b).length()).fold(0.0, f64::max) < 1e-12);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`World::turn_regions`], the world unchanged whichever sub-step failed.
+    pub fn turn_regions_in_steps(
+        &mut self,
+        region: &[u32],
+        turns: &[DQuat],
+        steps: usize,
+        options: &MoveOptions,
+    ) -> Result<(RestoreStats, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
-        let mut unit = Vec::with_capacity(turns.len());
-        for (index, q) in turns.iter().enumerate() {
-            let l = q.length();
-            if !(q.is_finite() && l > 0.0) {
-                return Err(EditError::Item {
-                    index,
-                    error: DelaunayError::NonFinite(None),
-                });
-            }
-            unit.push(DQuat::from_vec4(glam::DVec4::from(*q) / l));
+        let unit = unit_turns(turns)?;
+        if steps == 0 {
+            return Ok(Default::default());
         }
         let which = |i: usize| {
             region
@@ -75,50 +109,168 @@ impl World {
                 .filter(|&r| (r as usize) < unit.len())
                 .unwrap_or(STILL)
         };
+        let turn = Turn {
+            geometry,
+            unit: &unit,
+            which: &which,
+        };
         let mesh = &self.mesh;
-        let old = self.positions();
-        // The new positions, computed before anything is edited (an off-surface point is
-        // refused with the world untouched: the lowest such index, whatever the threads).
-        let off = AtomicUsize::new(usize::MAX);
-        // As much room as the array it replaces (see `move_all`).
-        let room = self
-            .layer(geometry.info())
-            .map_or(old.len(), |l| l.capacity());
+        // The first sub-step's positions, computed before anything is edited (an off-surface
+        // point is refused with the world untouched), in as much room as the array they
+        // replace (see `move_all`).
+        let room = self.layer(geometry.info()).map_or(0, |l| l.capacity());
         let mut new = Vec::with_capacity(room);
-        new.resize(old.len(), DVec3::ZERO);
-        new.par_iter_mut().enumerate().for_each(|(i, slot)| {
-            let r = which(i);
-            *slot = old[i];
-            if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
-                return;
-            }
-            let p = geometry.project(unit[r as usize] * old[i]);
-            match p.filter(|&p| geometry.contains(p)) {
-                Some(p) => *slot = p,
-                None => {
-                    off.fetch_min(i, Ordering::Relaxed);
-                }
-            }
-        });
-        let index = off.into_inner();
-        if index != usize::MAX {
-            return Err(EditError::OffSurface { index });
-        }
+        new.extend_from_slice(self.positions());
+        turn.apply(mesh, &mut new)?;
         let moved: Vec<Vertex> = (0..new.len())
             .into_par_iter()
             .filter(|&i| which(i) != STILL && mesh.is_vertex_alive(Vertex::new(i as u32)))
             .map(|i| Vertex::new(i as u32))
             .collect();
-        let band = band(mesh, &which);
+        let first_band = band(mesh, &which);
         // The positions swap in whole (and back on failure), as in `move_all`.
         let writes = PositionWrites::Replaced(new);
         let result = self.geometric_edit(writes, |g, mesh, positions| {
-            restore_on(g, mesh, positions, Some(&band), options)
+            let mut total = RestoreStats::default();
+            let (mut band, mut changed) = (first_band, Vec::new());
+            for step in 0..steps {
+                if step > 0 {
+                    turn.apply(mesh, positions)?;
+                    band = if total.merged == 0 {
+                        next_band(mesh, &which, &band, &changed)
+                    } else {
+                        // A merge removes edges the changed stars do not name.
+                        self::band(mesh, &which)
+                    };
+                    debug_assert_eq!(band, self::band(mesh, &which), "sub-step {step}");
+                }
+                changed.clear();
+                let s = restore_tracked(g, mesh, positions, &band, options, &mut changed)?;
+                total.flips += s.flips;
+                total.folds += s.folds;
+                total.relocated += s.relocated;
+                total.relocation_flips += s.relocation_flips;
+                total.merged += s.merged;
+            }
+            Ok(total)
         });
         let (stats, mut report) = result?;
         report.set_moved(moved, &self.mesh);
         Ok((stats, report))
     }
+}
+
+/// The turns as unit quaternions; a zero or non-finite one is refused by its index.
+fn unit_turns(turns: &[DQuat]) -> Result<Vec<DQuat>, EditError> {
+    let mut unit = Vec::with_capacity(turns.len());
+    for (index, q) in turns.iter().enumerate() {
+        let l = q.length();
+        if !(q.is_finite() && l > 0.0) {
+            return Err(EditError::Item {
+                index,
+                error: DelaunayError::NonFinite(None),
+            });
+        }
+        unit.push(DQuat::from_vec4(glam::DVec4::from(*q) / l));
+    }
+    Ok(unit)
+}
+
+/// One sub-step's turn of every region.
+struct Turn<'a, W> {
+    geometry: Geometry,
+    unit: &'a [DQuat],
+    which: &'a W,
+}
+
+impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
+    /// Turns the live vertices of every region in place, on all cores; an off-surface result
+    /// is refused by the lowest such index, whatever the threads (some points may have been
+    /// turned: the caller puts the positions back).
+    fn apply(&self, mesh: &Mesh, positions: &mut [DVec3]) -> Result<(), EditError> {
+        let off = AtomicUsize::new(usize::MAX);
+        let (geometry, unit, which) = (self.geometry, self.unit, self.which);
+        positions
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(4096)
+            .for_each(|(i, slot)| {
+                let r = which(i);
+                if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
+                    return;
+                }
+                let p = geometry.project(unit[r as usize] * *slot);
+                match p.filter(|&p| geometry.contains(p)) {
+                    Some(p) => *slot = p,
+                    None => {
+                        off.fetch_min(i, Ordering::Relaxed);
+                    }
+                }
+            });
+        match off.into_inner() {
+            usize::MAX => Ok(()),
+            index => Err(EditError::OffSurface { index }),
+        }
+    }
+}
+
+/// The exact restore of one sub-step on the band, adding to `changed` the vertices whose
+/// stars it changed.
+fn restore_tracked(
+    geometry: Geometry,
+    mesh: &mut Mesh,
+    positions: &mut [DVec3],
+    band: &[Vertex],
+    options: &MoveOptions,
+    changed: &mut Vec<Vertex>,
+) -> Result<RestoreStats, EditError> {
+    let options = delaunay::RestoreOptions {
+        tolerance: options.tolerance,
+        merge_collisions: options.merge_collisions,
+    };
+    let moved = Some(band);
+    let r = match geometry {
+        Geometry::Sphere { .. } => delaunay::restore_with_changes(
+            &delaunay::Sphere,
+            mesh,
+            positions,
+            moved,
+            &options,
+            changed,
+        ),
+        Geometry::Plane => delaunay::restore_with_changes(
+            &delaunay::Plane,
+            mesh,
+            positions,
+            moved,
+            &options,
+            changed,
+        ),
+    };
+    r.map_err(EditError::Delaunay)
+}
+
+/// The band after a sub-step: a vertex gains a neighbour in another region only through a
+/// flip around it, so it is in the last band or among the vertices whose stars changed
+/// (both sorted); those of them still next to another region, in order.
+fn next_band(
+    mesh: &Mesh,
+    which: &(impl Fn(usize) -> u32 + Sync),
+    last: &[Vertex],
+    changed: &[Vertex],
+) -> Vec<Vertex> {
+    let mut all = Vec::with_capacity(last.len() + changed.len());
+    all.extend_from_slice(last);
+    all.extend_from_slice(changed);
+    all.sort_unstable();
+    all.dedup();
+    all.into_par_iter()
+        .with_min_len(1024)
+        .filter(|&v| {
+            let r = which(v.index());
+            mesh.is_vertex_alive(v) && mesh.neighbors(v).any(|u| which(u.index()) != r)
+        })
+        .collect()
 }
 
 /// The live vertices with a neighbour in another region, sorted: one pass over the edges
@@ -186,6 +338,57 @@ mod tests {
             }
             assert!((pos[i] - expect).length() < 1e-9, "{v:?}");
         }
+    }
+
+    /// Sub-steps in one edit repair exactly as one call per sub-step: the same mesh (so the
+    /// band carried from sub-step to sub-step missed no vertex: debug builds also compare it
+    /// with the full pass), the same flips, folds and relocations, positions within rounding,
+    /// a Delaunay result; zero steps change nothing.
+    #[test]
+    fn sub_steps_in_one_edit_repair_as_separate_calls() {
+        let start = World::fibonacci_sphere(4000, 1.0, 0.3, 9).unwrap();
+        let region: Vec<u32> = start
+            .positions()
+            .iter()
+            .map(|p| match (p.z > 0.3, p.y > 0.1) {
+                (true, _) => 0,
+                (false, true) => 1,
+                (false, false) => 2,
+            })
+            .collect();
+        let turns = [
+            DQuat::from_rotation_z(0.03),
+            DQuat::from_axis_angle(glam::DVec3::new(1.0, 0.0, 1.0).normalize(), -0.025),
+            DQuat::from_rotation_x(0.02),
+        ];
+        let options = MoveOptions::default();
+        let mut one = start.clone();
+        let (s, report) = one
+            .turn_regions_in_steps(&region, &turns, 6, &options)
+            .unwrap();
+        let mut each = start.clone();
+        let mut sum = delaunay::RestoreStats::default();
+        for _ in 0..6 {
+            let (t, _) = each.turn_regions(&region, &turns, &options).unwrap();
+            sum.flips += t.flips;
+            sum.folds += t.folds;
+            sum.relocated += t.relocated;
+            sum.relocation_flips += t.relocation_flips;
+        }
+        assert!(s.folds > 0 && s.relocated > 0, "{s:?}");
+        assert_eq!(s, sum);
+        assert!(one.mesh() == each.mesh());
+        for (a, b) in one.positions().iter().zip(each.positions()) {
+            assert!((*a - *b).length() < 1e-12);
+        }
+        assert_eq!(report.moved.len(), 4000);
+        delaunay::is_delaunay(&delaunay::Sphere, one.mesh(), one.positions()).unwrap();
+        let mut same = start.clone();
+        let (s, report) = same
+            .turn_regions_in_steps(&region, &turns, 0, &options)
+            .unwrap();
+        assert_eq!((s.flips, report.moved.len()), (0, 0));
+        assert!(same == start);
     }
 
     #[test]

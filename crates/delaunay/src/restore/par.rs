@@ -1,0 +1,104 @@
+//! The read-only passes of a restore over many vertices, on all cores: the fold test of each
+//! moved vertex, the first test of the edges Lawson starts from, the certificate's fold and
+//! winding tests. Each gives exactly the serial answer (results are collected in order and
+//! read in order), so the repair is the same for any thread count.
+
+use super::folded_faces;
+use crate::check::is_reflex;
+use crate::covering::winding;
+use crate::{DelaunayError, Surface};
+use glam::DVec3;
+use quadedge::{Edge, Mesh, Vertex};
+use rayon::prelude::*;
+
+/// Below this many items the serial loop is cheaper than splitting the work.
+pub(super) const PAR_MIN: usize = 2048;
+
+/// The number of clockwise or flat faces around each of `vertices` (in their order), or the
+/// first error in that order.
+pub(super) fn fold_counts<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    vertices: &[Vertex],
+) -> Result<Vec<usize>, DelaunayError> {
+    let counts: Vec<Result<usize, DelaunayError>> = vertices
+        .par_iter()
+        .with_min_len(256)
+        .map(|&v| folded_faces(surface, mesh, positions, v))
+        .collect();
+    counts.into_iter().collect()
+}
+
+/// The first live vertex of `vertices` with a clockwise or flat face around it, or the first
+/// error met before it: what the serial loop over `vertices` finds.
+pub(super) fn first_folded<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    vertices: &[Vertex],
+) -> Result<Option<Vertex>, DelaunayError> {
+    let folded: Vec<Result<bool, DelaunayError>> = vertices
+        .par_iter()
+        .with_min_len(256)
+        .map(|&v| Ok(mesh.is_vertex_alive(v) && folded_faces(surface, mesh, positions, v)? > 0))
+        .collect();
+    for (&v, f) in vertices.iter().zip(folded) {
+        if f? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// Does every live vertex of `vertices` wind once?
+pub(super) fn all_wind_once<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    vertices: &[Vertex],
+) -> bool {
+    vertices
+        .par_iter()
+        .with_min_len(256)
+        .all(|&u| !mesh.is_vertex_alive(u) || winding(surface, mesh, positions, u) == 1)
+}
+
+/// Keeps of Lawson's starting `stack` only the live edges that are not locally Delaunay now,
+/// each quad-edge once (its last entry, the first popped), in their order; `false` (the stack
+/// untouched) when a test fails, so that the serial pass meets the error where it would have.
+///
+/// The flips are then the same as from the whole stack. An edge that passes now can only
+/// fail after a flip of a quad beside it, and that flip pushes it again. An earlier entry of
+/// an edge is popped after the later one was handled: flipped, it is locally Delaunay until
+/// a flip beside it pushes it again; stuck, it stays stuck until then.
+pub(super) fn keep_reflex<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    stack: &mut Vec<Edge>,
+) -> bool {
+    let mut seen = vec![false; mesh.quad_slots()];
+    let mut last: Vec<Edge> = Vec::with_capacity(stack.len() / 2);
+    for &e in stack.iter().rev() {
+        if let Some(s) = seen.get_mut(e.quad())
+            && !*s
+        {
+            *s = true;
+            last.push(e);
+        }
+    }
+    last.reverse();
+    let reflex: Vec<Result<bool, DelaunayError>> = last
+        .par_iter()
+        .with_min_len(512)
+        .map(|&e| Ok(mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)?))
+        .collect();
+    if reflex.iter().any(Result::is_err) {
+        return false;
+    }
+    let mut keep = reflex.into_iter().map(|r| r == Ok(true));
+    last.retain(|_| keep.next() == Some(true));
+    *stack = last;
+    true
+}

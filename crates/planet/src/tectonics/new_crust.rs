@@ -47,16 +47,19 @@ pub(super) fn new_crust(
     edges: &mut Vec<Edge>,
 ) -> Result<usize, TectonicsError> {
     let layer = |name: &str| TectonicsError::World(format!("no `{name}` layer"));
-    // The layers as they are before the rounds, shared (not copied) and dropped with the
-    // closure, before the insertion's journal reaches them; the new vertices' values are
-    // in `made` until the end.
-    let plate = world.layer(&PLATE).ok_or_else(|| layer("plate"))?.clone();
-    let crust = world.layer(&CRUST).ok_or_else(|| layer("crust"))?.clone();
-    let age = world.layer(&AGE).ok_or_else(|| layer("crust_age"))?.clone();
-    let ridge_of = world
-        .layer(&RIDGE)
-        .ok_or_else(|| layer("ridge_partner"))?
-        .clone();
+    // The layers as they are before the rounds, shared (not copied) and dropped in the last
+    // round, before the insertion's journal reaches them (which then writes them in place,
+    // not into copies); the new vertices' values are in `made` until the end.
+    let mut before = Some(Before {
+        plate: world.layer(&PLATE).ok_or_else(|| layer("plate"))?.clone(),
+        crust: world.layer(&CRUST).ok_or_else(|| layer("crust"))?.clone(),
+        age: world.layer(&AGE).ok_or_else(|| layer("crust_age"))?.clone(),
+        ridge: world
+            .layer(&RIDGE)
+            .ok_or_else(|| layer("ridge_partner"))?
+            .clone(),
+    });
+    let mut round = 0;
     let mut made = Made::default();
     let mut pending = Gaps::default();
     let mut focus: Option<Vec<Face>> = None;
@@ -85,21 +88,37 @@ pub(super) fn new_crust(
                 recorded += 1;
                 // The next round only looks at what changed: the new vertices and the wide
                 // faces a crowded round skipped.
-                let mut around: Vec<Face> = new
-                    .iter()
-                    .chain(&pending.skipped)
-                    .filter(|v| mesh.is_vertex_alive(**v))
-                    .flat_map(|&v| mesh.vertex_faces(v))
-                    .collect();
-                around.par_sort_unstable();
+                // Each vertex once (a skipped face names its corners, and neighbouring
+                // skipped faces share them), then each face once.
+                let mut once = Marks {
+                    used: &mut *used,
+                    marked: &mut *marked,
+                };
+                for &v in new.iter().chain(&pending.skipped) {
+                    if mesh.is_vertex_alive(v) {
+                        once.mark(v);
+                    }
+                }
+                let around = focus.get_or_insert_with(Vec::new);
+                around.clear();
+                around.extend(
+                    once.marked
+                        .iter()
+                        .flat_map(|&v| mesh.vertex_faces(Vertex::new(v))),
+                );
+                once.clear();
+                around.sort_unstable();
                 around.dedup();
-                focus = Some(around);
             }
+            round += 1;
+            let Some(b) = &before else {
+                return Vec::new();
+            };
             let known = Known {
-                plate: plate.as_slice(),
-                crust: crust.as_slice(),
-                age: age.as_slice(),
-                ridge: ridge_of.as_slice(),
+                plate: b.plate.as_slice(),
+                crust: b.crust.as_slice(),
+                age: b.age.as_slice(),
+                ridge: b.ridge.as_slice(),
                 fresh,
                 made: &made,
             };
@@ -110,6 +129,11 @@ pub(super) fn new_crust(
                 None => first.get_or_insert_with(|| band::sides(mesh, band)),
             };
             pending = gaps(mesh, pos, &known, plates, params, faces, marks);
+            if pending.points.is_empty() || round == ROUNDS {
+                // The last round: the insertion's journal then reaches layers no longer
+                // shared, and writes them in place.
+                before = None;
+            }
             std::mem::take(&mut pending.points)
         })
         .map_err(|e| TectonicsError::World(format!("insert: {e}")))?;
@@ -136,6 +160,14 @@ pub(super) fn new_crust(
     set(world, &RIDGE, new, |i| made.ridges[i])?;
     band::update(world.mesh(), slice(world, &PLATE)?, edges, report.edges);
     Ok(new.len())
+}
+
+/// The layers as they were before the rounds (shared with the world's, not copied).
+struct Before {
+    plate: layers::Layer<u32, layers::VertexKind>,
+    crust: layers::Layer<u8, layers::VertexKind>,
+    age: layers::Layer<f32, layers::VertexKind>,
+    ridge: layers::Layer<u32, layers::VertexKind>,
 }
 
 /// The vertices made so far this step and their plates and ages.

@@ -25,6 +25,9 @@ const ROUNDS: usize = 12;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Buffers {
     fresh: Vec<u32>,
+    /// One bit per vertex slot: set where `fresh` holds an entry (a small array the gap
+    /// search reads for every corner, instead of the large one).
+    fresh_bits: Vec<u64>,
     used: Vec<bool>,
     marked: Vec<u32>,
 }
@@ -67,6 +70,7 @@ pub(super) fn new_crust(
     let mut first: Option<Vec<Face>> = None;
     let Buffers {
         fresh,
+        fresh_bits,
         used,
         marked,
     } = buf;
@@ -79,6 +83,11 @@ pub(super) fn new_crust(
                     fresh.resize(v.index() + 1, NONE);
                 }
                 fresh[v.index()] = made.vertices.len() as u32;
+                let (word, bit) = (v.index() / 64, v.index() % 64);
+                if fresh_bits.len() <= word {
+                    fresh_bits.resize(word + 1, 0);
+                }
+                fresh_bits[word] |= 1 << bit;
                 made.vertices.push(v);
                 made.owners.push(pending.owners[k]);
                 made.ages.push(pending.ages[k]);
@@ -120,6 +129,7 @@ pub(super) fn new_crust(
                 age: b.age.as_slice(),
                 ridge: b.ridge.as_slice(),
                 fresh,
+                fresh_bits,
                 made: &made,
             };
             let marks = Marks { used, marked };
@@ -149,6 +159,9 @@ pub(super) fn new_crust(
     for v in &made.vertices {
         if let Some(f) = fresh.get_mut(v.index()) {
             *f = NONE;
+        }
+        if let Some(w) = fresh_bits.get_mut(v.index() / 64) {
+            *w = 0;
         }
     }
     let new = &made.vertices;
@@ -187,12 +200,21 @@ struct Known<'a> {
     age: &'a [f32],
     ridge: &'a [u32],
     fresh: &'a [u32],
+    fresh_bits: &'a [u64],
     made: &'a Made,
 }
 
 impl Known<'_> {
     fn made(&self, v: Vertex) -> Option<usize> {
-        let k = *self.fresh.get(v.index())?;
+        let i = v.index();
+        if self
+            .fresh_bits
+            .get(i / 64)
+            .is_none_or(|w| w & (1 << (i % 64)) == 0)
+        {
+            return None;
+        }
+        let k = *self.fresh.get(i)?;
         (k != NONE).then_some(k as usize)
     }
 
@@ -278,8 +300,7 @@ fn gaps(
 ) -> Gaps {
     let wide = wide_gaps(mesh, pos, known, plates, params, faces);
     let mut found = Gaps::default();
-    for (f, centre) in wide {
-        let corners = mesh.face_vertices(f);
+    for (f, corners, centre) in wide {
         if corners.iter().any(|&v| marks.is(v)) {
             found.skipped.extend(corners);
             continue;
@@ -312,7 +333,8 @@ fn gaps(
     found
 }
 
-/// The faces among `faces` that are gaps where the plates open, with their centres (km).
+/// The faces among `faces` that are gaps where the plates open, with their corners and
+/// centres (km).
 fn wide_gaps(
     mesh: &Mesh,
     pos: &[DVec3],
@@ -320,7 +342,7 @@ fn wide_gaps(
     plates: &[Plate],
     params: &Params,
     faces: &[Face],
-) -> Vec<(Face, DVec3)> {
+) -> Vec<(Face, [Vertex; 3], DVec3)> {
     let r = params.radius_km;
     // A gap is a triangle across a boundary with room for a vertex: twice the area of a
     // lattice triangle ((√3/4)·spacing², and a lattice has two triangles per vertex, so new
@@ -358,7 +380,7 @@ fn wide_gaps(
                 let (xu, xv) = (pos[u.index()], pos[v.index()]);
                 (plates[pv].velocity(xv) - plates[pu].velocity(xu)).dot(xv - xu) > 0.0
             });
-            opens.then_some((f, centre))
+            opens.then_some((f, [a, b, c], centre))
         })
         .collect()
 }

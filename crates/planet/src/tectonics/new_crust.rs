@@ -68,6 +68,8 @@ pub(super) fn new_crust(
     let mut focus: Option<Vec<Face>> = None;
     let mut recorded = 0;
     let mut first: Option<Vec<Face>> = None;
+    // The wide faces a round skipped that the insertion left as they were.
+    let mut kept: Vec<Wide> = Vec::new();
     let Buffers {
         fresh,
         fresh_bits,
@@ -95,29 +97,8 @@ pub(super) fn new_crust(
             }
             if !new.is_empty() {
                 recorded += 1;
-                // The next round only looks at what changed: the new vertices and the wide
-                // faces a crowded round skipped.
-                // Each vertex once (a skipped face names its corners, and neighbouring
-                // skipped faces share them), then each face once.
-                let mut once = Marks {
-                    used: &mut *used,
-                    marked: &mut *marked,
-                };
-                for &v in new.iter().chain(&pending.skipped) {
-                    if mesh.is_vertex_alive(v) {
-                        once.mark(v);
-                    }
-                }
-                let around = focus.get_or_insert_with(Vec::new);
-                around.clear();
-                around.extend(
-                    once.marked
-                        .iter()
-                        .flat_map(|&v| mesh.vertex_faces(Vertex::new(v))),
-                );
-                once.clear();
-                around.sort_unstable();
-                around.dedup();
+                let f = focus.get_or_insert_with(Vec::new);
+                next_focus(mesh, new, &pending.skipped, f, &mut kept);
             }
             round += 1;
             let Some(b) = &before else {
@@ -138,7 +119,11 @@ pub(super) fn new_crust(
                 Some(f) => f.as_slice(),
                 None => first.get_or_insert_with(|| band::sides(mesh, band)),
             };
-            pending = gaps(mesh, pos, &known, plates, params, faces, marks);
+            #[cfg(debug_assertions)]
+            check_focus(
+                mesh, pos, &known, plates, params, new, faces, &kept, &pending,
+            );
+            pending = gaps(mesh, pos, &known, plates, params, faces, &kept, marks);
             if pending.points.is_empty() || round == ROUNDS {
                 // The last round: the insertion's journal then reaches layers no longer
                 // shared, and writes them in place.
@@ -252,8 +237,8 @@ struct Gaps {
     ages: Vec<f32>,
     /// The plate across the ridge that made each.
     ridges: Vec<u32>,
-    /// Corners of wide faces left for the next round (a neighbour was filled first).
-    skipped: Vec<Vertex>,
+    /// Wide faces left for the next round (a neighbour was filled first), in face order.
+    skipped: Vec<Wide>,
 }
 
 /// The marks of a round: the vertices near a point of this round, and which they are (so
@@ -296,13 +281,15 @@ fn gaps(
     plates: &[Plate],
     params: &Params,
     faces: &[Face],
+    kept: &[Wide],
     mut marks: Marks<'_>,
 ) -> Gaps {
-    let wide = wide_gaps(mesh, pos, known, plates, params, faces);
+    let fresh = wide_gaps(mesh, pos, known, plates, params, faces);
     let mut found = Gaps::default();
-    for (f, corners, centre) in wide {
+    for w in merged(&fresh, kept) {
+        let (f, corners, centre) = *w;
         if corners.iter().any(|&v| marks.is(v)) {
-            found.skipped.extend(corners);
+            found.skipped.push(*w);
             continue;
         }
         // The centroid: inside the triangle, so the insertion always finds it.
@@ -333,6 +320,104 @@ fn gaps(
     found
 }
 
+/// Two lists of wide faces in face order (no face in both), merged in face order.
+fn merged<'a>(a: &'a [Wide], b: &'a [Wide]) -> impl Iterator<Item = &'a Wide> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if y.0 < x.0 => {
+                j += 1;
+                y
+            }
+            (Some(x), _) => {
+                i += 1;
+                x
+            }
+            (None, Some(y)) => {
+                j += 1;
+                y
+            }
+            (None, None) => return None,
+        };
+        Some(next)
+    })
+}
+
+/// A wide face: the face, its corners (in the mesh's order) and its centre (km).
+type Wide = (Face, [Vertex; 3], DVec3);
+
+/// What the next round looks at, after a round made `new`: the faces around the new
+/// vertices (`focus`, in face order, each once), and the wide faces the round skipped
+/// (`skipped`) that are still there with the same corners (`kept`). Only these can be wide:
+/// an insertion makes faces only around its new vertex, and an unchanged face is what it was
+/// (its corners' plates and data do not change within the step). A skipped face whose id
+/// now names other corners is looked at again.
+fn next_focus(
+    mesh: &Mesh,
+    new: &[Vertex],
+    skipped: &[Wide],
+    focus: &mut Vec<Face>,
+    kept: &mut Vec<Wide>,
+) {
+    focus.clear();
+    focus.extend(
+        new.iter()
+            .filter(|v| mesh.is_vertex_alive(**v))
+            .flat_map(|&v| mesh.vertex_faces(v)),
+    );
+    kept.clear();
+    for &w in skipped {
+        if !mesh.is_face_alive(w.0) {
+            continue;
+        }
+        if mesh.face_vertices(w.0) == w.1 {
+            kept.push(w);
+        } else {
+            focus.push(w.0);
+        }
+    }
+    focus.sort_unstable();
+    focus.dedup();
+    // A face around a new vertex is not a kept one (it has the new vertex for a corner).
+    kept.retain(|w| focus.binary_search(&w.0).is_err());
+}
+
+/// Debug builds: the wide faces [`next_focus`] leads [`gaps`] to are those of every face
+/// around the new vertices and the corners of the skipped faces (the search it replaces).
+#[cfg(debug_assertions)]
+#[allow(clippy::too_many_arguments)]
+fn check_focus(
+    mesh: &Mesh,
+    pos: &[DVec3],
+    known: &Known<'_>,
+    plates: &[Plate],
+    params: &Params,
+    new: &[Vertex],
+    faces: &[Face],
+    kept: &[Wide],
+    last: &Gaps,
+) {
+    if new.is_empty() {
+        return;
+    }
+    let mut all: Vec<Face> = new
+        .iter()
+        .copied()
+        .chain(last.skipped.iter().flat_map(|w| w.1))
+        .filter(|v| mesh.is_vertex_alive(*v))
+        .flat_map(|v| mesh.vertex_faces(v))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    let full = wide_gaps(mesh, pos, known, plates, params, &all);
+    let fresh = wide_gaps(mesh, pos, known, plates, params, faces);
+    let ours: Vec<Wide> = merged(&fresh, kept).copied().collect();
+    debug_assert!(
+        full == ours,
+        "the focused gap search finds what a full one does"
+    );
+}
+
 /// The faces among `faces` that are gaps where the plates open, with their corners and
 /// centres (km).
 fn wide_gaps(
@@ -342,7 +427,7 @@ fn wide_gaps(
     plates: &[Plate],
     params: &Params,
     faces: &[Face],
-) -> Vec<(Face, [Vertex; 3], DVec3)> {
+) -> Vec<Wide> {
     let r = params.radius_km;
     // A gap is a triangle across a boundary with room for a vertex: twice the area of a
     // lattice triangle ((√3/4)·spacing², and a lattice has two triangles per vertex, so new

@@ -119,11 +119,16 @@ pub(super) fn new_crust(
                 Some(f) => f.as_slice(),
                 None => first.get_or_insert_with(|| band::sides(mesh, band)),
             };
+            let search = Search {
+                mesh,
+                pos,
+                known: &known,
+                plates,
+                params,
+            };
             #[cfg(debug_assertions)]
-            check_focus(
-                mesh, pos, &known, plates, params, new, faces, &kept, &pending,
-            );
-            pending = gaps(mesh, pos, &known, plates, params, faces, &kept, marks);
+            check_focus(&search, new, faces, &kept, &pending);
+            pending = gaps(&search, faces, &kept, marks);
             if pending.points.is_empty() || round == ROUNDS {
                 // The last round: the insertion's journal then reaches layers no longer
                 // shared, and writes them in place.
@@ -227,6 +232,17 @@ impl Known<'_> {
     }
 }
 
+/// What a round's gap search reads: the mesh as the rounds left it, its positions (km),
+/// the vertices' data, the plates and the settings.
+#[derive(Clone, Copy)]
+struct Search<'a> {
+    mesh: &'a Mesh,
+    pos: &'a [DVec3],
+    known: &'a Known<'a>,
+    plates: &'a [Plate],
+    params: &'a Params,
+}
+
 /// What one round of [`gaps`] found.
 #[derive(Default)]
 struct Gaps {
@@ -274,17 +290,15 @@ impl Marks<'_> {
 /// what the last round changed: a face whose corners are all on one plate is no gap), at
 /// most one per vertex's star per round (so two new points never crowd), and the plate each
 /// joins.
-fn gaps(
-    mesh: &Mesh,
-    pos: &[DVec3],
-    known: &Known<'_>,
-    plates: &[Plate],
-    params: &Params,
-    faces: &[Face],
-    kept: &[Wide],
-    mut marks: Marks<'_>,
-) -> Gaps {
-    let fresh = wide_gaps(mesh, pos, known, plates, params, faces);
+fn gaps(search: &Search<'_>, faces: &[Face], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
+    let Search {
+        mesh,
+        pos,
+        known,
+        plates,
+        ..
+    } = *search;
+    let fresh = wide_gaps(search, faces);
     let mut found = Gaps::default();
     for w in merged(&fresh, kept) {
         let (f, corners, centre) = *w;
@@ -385,21 +399,11 @@ fn next_focus(
 /// Debug builds: the wide faces [`next_focus`] leads [`gaps`] to are those of every face
 /// around the new vertices and the corners of the skipped faces (the search it replaces).
 #[cfg(debug_assertions)]
-#[allow(clippy::too_many_arguments)]
-fn check_focus(
-    mesh: &Mesh,
-    pos: &[DVec3],
-    known: &Known<'_>,
-    plates: &[Plate],
-    params: &Params,
-    new: &[Vertex],
-    faces: &[Face],
-    kept: &[Wide],
-    last: &Gaps,
-) {
+fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide], last: &Gaps) {
     if new.is_empty() {
         return;
     }
+    let mesh = search.mesh;
     let mut all: Vec<Face> = new
         .iter()
         .copied()
@@ -409,8 +413,8 @@ fn check_focus(
         .collect();
     all.sort_unstable();
     all.dedup();
-    let full = wide_gaps(mesh, pos, known, plates, params, &all);
-    let fresh = wide_gaps(mesh, pos, known, plates, params, faces);
+    let full = wide_gaps(search, &all);
+    let fresh = wide_gaps(search, faces);
     let ours: Vec<Wide> = merged(&fresh, kept).copied().collect();
     debug_assert!(
         full == ours,
@@ -420,14 +424,14 @@ fn check_focus(
 
 /// The faces among `faces` that are gaps where the plates open, with their corners and
 /// centres (km).
-fn wide_gaps(
-    mesh: &Mesh,
-    pos: &[DVec3],
-    known: &Known<'_>,
-    plates: &[Plate],
-    params: &Params,
-    faces: &[Face],
-) -> Vec<Wide> {
+fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
+    let Search {
+        mesh,
+        pos,
+        known,
+        plates,
+        params,
+    } = *search;
     let r = params.radius_km;
     // A gap is a triangle across a boundary with room for a vertex: twice the area of a
     // lattice triangle ((√3/4)·spacing², and a lattice has two triangles per vertex, so new

@@ -25,7 +25,7 @@ impl World {
     /// world.set_layer_values(&HEIGHT, &at, |k| 1.0 + k as f32).unwrap();
     /// assert_eq!(world.layer(&HEIGHT).unwrap()[Vertex::new(7)], 2.0);
     /// // Out of range: refused, nothing written.
-    /// assert!(world.set_layer_values(&HEIGHT, &at, |k| 8.0 + k as f32).is_err());
+    /// assert!(world.set_layer_values(&HEIGHT, &at, |k| 8.5 + k as f32).is_err());
     /// assert_eq!(world.layer(&HEIGHT).unwrap()[Vertex::new(3)], 1.0);
     /// ```
     ///

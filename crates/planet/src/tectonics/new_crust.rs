@@ -308,23 +308,20 @@ fn gaps(search: &Search<'_>, faces: &[Face], kept: &[Wide], mut marks: Marks<'_>
         }
         // The centroid: inside the triangle, so the insertion always finds it.
         let point = centre;
-        let nearest = corners
-            .iter()
-            .min_by(|u, v| {
-                pos[u.index()]
-                    .distance_squared(point)
-                    .total_cmp(&pos[v.index()].distance_squared(point))
+        let nearest = (0..3)
+            .min_by(|&i, &j| {
+                let d = |k: usize| pos[corners[k].index()].distance_squared(point);
+                d(i).total_cmp(&d(j))
             })
-            .copied()
-            .unwrap_or(corners[0]);
+            .unwrap_or(0);
         for v in corners {
             marks.mark(v);
             for u in mesh.neighbors(v) {
                 marks.mark(u);
             }
         }
-        let corner = |v: Vertex| known.corner(pos, v);
-        let floor = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
+        let data = corners.map(|v| known.corner(pos, v));
+        let floor = ridge::new_floor(point, &data, plates, data[nearest]);
         found.points.push((point, f));
         found.owners.push(floor.plate);
         found.ages.push(floor.age);

@@ -282,7 +282,8 @@ fn suture(
         // Only the vertices the sweep reached are in range.
         let rises: Vec<(usize, f32)> = sweep
             .reached()
-            .iter()
+            .par_iter()
+            .with_min_len(4096)
             .map(|&i| i as usize)
             .filter(|&i| crust[i] == CONTINENTAL)
             .map(|i| {
@@ -295,7 +296,8 @@ fn suture(
             .collect();
         (changes, rises)
     };
-    // Only the entries that change are written (no copy of a whole layer).
+    // Only the entries that change are written (the guards copy each layer once, for their
+    // rollback).
     let mut g = world.lock_layer(&PLATE).map_err(world_err("plate"))?;
     let plate = g.as_mut_slice();
     for &(v, b) in &changes {

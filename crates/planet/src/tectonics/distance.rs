@@ -67,7 +67,27 @@ impl Slot {
 struct Reach {
     point: DVec3,
     chord: f64,
+    /// A squared chord beyond which no distance is within `chord` (`-1` when none is).
+    chord2: f64,
 }
+
+impl Reach {
+    fn new(point: DVec3, chord: f64) -> Reach {
+        let chord2 = if chord >= 0.0 {
+            chord * chord * SQUARE_MARGIN
+        } else {
+            -1.0
+        };
+        Reach {
+            point,
+            chord,
+            chord2,
+        }
+    }
+}
+
+/// A squared distance above `x² · SQUARE_MARGIN` has its root above `x` after rounding.
+const SQUARE_MARGIN: f64 = 1.0 + 1e-12;
 
 /// The arrays of a sweep, kept between sweeps.
 #[derive(Default)]
@@ -135,10 +155,11 @@ impl Sweep {
         };
         let mut reach = std::mem::take(&mut self.reach);
         reach.clear();
-        reach.extend(sources.iter().map(|s| Reach {
-            point: s.point,
-            chord: chord(limit_km(s)),
-        }));
+        reach.extend(
+            sources
+                .iter()
+                .map(|s| Reach::new(s.point, chord(limit_km(s)))),
+        );
         self.tags.clear();
         self.tags.extend(sources.iter().map(|s| s.tag));
         let groups = match region {
@@ -231,8 +252,14 @@ impl Sweep {
                 if home.is_some_and(|(r, h)| r[u] != h) {
                     continue;
                 }
-                let d = pos[u].distance(r.point);
+                // Most neighbours hold a nearer source already: told apart by the squares, with
+                // a margin far above their rounding (the square root only for the others).
+                let d2 = pos[u].distance_squared(r.point);
                 let old = slots[u].key();
+                if d2 > old * old * SQUARE_MARGIN || d2 > r.chord2 {
+                    continue;
+                }
+                let d = d2.sqrt();
                 if d < old && d <= r.chord {
                     offer(u, old, d, i, &mut queue);
                 }
@@ -418,13 +445,13 @@ mod tests {
             .collect();
         let reach: Vec<Reach> = sources
             .iter()
-            .map(|s| Reach {
-                point: s.point,
-                chord: 2.0 * r * (0.5 * 600.0 / r).sin(),
-            })
+            .map(|s| Reach::new(s.point, 2.0 * r * (0.5 * 600.0 / r).sin()))
             .collect();
         let groups = clusters::groups(&reach);
-        assert!(groups.len() > 5 && groups.iter().any(|g| g.len() > 3), "{groups:?}");
+        assert!(
+            groups.len() > 5 && groups.iter().any(|g| g.len() > 3),
+            "{groups:?}"
+        );
         let (key, tag) = one_queue(&mesh, &pos, r, &sources, 600.0, None);
         let mut sweep = Sweep::default();
         for threads in [1, 2] {

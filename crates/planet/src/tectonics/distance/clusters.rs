@@ -131,10 +131,7 @@ mod tests {
         let reach: Vec<Reach> = (0..600)
             .map(|i| {
                 let p = DVec3::from_array(rng.unit_vector());
-                Reach {
-                    point: p * 100.0,
-                    chord: [2.0, 5.0, 9.0, -1.0][i % 4],
-                }
+                Reach::new(p * 100.0, [2.0, 5.0, 9.0, -1.0][i % 4])
             })
             .collect();
         let groups = groups(&reach);

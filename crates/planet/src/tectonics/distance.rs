@@ -189,12 +189,15 @@ impl Sweep {
 
     /// Grows the arrays to `n` slots and clears what the last sweep reached.
     fn reset(&mut self, n: usize) {
-        for &v in &self.reached {
-            if let Some(slot) = self.slots.get(v as usize) {
+        let slots = &self.slots;
+        self.reached
+            .par_iter()
+            .with_min_len(1 << 12)
+            .filter_map(|&v| slots.get(v as usize))
+            .for_each(|slot| {
                 slot.key.store(f64::INFINITY.to_bits(), Relaxed);
                 slot.src.store(NONE, Relaxed);
-            }
-        }
+            });
         self.reached.clear();
         if self.slots.len() < n {
             let more = n - self.slots.len();

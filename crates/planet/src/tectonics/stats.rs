@@ -4,9 +4,9 @@
 
 use super::plates::{lonely_fraction, pieces_per_plate};
 use super::{ELEVATION, PLATE, world_ops};
-use glam::DVec3;
-use quadedge::{Face, Mesh, Vertex};
+use quadedge::Face;
 use rayon::prelude::*;
+use sphere::geometry::voronoi_areas;
 use world::World;
 
 /// A planet's vital figures.
@@ -32,16 +32,17 @@ pub struct Summary {
     pub split_plates: usize,
 }
 
-/// Area (km²) of each plate id below `plates`, from the vertices' Voronoi cells. The cells
-/// are measured on all cores (circumcentres per face, then each cell as the signed spherical
-/// triangles between its site and consecutive corners) and summed per plate in vertex order,
-/// so the result is the same for any thread count.
+/// Area (km²) of each plate id below `plates`, from the vertices' Voronoi cells.
 pub fn plate_areas(world: &World, plates: usize) -> Vec<f64> {
     let mut out = vec![0.0; plates];
     let Some(plate) = world.layer(&PLATE) else {
         return out;
     };
-    let areas = voronoi_areas(world.mesh(), world_ops::positions(world));
+    let areas = voronoi_areas(
+        world.mesh(),
+        world_ops::positions(world),
+        &Default::default(),
+    );
     for v in world.mesh().vertices() {
         if let Some(a) = out.get_mut(plate[v] as usize) {
             *a += areas[v.index()];
@@ -98,53 +99,11 @@ pub(super) fn face_areas(world: &World) -> Vec<f64> {
         .collect()
 }
 
-/// Every vertex's Voronoi cell area (km²) by vertex slot, on all cores (the sequential
-/// `sphere::geometry::voronoi_areas` cost rifting two thirds of a second at 1M vertices).
-fn voronoi_areas(mesh: &Mesh, pos: &[DVec3]) -> Vec<f64> {
-    use sphere::geometry::{circumcenter, solid_angle};
-    let cc: Vec<DVec3> = (0..mesh.face_slots() as u32)
-        .into_par_iter()
-        .with_min_len(4096)
-        .map(|f| {
-            let f = Face::new(f);
-            if !mesh.is_face_alive(f) {
-                return DVec3::NAN;
-            }
-            let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v.index()]);
-            let r = (a.length() + b.length() + c.length()) / 3.0;
-            circumcenter(a, b, c, r)
-        })
-        .collect();
-    (0..mesh.vertex_slots() as u32)
-        .into_par_iter()
-        .with_min_len(4096)
-        .map(|v| {
-            let v = Vertex::new(v);
-            if !mesh.is_vertex_alive(v) {
-                return 0.0;
-            }
-            let site = pos[v.index()];
-            let mut faces = mesh.vertex_faces(v);
-            let Some(first) = faces.next() else {
-                return 0.0;
-            };
-            let mut prev = cc[first.index()];
-            let mut sum = 0.0;
-            for f in faces.chain(std::iter::once(first)) {
-                let cur = cc[f.index()];
-                sum += solid_angle(site, prev, cur);
-                prev = cur;
-            }
-            sum * site.length_squared()
-        })
-        .collect()
-}
-
 /// The figures of `world` with `plates` plate ids.
 pub fn summarize(world: &World, plates: usize) -> Summary {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
-    let areas = voronoi_areas(mesh, pos);
+    let areas = voronoi_areas(mesh, pos, &Default::default());
     let empty: &[f32] = &[];
     let h = world.layer(&ELEVATION).map_or(empty, |l| l.as_slice());
     let mut pairs: Vec<(f32, f64)> = mesh
@@ -201,7 +160,7 @@ pub fn binned_elevation(world: &World, degrees: f64) -> (usize, usize, Vec<f64>)
     let mut sum = vec![0.0; cols * rows];
     let mut weight = vec![0.0; cols * rows];
     let pos = world_ops::positions(world);
-    let areas = voronoi_areas(world.mesh(), pos);
+    let areas = voronoi_areas(world.mesh(), pos, &Default::default());
     let Some(h) = world.layer(&ELEVATION) else {
         return (cols, rows, vec![f64::NAN; cols * rows]);
     };

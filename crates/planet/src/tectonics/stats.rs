@@ -28,7 +28,8 @@ pub struct Summary {
     pub live_plates: usize,
     /// Fraction of vertices with no neighbour on their own plate.
     pub lonely_fraction: f64,
-    /// Plates in more than one connected piece.
+    /// Plates in more than one connected piece: a main piece and terranes, each of at least
+    /// [`super::TERRANE_MIN_KM2`] after a clean-up.
     pub split_plates: usize,
 }
 

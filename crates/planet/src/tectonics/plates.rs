@@ -93,8 +93,9 @@ fn held(mesh: &Mesh, pos: &[DVec3], comp: &[u32], pieces: &[Piece], radius: f64)
     for &(_, k) in best.values() {
         main[k] = true;
     }
-    // A piece of more vertices than twice the threshold's worth of mean cells is surely
-    // large enough; the others are measured.
+    // A piece of more vertices than twice the threshold's worth of mean cells is taken as
+    // large enough (the meshes' cells vary by far less than a factor of two: fresh spheres,
+    // and new crust no denser than the lattice); the others are measured.
     let sphere = 4.0 * std::f64::consts::PI * radius * radius;
     let mean_cell = sphere / mesh.vertex_count().max(1) as f64;
     let sure = (2.0 * TERRANE_MIN_KM2 / mean_cell).ceil() as usize;

@@ -29,7 +29,7 @@ mod ridge;
 mod stats;
 pub mod world_ops;
 
-pub use plates::{lonely_fraction, pieces_per_plate};
+pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
 pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
@@ -417,8 +417,9 @@ impl Tectonics {
         Ok(r)
     }
 
-    /// Makes every plate one connected region now (the steps do it every few steps): a
-    /// stray piece joins the plate it borders most. Returns the vertices that changed plate.
+    /// Makes every plate one connected region now, or a main piece with its terranes (the
+    /// steps do it every few steps): a piece under [`TERRANE_MIN_KM2`] joins the plate it
+    /// borders most. Returns the vertices that changed plate.
     ///
     /// # Errors
     /// [`TectonicsError::World`] when the world lacks the plate layer.

@@ -456,16 +456,10 @@ fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
             {
                 return None;
             }
-            // Only where the plates move apart (not along transforms or fronts): some edge
-            // of the triangle joining two plates opens.
-            let opens = [(a, b), (b, c), (c, a)].iter().any(|&(u, v)| {
-                let (pu, pv) = (known.plate(u) as usize, known.plate(v) as usize);
-                if pu == pv || pu >= plates.len() || pv >= plates.len() {
-                    return false;
-                }
-                let (xu, xv) = (pos[u.index()], pos[v.index()]);
-                (plates[pv].velocity(xv) - plates[pu].velocity(xu)).dot(xv - xu) > 0.0
-            });
+            // Only where the plates move apart across the gap (not along transforms or
+            // fronts): see [`ridge::opens`].
+            let corner = |v: Vertex| (pos[v.index()], known.plate(v));
+            let opens = ridge::opens([corner(a), corner(b), corner(c)], plates);
             opens.then_some((f, [a, b, c], centre))
         })
         .collect()

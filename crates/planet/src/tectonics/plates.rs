@@ -8,26 +8,42 @@
 
 use super::init::direction;
 use super::noise::{derive, fbm};
-use super::{PLATE, Params, Plate, Tectonics, TectonicsError, read, slice, world_ops, write};
+use super::stats;
+use super::{PLATE, Params, Plate, Tectonics, TectonicsError, slice, world_err, world_ops, write};
 use glam::DVec3;
-use quadedge::{Mesh, Vertex};
+use quadedge::{Edge, Mesh, Vertex};
 use rand::Rng;
+use rayon::prelude::*;
 use world::World;
 
-/// Makes every plate one connected region; returns how many vertices changed plate. The
-/// layer is copied and written only when a piece moves.
+/// Least area (km²) of a piece of a plate that holds on its own: a piece cut off its plate
+/// (a plate pinched in two as it is consumed) at least this large stays on the plate as a
+/// terrane and goes on moving with it, as it would on a finer mesh where the neck has not
+/// broken yet; a smaller piece (a stray cell, a sliver, or the last remnant of a consumed
+/// plate) joins the plate it borders most. About 550 km across: an area, so every mesh
+/// decides alike (a count of cells would not).
+pub const TERRANE_MIN_KM2: f64 = 300_000.0;
+
+/// Fewest vertices of a terrane: on a coarse mesh a piece must also be resolved by a few
+/// cells (a sampling guard, like [`Params::spacing_km`]: a lone vertex is a stray whatever
+/// its cell's area).
+const TERRANE_MIN_VERTICES: usize = 3;
+
+/// Makes every plate one connected region or a main piece with its terranes (pieces of at
+/// least [`TERRANE_MIN_KM2`]); returns how many vertices changed plate. The layer is copied
+/// and written only when a piece moves.
 ///
 /// # Errors
 /// When the world lacks the plate layer.
 pub(super) fn clean_up(world: &mut World, params: &Params) -> Result<usize, TectonicsError> {
-    let _ = params;
     let mut plate: Option<Vec<u32>> = None;
     let mut changed = 0;
     // Two rounds: a piece that joins a neighbour may itself have been cut off.
     for _ in 0..2 {
+        let pos = world_ops::positions(world);
         let targets = match &plate {
-            Some(p) => strays(world.mesh(), p),
-            None => strays(world.mesh(), slice(world, &PLATE)?),
+            Some(p) => strays(world.mesh(), pos, p, params.radius_km),
+            None => strays(world.mesh(), pos, slice(world, &PLATE)?, params.radius_km),
         };
         if targets.is_empty() {
             break;
@@ -47,12 +63,25 @@ pub(super) fn clean_up(world: &mut World, params: &Params) -> Result<usize, Tect
     Ok(changed)
 }
 
-/// Every vertex of a stray piece (not its plate's largest; ties: the largest found first,
-/// in vertex order) with the plate that piece borders most (ties: the lowest id), in vertex
-/// order.
-fn strays(mesh: &Mesh, plate: &[u32]) -> Vec<(Vertex, u32)> {
-    let (comp, pieces) = components(mesh, plate);
-    // The largest piece of each plate.
+/// Pieces that the clean-up would move now: neither a plate's largest piece nor a terrane
+/// (0 after [`super::Tectonics::clean_up`]).
+pub fn loose_pieces(world: &World, radius_km: f64) -> usize {
+    let Some(plate) = world.layer(&PLATE) else {
+        return 0;
+    };
+    let (comp, pieces) = components(world.mesh(), plate.as_slice());
+    let pos = world_ops::positions(world);
+    held(world.mesh(), pos, &comp, &pieces, radius_km)
+        .iter()
+        .filter(|&&h| !h)
+        .count()
+}
+
+/// Per piece, whether it holds on its own: the largest piece of its plate (ties: the first
+/// found, in vertex order) or a terrane, and in either case at least [`TERRANE_MIN_KM2`] and
+/// [`TERRANE_MIN_VERTICES`] (a smaller plate is the remnant of a consumed one). Areas are
+/// measured (barycentric cells) only for pieces that could be under the threshold.
+fn held(mesh: &Mesh, pos: &[DVec3], comp: &[u32], pieces: &[Piece], radius: f64) -> Vec<bool> {
     let mut best: std::collections::BTreeMap<u32, (usize, usize)> = Default::default();
     for (k, piece) in pieces.iter().enumerate() {
         let e = best.entry(piece.plate).or_insert((piece.size, k));
@@ -60,11 +89,49 @@ fn strays(mesh: &Mesh, plate: &[u32]) -> Vec<(Vertex, u32)> {
             *e = (piece.size, k);
         }
     }
-    // Per piece, whether it is its plate's largest (a flat table: no lookup per vertex).
     let mut main = vec![false; pieces.len()];
     for &(_, k) in best.values() {
         main[k] = true;
     }
+    // A piece of more vertices than twice the threshold's worth of mean cells is taken as
+    // large enough (the meshes' cells vary by far less than a factor of two: fresh spheres,
+    // and new crust no denser than the lattice); the others are measured.
+    let sphere = 4.0 * std::f64::consts::PI * radius * radius;
+    let mean_cell = sphere / mesh.vertex_count().max(1) as f64;
+    let sure = (2.0 * TERRANE_MIN_KM2 / mean_cell).ceil() as usize;
+    let measure = |p: &Piece| p.size >= TERRANE_MIN_VERTICES && p.size <= sure;
+    let mut area = vec![0.0; pieces.len()];
+    if pieces.iter().any(measure) {
+        for v in mesh.vertices() {
+            let c = comp[v.index()] as usize;
+            if measure(&pieces[c]) {
+                area[c] += cell_area(mesh, pos, v, radius);
+            }
+        }
+    }
+    pieces
+        .iter()
+        .zip(&area)
+        .map(|(p, &a)| p.size >= TERRANE_MIN_VERTICES && (p.size > sure || a >= TERRANE_MIN_KM2))
+        .collect()
+}
+
+/// A vertex's barycentric cell (km²): a third of each triangle round it (the cells tile the
+/// sphere).
+fn cell_area(mesh: &Mesh, pos: &[DVec3], v: Vertex, radius: f64) -> f64 {
+    mesh.vertex_faces(v)
+        .map(|f| {
+            let [a, b, c] = mesh.face_vertices(f).map(|u| pos[u.index()]);
+            sphere::geometry::spherical_triangle_area(a, b, c, radius) / 3.0
+        })
+        .sum()
+}
+
+/// Every vertex of a loose piece (see [`held`]) with the plate that piece borders most (ties:
+/// the lowest id), in vertex order.
+fn strays(mesh: &Mesh, pos: &[DVec3], plate: &[u32], radius: f64) -> Vec<(Vertex, u32)> {
+    let (comp, pieces) = components(mesh, plate);
+    let main = held(mesh, pos, &comp, &pieces, radius);
     if main.iter().all(|&m| m) {
         return Vec::new();
     }
@@ -104,30 +171,52 @@ struct Piece {
 }
 
 /// Connected pieces of equal plate: the piece of each vertex (an index into the pieces), and
-/// the pieces in the order a scan of every vertex finds them (of their lowest vertex).
+/// the pieces in the order a scan of every vertex finds them (of their lowest vertex). A
+/// union–find over the edge arrays (each edge joining two vertices of one plate links their
+/// sets), not a search round every vertex's ring: at 1M vertices a third of the time.
 fn components(mesh: &Mesh, plate: &[u32]) -> (Vec<u32>, Vec<Piece>) {
-    let mut comp = vec![u32::MAX; mesh.vertex_slots()];
-    let mut pieces = Vec::new();
-    let mut stack = Vec::new();
-    for s in mesh.vertices() {
-        if comp[s.index()] != u32::MAX {
+    let n = mesh.vertex_slots();
+    let mut root: Vec<u32> = (0..n as u32).collect();
+    let find = |root: &mut [u32], mut x: u32| {
+        while root[x as usize] != x {
+            // Path halving.
+            let up = root[root[x as usize] as usize];
+            root[x as usize] = up;
+            x = up;
+        }
+        x
+    };
+    for q in 0..mesh.quad_slots() as u32 {
+        let e = Edge::of_quad(q);
+        if !mesh.is_edge_alive(e) {
             continue;
         }
-        let c = pieces.len() as u32;
-        let p = plate[s.index()];
-        comp[s.index()] = c;
-        stack.push(s);
-        let mut size = 0;
-        while let Some(v) = stack.pop() {
-            size += 1;
-            for u in mesh.neighbors(v) {
-                if comp[u.index()] == u32::MAX && plate[u.index()] == p {
-                    comp[u.index()] = c;
-                    stack.push(u);
-                }
-            }
+        let (a, b) = (mesh.origin(e).raw(), mesh.dest(e).raw());
+        if plate[a as usize] != plate[b as usize] {
+            continue;
         }
-        pieces.push(Piece { size, plate: p });
+        let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+        if ra != rb {
+            // The lower index becomes the root: the sets' labels do not depend on the order.
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            root[hi as usize] = lo;
+        }
+    }
+    let mut comp = vec![u32::MAX; n];
+    let mut pieces: Vec<Piece> = Vec::new();
+    for v in mesh.vertices() {
+        let r = find(&mut root, v.raw()) as usize;
+        // A root is its set's lowest vertex, so it is labelled first.
+        if comp[r] == u32::MAX {
+            comp[r] = pieces.len() as u32;
+            pieces.push(Piece {
+                size: 0,
+                plate: plate[r],
+            });
+        }
+        let c = comp[r];
+        comp[v.index()] = c;
+        pieces[c as usize].size += 1;
     }
     (comp, pieces)
 }
@@ -169,7 +258,14 @@ pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, 
     let along = direction(&mut t.rng);
     let speed_cm: f64 = t.rng.random_range(2.0..4.0);
     let ranks: Vec<u64> = (0..t.plates.len()).map(|_| t.rng.random()).collect();
-    t.measure_areas(world);
+    // The triangles' areas do not change with the plates: measured once for before and
+    // after (the Voronoi measure of `measure_areas` was most of a rift's cost).
+    let r = t.params.radius_km;
+    let faces = stats::face_areas(world);
+    let areas = stats::plate_areas_from_faces(world, &faces, t.plates.len(), r);
+    for (p, a) in t.plates.iter_mut().zip(areas) {
+        p.area_km2 = a;
+    }
     let sphere = 4.0 * std::f64::consts::PI * t.params.radius_km.powi(2);
     if t.plates.len() >= super::MAX_PLATES {
         return Ok(None);
@@ -181,15 +277,13 @@ pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, 
     let Some(big) = big else {
         return Ok(None);
     };
-    let mut plate = read(world, &PLATE)?;
     let pos = world_ops::positions(world);
     let mesh = world.mesh();
-    let members: Vec<Vertex> = mesh
+    let plate = slice(world, &PLATE)?;
+    let members = |v: &Vertex| plate[v.index()] == big;
+    let centre = mesh
         .vertices()
-        .filter(|v| plate[v.index()] == big)
-        .collect();
-    let centre = members
-        .iter()
+        .filter(members)
         .map(|v| pos[v.index()])
         .sum::<DVec3>()
         .try_normalize()
@@ -201,14 +295,24 @@ pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, 
     let normal = centre.cross(tangent);
     let seed = derive(t.params.seed, 0x41f7 + t.plates.len() as u64);
     let new = t.plates.len() as u32;
-    for v in &members {
-        let d = pos[v.index()].normalize();
-        let wobble = 0.12 * fbm(seed, d, t.params.radius_km, 900.0, 4, 0.5);
-        if d.dot(normal) + wobble > 0.0 {
-            plate[v.index()] = new;
-        }
+    // The half beyond the ragged circle, on all cores (the noise is most of the cost).
+    let moved: Vec<Vertex> = (0..mesh.vertex_slots() as u32)
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(Vertex::new)
+        .filter(|v| mesh.is_vertex_alive(*v) && members(v))
+        .filter(|v| {
+            let d = pos[v.index()].normalize();
+            let wobble = 0.12 * fbm(seed, d, r, 900.0, 4, 0.5);
+            d.dot(normal) + wobble > 0.0
+        })
+        .collect();
+    let mut g = world.lock_layer(&PLATE).map_err(world_err("plate"))?;
+    let plate = g.as_mut_slice();
+    for v in &moved {
+        plate[v.index()] = new;
     }
-    write(world, &PLATE, &plate)?;
+    g.commit().map_err(world_err("plate"))?;
     // The new half turns about the rift's tangent at the centre: at the centre it moves
     // along `normal`, away from the old half.
     let parent = t.plates[big as usize];
@@ -222,6 +326,51 @@ pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, 
         parent: Some(big),
     });
     clean_up(world, &t.params)?;
-    t.measure_areas(world);
+    let areas = stats::plate_areas_from_faces(world, &faces, t.plates.len(), r);
+    for (p, a) in t.plates.iter_mut().zip(areas) {
+        p.area_km2 = a;
+    }
     Ok(Some(new))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_cut_off_piece_stays_a_terrane_and_small_pieces_join_their_neighbour() {
+        let r = 6371.0;
+        let mut world = World::fibonacci_sphere(20_000, r, 0.3, 4).unwrap();
+        // Caps by angular radius: 800 km (2.0M km², a terrane), 200 km (126,000 km², about
+        // five cells: a stray piece, and a whole plate that is a remnant).
+        let cap = |p: DVec3, axis: DVec3, km: f64| p.normalize().dot(axis) > (km / r).cos();
+        let plate: Vec<u32> = world
+            .positions()
+            .iter()
+            .map(|&p| {
+                if (p.z / r).abs() < 0.2 || cap(p, DVec3::Z, 800.0) || cap(p, -DVec3::Z, 200.0) {
+                    1
+                } else if cap(p, DVec3::new(0.0, 0.6, 0.8), 200.0) {
+                    2
+                } else {
+                    0
+                }
+            })
+            .collect();
+        write(&mut world, &PLATE, &plate).unwrap();
+        let small = |p: DVec3| cap(p, -DVec3::Z, 200.0) || cap(p, DVec3::new(0.0, 0.6, 0.8), 200.0);
+        let strays = world.positions().iter().filter(|&&p| small(p)).count();
+        assert!(strays >= 6, "{strays}");
+        assert_eq!(loose_pieces(&world, r), 2);
+        let moved = clean_up(&mut world, &Params::earth(20_000, 1)).unwrap();
+        assert_eq!(moved, strays);
+        assert_eq!(loose_pieces(&world, r), 0);
+        let after = slice(&world, &PLATE).unwrap();
+        for (p, (&a, &b)) in world.positions().iter().zip(after.iter().zip(&plate)) {
+            assert_eq!(a, if small(*p) { 0 } else { b });
+        }
+        // The terrane is still plate 1's second piece (plate 0 lies north and south of the
+        // band: two pieces, each far over the threshold).
+        assert_eq!(pieces_per_plate(world.mesh(), after, 3), [2, 2, 0]);
+    }
 }

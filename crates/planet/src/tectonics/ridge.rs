@@ -39,6 +39,35 @@ pub(super) struct Floor {
 /// Slowest opening (km/Myr) dated by the axis; slower gaps are holes ([`new_floor`]).
 const MIN_OPENING: f64 = 1.0;
 
+/// Whether the plates of a gap triangle's corners (position in km, plate) move apart across
+/// it: for some pair of its plates, the relative motion has a positive component from the one
+/// plate's corners (their centroid) to the other's. A single cross-plate edge is not asked:
+/// along a front or a transform the boundary's cell-sized zigzag always has edges that
+/// lengthen, and filling those triangles on the overriding side would advance that plate
+/// into the diving one by a cell's share each time, consuming more on a coarser mesh.
+pub(super) fn opens(corners: [(DVec3, u32); 3], plates: &[Plate]) -> bool {
+    let centroid = |p: u32| {
+        corners
+            .iter()
+            .filter(|c| c.1 == p)
+            .map(|c| c.0)
+            .sum::<DVec3>()
+            / corners.iter().filter(|c| c.1 == p).count().max(1) as f64
+    };
+    let pairs = [(0, 1), (1, 2), (2, 0)];
+    pairs.iter().any(|&(i, j)| {
+        let (pu, pv) = (corners[i].1, corners[j].1);
+        let (Some(a), Some(b)) = (plates.get(pu as usize), plates.get(pv as usize)) else {
+            return false;
+        };
+        if pu == pv {
+            return false;
+        }
+        let (cu, cv) = (centroid(pu), centroid(pv));
+        (b.velocity(cv) - a.velocity(cu)).dot(cv - cu) > 0.0
+    })
+}
+
 /// New crust at `point` in a gap whose corner nearest to the point is `nearest`: dated from
 /// the ridge axis ([`date`]) where the corners' plates move apart across the gap; elsewhere
 /// (a triangle widened along a transform, or too slow to date) the point only fills a hole

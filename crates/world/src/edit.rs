@@ -313,6 +313,10 @@ impl World {
                 }
             }
         }
+        // The next edit journals into this buffer (unless a snapshot shares the mesh).
+        if let Some(mesh) = Arc::get_mut(&mut self.mesh) {
+            mesh.recycle_changes(changes);
+        }
     }
 }
 

@@ -275,24 +275,18 @@ fn restore_tracked(
         tolerance: options.tolerance,
         merge_collisions: options.merge_collisions,
     };
-    let moved = Some(band);
     let r = match geometry {
-        Geometry::Sphere { .. } => delaunay::restore_with_changes(
+        Geometry::Sphere { .. } => delaunay::restore_rigid_band(
             &delaunay::Sphere,
             mesh,
             positions,
-            moved,
+            band,
             &options,
             changed,
         ),
-        Geometry::Plane => delaunay::restore_with_changes(
-            &delaunay::Plane,
-            mesh,
-            positions,
-            moved,
-            &options,
-            changed,
-        ),
+        Geometry::Plane => {
+            delaunay::restore_rigid_band(&delaunay::Plane, mesh, positions, band, &options, changed)
+        }
     };
     r.map_err(EditError::Delaunay)
 }

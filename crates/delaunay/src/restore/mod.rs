@@ -417,24 +417,39 @@ fn refuse_branch_points<S: Surface>(
     Ok(())
 }
 
-/// The number of faces around `v` that are clockwise or flat.
+/// The number of faces around `v` that are clockwise or flat. One walk of `v`'s ring: the
+/// third corner of the face left of a spoke is the end of the next spoke, so each neighbour's
+/// position is read once (the walk is most of a restore's fold tests, and memory-bound).
 fn folded_faces<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
     v: Vertex,
 ) -> Result<usize, DelaunayError> {
-    let mut n = 0;
     let pv = pos(positions, v)?;
-    for e in mesh.outgoing(v) {
-        if !mesh.left(e).is_valid() {
-            continue;
-        }
-        let a = pos(positions, mesh.dest(e))?;
-        let b = pos(positions, mesh.dest(mesh.left_next(e)))?;
-        if surface.orient(pv, a, b) <= 0.0 {
-            n += 1;
-        }
+    let first = mesh.vertex_edge(v);
+    if !first.is_valid() {
+        return Ok(0);
     }
-    Ok(n)
+    let (mut n, mut e) = (0, first);
+    let mut a = pos(positions, mesh.dest(e))?;
+    loop {
+        let next = mesh.origin_next(e);
+        let c = mesh.dest(next);
+        let b = pos(positions, c)?;
+        if mesh.left(e).is_valid() {
+            debug_assert_eq!(
+                mesh.dest(mesh.left_next(e)),
+                c,
+                "a face that is no triangle"
+            );
+            if surface.orient(pv, a, b) <= 0.0 {
+                n += 1;
+            }
+        }
+        if next == first {
+            return Ok(n);
+        }
+        (e, a) = (next, b);
+    }
 }

@@ -162,8 +162,7 @@ impl World {
         // replace (see `move_all`).
         let room = self.layer(geometry.info()).map_or(0, |l| l.capacity());
         let mut new = Vec::with_capacity(room);
-        new.extend_from_slice(self.positions());
-        turn.apply(mesh, &mut new)?;
+        turn.apply_from(mesh, self.positions(), &mut new)?;
         let moved: Vec<Vertex> = match report {
             true => (0..new.len())
                 .into_par_iter()
@@ -236,27 +235,53 @@ impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
     /// turned: the caller puts the positions back).
     fn apply(&self, mesh: &Mesh, positions: &mut [DVec3]) -> Result<(), EditError> {
         let off = AtomicUsize::new(usize::MAX);
-        let (geometry, unit, which) = (self.geometry, self.unit, self.which);
         positions
             .par_iter_mut()
             .enumerate()
             .with_min_len(4096)
-            .for_each(|(i, slot)| {
-                let r = which(i);
-                if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
-                    return;
-                }
-                let p = geometry.project(unit[r as usize] * *slot);
-                match p.filter(|&p| geometry.contains(p)) {
-                    Some(p) => *slot = p,
-                    None => {
-                        off.fetch_min(i, Ordering::Relaxed);
-                    }
-                }
-            });
+            .for_each(|(i, slot)| *slot = self.turned(mesh, i, *slot, &off));
         match off.into_inner() {
             usize::MAX => Ok(()),
             index => Err(EditError::OffSurface { index }),
+        }
+    }
+
+    /// [`Turn::apply`] into `new` (emptied first) from `old`, in one pass instead of a copy
+    /// and a pass.
+    fn apply_from(
+        &self,
+        mesh: &Mesh,
+        old: &[DVec3],
+        new: &mut Vec<DVec3>,
+    ) -> Result<(), EditError> {
+        let off = AtomicUsize::new(usize::MAX);
+        new.clear();
+        let each = old.par_iter().enumerate().with_min_len(4096);
+        new.par_extend(each.map(|(i, &p)| self.turned(mesh, i, p, &off)));
+        match off.into_inner() {
+            usize::MAX => Ok(()),
+            index => Err(EditError::OffSurface { index }),
+        }
+    }
+
+    /// Where vertex `i` at `p` goes (`p` for a vertex that stays or is dead, or when the turn
+    /// leaves the surface, which `off` then records).
+    #[inline]
+    fn turned(&self, mesh: &Mesh, i: usize, p: DVec3, off: &AtomicUsize) -> DVec3 {
+        let r = (self.which)(i);
+        if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
+            return p;
+        }
+        let geometry = self.geometry;
+        match geometry
+            .project(self.unit[r as usize] * p)
+            .filter(|&q| geometry.contains(q))
+        {
+            Some(q) => q,
+            None => {
+                off.fetch_min(i, Ordering::Relaxed);
+                p
+            }
         }
     }
 }

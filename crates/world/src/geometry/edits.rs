@@ -142,7 +142,7 @@ impl World {
             Err(e) => {
                 // The journal lost every record the edit made: ending it replays nothing and
                 // puts a mesh shared with a snapshot back.
-                self.finish_mesh_edit_with(recording, |_, _| {});
+                self.finish_mesh_edit_with(recording, |w, changes| w.recycle_journal(changes));
                 Err(e)
             }
         }

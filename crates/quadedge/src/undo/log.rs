@@ -289,11 +289,15 @@ fn apply_counter(c: &mut u32, w: Write) -> bool {
     }
 }
 
+/// The quad of a flip: its four outer edges, the ends `[a, b]` of the flipped edge, its faces
+/// and its opposite corners `[c, d]`.
+type FlipQuad = ([Edge; 4], [Vertex; 2], [Face; 2], [Vertex; 2]);
+
 impl Mesh {
     /// The flipped quad of a live interior primal edge `e` (a → b): `[ln, lp, rn, rp]`
     /// (b → c, c → a, a → d, d → b), the ends `[a, b]`, the faces `[fl, fr]`, `[c, d]`; `None`
     /// for an edge that is dead, dual or on the boundary.
-    fn flip_quad(&self, e: Edge) -> Option<([Edge; 4], [Vertex; 2], [Face; 2], [Vertex; 2])> {
+    fn flip_quad(&self, e: Edge) -> Option<FlipQuad> {
         if e.is_dual() || !self.is_edge_alive(e) {
             return None;
         }

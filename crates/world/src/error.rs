@@ -1,7 +1,7 @@
 //! Typed errors of the world.
 
 use core::fmt;
-use layers::{ElementKind, LayerError};
+use layers::{ElementId, ElementKind, LayerError};
 
 /// What went wrong in a world operation or while loading a file.
 #[derive(Debug)]
@@ -56,6 +56,15 @@ pub enum WorldError {
         section: String,
         /// Why.
         reason: String,
+    },
+    /// An element id past the end of a layer ([`World::set_layer_values`](crate::World::set_layer_values)).
+    PastTheEnd {
+        /// The layer's name.
+        layer: String,
+        /// The first such element.
+        element: ElementId,
+        /// The layer's length.
+        len: usize,
     },
     /// A layer failed validation.
     Invalid(LayerError),
@@ -115,6 +124,14 @@ impl fmt::Display for WorldError {
             WorldError::Unsaveable { section, reason } => {
                 write!(f, "cannot save `{section}`: {reason}")
             }
+            WorldError::PastTheEnd {
+                layer,
+                element,
+                len,
+            } => write!(
+                f,
+                "{element:?} is past the end of layer `{layer}` ({len} entries)"
+            ),
             WorldError::Invalid(e) => write!(f, "{e}"),
             WorldError::Io(e) => write!(f, "i/o error: {e}"),
             WorldError::BadMagic => write!(f, "not a world file (bad magic number)"),

@@ -72,6 +72,7 @@ mod rollback;
 #[doc(hidden)]
 pub mod sample;
 mod slot;
+mod sparse;
 mod stored;
 mod transaction;
 

@@ -17,7 +17,7 @@ use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError,
     orogeny, slice, world_err, world_ops,
 };
-use glam::DQuat;
+use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -27,6 +27,10 @@ use world::World;
 /// range's half-width (km).
 const COLLISION_UPLIFT_M_PER_MYR: f32 = 140.0;
 const COLLISION_RADIUS_KM: f64 = 700.0;
+
+/// Candidates per task of the overlap test (each task's walks start from the previous
+/// answer).
+const WALK_CHUNK: usize = 1024;
 
 /// What the front stage did.
 pub(super) struct Fronts {
@@ -218,17 +222,30 @@ fn find_overlaps(
             f64::from(sweep.dist(i)) <= closing + params.spacing_km
         })
         .collect();
+    // Where each candidate lands, seen from the plate across: the vertex nearest to it. On a
+    // Delaunay mesh a greedy walk finds it from any start, so each walk starts from the
+    // previous candidate's answer when that is nearer (neighbours in vertex order land side by
+    // side: a step or two instead of the whole way across from the candidate).
+    let back: Vec<DQuat> = turns.iter().map(|t| t.inverse()).collect();
+    let key =
+        |u: Vertex, q: DVec3| delaunay::Surface::distance_key(&delaunay::Sphere, q, pos[u.index()]);
+    let (turns, back) = (&turns[..], &back[..]);
     candidates
-        .par_iter()
-        .filter_map(|&v| {
-            let (a, b) = (plate[v.index()] as usize, sweep.tag(v.index()) as usize);
-            let q = turns[b].inverse() * (turns[a] * pos[v.index()]);
-            let w = band::nearest_from(mesh, pos, v, q);
-            (plate[w.index()] as usize == b).then_some(Overlap {
-                vertex: v,
-                other: b as u32,
-                other_continental: crust[w.index()] == CONTINENTAL,
-                other_age: age[w.index()],
+        .par_chunks(WALK_CHUNK)
+        .flat_map_iter(|chunk| {
+            let mut last: Option<Vertex> = None;
+            chunk.iter().filter_map(move |&v| {
+                let (a, b) = (plate[v.index()] as usize, sweep.tag(v.index()) as usize);
+                let q = back[b] * (turns[a] * pos[v.index()]);
+                let start = last.filter(|&u| key(u, q) < key(v, q)).unwrap_or(v);
+                let w = band::nearest_from(mesh, pos, start, q);
+                last = Some(w);
+                (plate[w.index()] as usize == b).then_some(Overlap {
+                    vertex: v,
+                    other: b as u32,
+                    other_continental: crust[w.index()] == CONTINENTAL,
+                    other_age: age[w.index()],
+                })
             })
         })
         .collect()
@@ -265,7 +282,8 @@ fn suture(
         // Only the vertices the sweep reached are in range.
         let rises: Vec<(usize, f32)> = sweep
             .reached()
-            .iter()
+            .par_iter()
+            .with_min_len(4096)
             .map(|&i| i as usize)
             .filter(|&i| crust[i] == CONTINENTAL)
             .map(|i| {
@@ -278,7 +296,8 @@ fn suture(
             .collect();
         (changes, rises)
     };
-    // Only the entries that change are written (no copy of a whole layer).
+    // Only the entries that change are written (the guards copy each layer once, for their
+    // rollback).
     let mut g = world.lock_layer(&PLATE).map_err(world_err("plate"))?;
     let plate = g.as_mut_slice();
     for &(v, b) in &changes {

@@ -8,17 +8,20 @@
 //! read. A first-in first-out queue visits the vertices ring by ring from the sources, so few
 //! are improved twice; no heap.
 //!
-//! A sweep kept within regions (plates) is one independent sweep per region: a vertex only
-//! ever hears from its own region, and the order in which one region's vertices are queued
-//! does not depend on the others', so the regions run on all cores and the field is the same
-//! bit for bit as one queue over everything, whatever the thread count. The arrays are kept
-//! from one sweep to the next ([`Sweep`]) and only the vertices a sweep reached are reset, so
-//! a sweep costs what it reaches, not the mesh's size.
+//! The sources split into independent groups: those of different regions (plates) when the
+//! sweep is kept within regions (a vertex only ever hears from its own region), and within a
+//! region the clusters of sources too far apart for any vertex to be within reach of two of
+//! them ([`clusters`]). A group's vertices are touched by its sources only, so the order in
+//! which one group's vertices are queued does not depend on the others': the groups run on
+//! all cores and the field is the same bit for bit as one queue over everything, whatever the
+//! thread count. The arrays are kept from one sweep to the next ([`Sweep`]) and only the
+//! vertices a sweep reached are reset, so a sweep costs what it reaches, not the mesh's size.
+
+mod clusters;
 
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// No source within the limit.
@@ -33,19 +36,69 @@ pub struct Source {
     pub tag: u32,
 }
 
-/// The arrays of a sweep, kept between sweeps. Each vertex slot is written by the one
-/// region's sweep that owns it (relaxed atomics: plain loads and stores, no contention).
+/// One vertex slot's state, in one place (one cache line touched per visit). Each slot is
+/// written by the one group's sweep that owns it (relaxed atomics: plain loads and stores,
+/// no contention, no locked instruction).
+struct Slot {
+    /// Chord (km) to the vertex's source, as `f64` bits; `+∞` when none.
+    key: AtomicU64,
+    /// The source (index into the last sweep's sources), [`NONE`] when none.
+    src: AtomicU32,
+    /// In its group's queue now.
+    queued: AtomicBool,
+}
+
+impl Slot {
+    fn empty() -> Slot {
+        Slot {
+            key: AtomicU64::new(f64::INFINITY.to_bits()),
+            src: AtomicU32::new(NONE),
+            queued: AtomicBool::new(false),
+        }
+    }
+
+    fn key(&self) -> f64 {
+        f64::from_bits(self.key.load(Relaxed))
+    }
+}
+
+/// A source as the spread reads it: its point and its chord limit (km).
+#[derive(Clone, Copy)]
+struct Reach {
+    point: DVec3,
+    chord: f64,
+    /// A squared chord beyond which no distance is within `chord` (`-1` when none is).
+    chord2: f64,
+}
+
+impl Reach {
+    fn new(point: DVec3, chord: f64) -> Reach {
+        let chord2 = if chord >= 0.0 {
+            chord * chord * SQUARE_MARGIN
+        } else {
+            -1.0
+        };
+        Reach {
+            point,
+            chord,
+            chord2,
+        }
+    }
+}
+
+/// A squared distance above `x² · SQUARE_MARGIN` has its root above `x` after rounding.
+const SQUARE_MARGIN: f64 = 1.0 + 1e-12;
+
+/// The arrays of a sweep, kept between sweeps.
 #[derive(Default)]
 pub struct Sweep {
-    /// Chord (km) to the vertex's source; `+∞` when none.
-    key: Vec<AtomicU64>,
-    tag: Vec<AtomicU32>,
-    src: Vec<AtomicU32>,
-    queued: Vec<AtomicBool>,
+    slots: Vec<Slot>,
     /// The slots the last sweep reached, in increasing order.
     reached: Vec<u32>,
-    /// Each source's chord limit (km) in the last sweep.
-    limits: Vec<f64>,
+    /// Each source's point and chord limit in the last sweep.
+    reach: Vec<Reach>,
+    /// Each source's tag in the last sweep.
+    tags: Vec<u32>,
     radius_km: f64,
 }
 
@@ -58,7 +111,7 @@ impl Clone for Sweep {
 
 impl std::fmt::Debug for Sweep {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Sweep {{ slots: {} }}", self.key.len())
+        write!(f, "Sweep {{ slots: {} }}", self.slots.len())
     }
 }
 
@@ -100,94 +153,118 @@ impl Sweep {
             let arc = (km / radius_km).min(std::f64::consts::PI);
             2.0 * radius_km * (0.5 * arc).sin()
         };
-        let mut limits = std::mem::take(&mut self.limits);
-        limits.clear();
-        limits.extend(sources.iter().map(|s| chord(limit_km(s))));
-        // The sources of each region, in input order.
-        let mut order: Vec<u32> = (0..sources.len() as u32).collect();
-        let of = |i: u32| region.map_or(0, |r| r[sources[i as usize].vertex.index()]);
-        order.sort_by_key(|&i| (of(i), i));
-        let groups: Vec<&[u32]> = order.chunk_by(|&a, &b| of(a) == of(b)).collect();
+        let mut reach = std::mem::take(&mut self.reach);
+        reach.clear();
+        reach.extend(
+            sources
+                .iter()
+                .map(|s| Reach::new(s.point, chord(limit_km(s)))),
+        );
+        self.tags.clear();
+        self.tags.extend(sources.iter().map(|s| s.tag));
+        let groups = match region {
+            // One group per region: plates give the cores enough groups.
+            Some(r) => {
+                let of = |i: &u32| r[sources[*i as usize].vertex.index()];
+                let mut order: Vec<u32> = (0..sources.len() as u32).collect();
+                order.sort_by_key(|i| (of(i), *i));
+                order
+                    .chunk_by(|a, b| of(a) == of(b))
+                    .map(<[u32]>::to_vec)
+                    .collect()
+            }
+            None => clusters::groups(&reach),
+        };
         let s: &Sweep = self;
-        let lim = &limits[..];
+        let lim = &reach[..];
         let mut reached: Vec<u32> = groups
             .par_iter()
+            .with_max_len(1)
             .flat_map_iter(|g| s.spread(mesh, pos, sources, lim, g, region))
             .collect();
         reached.par_sort_unstable();
         self.reached = reached;
-        self.limits = limits;
+        self.reach = reach;
     }
 
     /// Grows the arrays to `n` slots and clears what the last sweep reached.
     fn reset(&mut self, n: usize) {
-        for &v in &self.reached {
-            let v = v as usize;
-            if v < self.key.len() {
-                self.key[v].store(f64::INFINITY.to_bits(), Relaxed);
-                self.tag[v].store(NONE, Relaxed);
-                self.src[v].store(NONE, Relaxed);
-            }
-        }
+        let slots = &self.slots;
+        self.reached
+            .par_iter()
+            .with_min_len(1 << 12)
+            .filter_map(|&v| slots.get(v as usize))
+            .for_each(|slot| {
+                slot.key.store(f64::INFINITY.to_bits(), Relaxed);
+                slot.src.store(NONE, Relaxed);
+            });
         self.reached.clear();
-        if self.key.len() < n {
-            let more = n - self.key.len();
-            self.key
-                .extend((0..more).map(|_| AtomicU64::new(f64::INFINITY.to_bits())));
-            self.tag.extend((0..more).map(|_| AtomicU32::new(NONE)));
-            self.src.extend((0..more).map(|_| AtomicU32::new(NONE)));
-            self.queued
-                .extend((0..more).map(|_| AtomicBool::new(false)));
+        if self.slots.len() < n {
+            let more = n - self.slots.len();
+            self.slots.extend((0..more).map(|_| Slot::empty()));
         }
     }
 
-    /// One region's sweep from its sources (indices into `sources`); returns the slots it
-    /// reached.
+    /// One group's sweep from its sources (indices into `sources`, in input order); returns
+    /// the slots it reached.
     fn spread(
         &self,
         mesh: &Mesh,
         pos: &[DVec3],
         sources: &[Source],
-        limits: &[f64],
+        reach: &[Reach],
         group: &[u32],
         region: Option<&[u32]>,
     ) -> Vec<u32> {
-        let key = |v: usize| f64::from_bits(self.key[v].load(Relaxed));
+        let slots = &self.slots[..];
         let mut reached = Vec::new();
-        let mut queue = VecDeque::new();
-        let mut offer = |v: usize, d: f64, tag: u32, src: u32, queue: &mut VecDeque<u32>| {
-            if key(v) == f64::INFINITY {
+        // First in, first out: a vector read from `head` on (each vertex is queued about
+        // once, so nothing is worth reclaiming).
+        let mut queue: Vec<u32> = Vec::new();
+        let mut offer = |v: usize, old: f64, d: f64, src: u32, queue: &mut Vec<u32>| {
+            let slot = &slots[v];
+            if old == f64::INFINITY {
                 reached.push(v as u32);
             }
-            self.key[v].store(d.to_bits(), Relaxed);
-            self.tag[v].store(tag, Relaxed);
-            self.src[v].store(src, Relaxed);
-            if !self.queued[v].swap(true, Relaxed) {
-                queue.push_back(v as u32);
+            slot.key.store(d.to_bits(), Relaxed);
+            slot.src.store(src, Relaxed);
+            if !slot.queued.load(Relaxed) {
+                slot.queued.store(true, Relaxed);
+                queue.push(v as u32);
             }
         };
         for &i in group {
-            let s = &sources[i as usize];
-            let v = s.vertex.index();
-            let d = pos[v].distance(s.point);
-            if d <= limits[i as usize] && d < key(v) {
-                offer(v, d, s.tag, i, &mut queue);
+            let v = sources[i as usize].vertex.index();
+            let r = reach[i as usize];
+            let d = pos[v].distance(r.point);
+            let old = slots[v].key();
+            if d <= r.chord && d < old {
+                offer(v, old, d, i, &mut queue);
             }
         }
-        while let Some(v) = queue.pop_front() {
+        let mut head = 0;
+        while let Some(&v) = queue.get(head) {
+            head += 1;
             let v = v as usize;
-            self.queued[v].store(false, Relaxed);
-            let i = self.src[v].load(Relaxed);
-            let s = &sources[i as usize];
-            let chord_limit = limits[i as usize];
+            slots[v].queued.store(false, Relaxed);
+            let i = slots[v].src.load(Relaxed);
+            let r = reach[i as usize];
+            let home = region.map(|r| (r, r[v]));
             for u in mesh.neighbors(Vertex::new(v as u32)) {
                 let u = u.index();
-                if region.is_some_and(|r| r[u] != r[v]) {
+                if home.is_some_and(|(r, h)| r[u] != h) {
                     continue;
                 }
-                let d = pos[u].distance(s.point);
-                if d < key(u) && d <= chord_limit {
-                    offer(u, d, s.tag, i, &mut queue);
+                // Most neighbours hold a nearer source already: told apart by the squares, with
+                // a margin far above their rounding (the square root only for the others).
+                let d2 = pos[u].distance_squared(r.point);
+                let old = slots[u].key();
+                if d2 > old * old * SQUARE_MARGIN || d2 > r.chord2 {
+                    continue;
+                }
+                let d = d2.sqrt();
+                if d < old && d <= r.chord {
+                    offer(u, old, d, i, &mut queue);
                 }
             }
         }
@@ -196,10 +273,7 @@ impl Sweep {
 
     /// The distance (km) from vertex slot `i` to its source, [`FAR`] when none was in reach.
     pub fn dist(&self, i: usize) -> f32 {
-        let c = self
-            .key
-            .get(i)
-            .map_or(f64::INFINITY, |k| f64::from_bits(k.load(Relaxed)));
+        let c = self.chord(i);
         if c.is_finite() {
             let r = self.radius_km;
             (2.0 * r * (0.5 * c / r).clamp(0.0, 1.0).asin()) as f32
@@ -208,9 +282,15 @@ impl Sweep {
         }
     }
 
+    /// The chord (km) from slot `i` to its source, `+∞` when none.
+    fn chord(&self, i: usize) -> f64 {
+        self.slots.get(i).map_or(f64::INFINITY, Slot::key)
+    }
+
     /// The tag of slot `i`'s source, `u32::MAX` when none.
     pub fn tag(&self, i: usize) -> u32 {
-        self.tag.get(i).map_or(NONE, |t| t.load(Relaxed))
+        let src = self.slots.get(i).map_or(NONE, |s| s.src.load(Relaxed));
+        self.tags.get(src as usize).copied().unwrap_or(NONE)
     }
 
     /// The slots the last sweep reached, in increasing order.
@@ -220,178 +300,4 @@ impl Sweep {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The sweep as one queue over every vertex (the reference the regions must match).
-    fn one_queue(
-        mesh: &Mesh,
-        pos: &[DVec3],
-        radius_km: f64,
-        sources: &[Source],
-        limit_km: f64,
-        region: Option<&[u32]>,
-    ) -> (Vec<f64>, Vec<u32>) {
-        let n = mesh.vertex_slots();
-        let (mut key, mut tag, mut src) = (vec![f64::INFINITY; n], vec![NONE; n], vec![NONE; n]);
-        let arc = (limit_km / radius_km).min(std::f64::consts::PI);
-        let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
-        let mut queue = VecDeque::new();
-        let mut queued = vec![false; n];
-        for (i, s) in sources.iter().enumerate() {
-            let v = s.vertex.index();
-            let d = pos[v].distance(s.point);
-            if d <= chord_limit && d < key[v] {
-                (key[v], tag[v], src[v]) = (d, s.tag, i as u32);
-                if !std::mem::replace(&mut queued[v], true) {
-                    queue.push_back(v);
-                }
-            }
-        }
-        while let Some(v) = queue.pop_front() {
-            queued[v] = false;
-            let s = sources[src[v] as usize];
-            for u in mesh.neighbors(Vertex::new(v as u32)) {
-                let u = u.index();
-                if region.is_some_and(|r| r[u] != r[v]) {
-                    continue;
-                }
-                let d = pos[u].distance(s.point);
-                if d < key[u] && d <= chord_limit {
-                    (key[u], tag[u], src[u]) = (d, s.tag, src[v]);
-                    if !std::mem::replace(&mut queued[u], true) {
-                        queue.push_back(u);
-                    }
-                }
-            }
-        }
-        (key, tag)
-    }
-
-    /// Sources at vertices `a` (tag 1) and `b` (tag 2).
-    fn two_sources(pos: &[DVec3], a: usize, b: usize) -> [Source; 2] {
-        [(a, 1), (b, 2)].map(|(v, tag)| Source {
-            vertex: Vertex::new(v as u32),
-            point: pos[v],
-            tag,
-        })
-    }
-
-    #[test]
-    fn distances_are_great_circle_distances_to_the_nearest_source() {
-        let (mesh, pos) = sphere::fibonacci_sphere(4000, 6371.0, 0.0, 1).unwrap();
-        let sources = two_sources(&pos, 10, 3000);
-        let mut sweep = Sweep::default();
-        sweep.run(&mesh, &pos, 6371.0, &sources, 3000.0, None);
-        for (v, &p) in pos.iter().enumerate() {
-            let exact = sources
-                .iter()
-                .map(|s| (sphere::geometry::great_circle_distance(p, s.point), s.tag))
-                .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
-            if exact.0 < 2900.0 {
-                assert!(
-                    (f64::from(sweep.dist(v)) - exact.0).abs() < 1.0,
-                    "{v}: {} vs {}",
-                    sweep.dist(v),
-                    exact.0
-                );
-                assert_eq!(sweep.tag(v), exact.1);
-            }
-            if exact.0 > 3100.0 {
-                assert_eq!(sweep.dist(v), FAR);
-            }
-        }
-    }
-
-    #[test]
-    fn regions_on_any_thread_count_match_one_queue_bit_for_bit() {
-        let r = 6371.0;
-        let (mesh, pos) = sphere::fibonacci_sphere(20_000, r, 0.3, 4).unwrap();
-        // Six regions by longitude, sources along their borders and a few inside.
-        let region: Vec<u32> = pos
-            .iter()
-            .map(|p| ((p.y.atan2(p.x) + std::f64::consts::PI) / 1.05) as u32)
-            .collect();
-        let sources: Vec<Source> = mesh
-            .vertices()
-            .filter(|&v| {
-                v.index() % 97 == 0
-                    || mesh
-                        .neighbors(v)
-                        .any(|u| region[u.index()] != region[v.index()])
-            })
-            .map(|v| Source {
-                vertex: v,
-                point: (pos[v.index()] + DVec3::splat(40.0)).normalize() * r,
-                tag: v.raw() % 1000,
-            })
-            .collect();
-        let (key, tag) = one_queue(&mesh, &pos, r, &sources, 900.0, Some(&region));
-        let mut sweep = Sweep::default();
-        // Twice on the same arrays (the reset), on one and on two threads.
-        for threads in [1, 2, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| sweep.run(&mesh, &pos, r, &sources, 900.0, Some(&region)));
-            let mut reached = 0;
-            for v in 0..mesh.vertex_slots() {
-                assert_eq!(
-                    f64::from_bits(sweep.key[v].load(Relaxed)).to_bits(),
-                    key[v].to_bits(),
-                    "{v}"
-                );
-                assert_eq!(sweep.tag(v), tag[v]);
-                reached += usize::from(key[v].is_finite());
-            }
-            assert_eq!(sweep.reached().len(), reached);
-            assert!(sweep.reached().windows(2).all(|w| w[0] < w[1]));
-            assert!(reached > 5000 && reached < 20_000, "{reached}");
-        }
-        // A different sweep on the same arrays forgets the first one.
-        sweep.run(&mesh, &pos, r, &sources[..1], 100.0, None);
-        assert!(sweep.reached().len() < 50);
-        assert_eq!(sweep.dist(sources[500].vertex.index()), FAR);
-    }
-
-    #[test]
-    fn a_short_reach_neither_claims_nor_shields_what_lies_beyond_it() {
-        let r = 6371.0;
-        let (mesh, pos) = sphere::fibonacci_sphere(6000, r, 0.0, 3).unwrap();
-        // Source 1 reaches 700 km, source 2 (about 1500 km away) 3000 km.
-        let far = (0..pos.len())
-            .min_by_key(|&v| {
-                let d = sphere::geometry::great_circle_distance(pos[v], pos[10]);
-                ((d - 1500.0).abs() * 1000.0) as u64
-            })
-            .unwrap();
-        let sources = two_sources(&pos, 10, far);
-        let reach = |s: &Source| if s.tag == 1 { 700.0 } else { 3000.0 };
-        let mut sweep = Sweep::default();
-        sweep.run_limited(&mesh, &pos, r, &sources, reach, None);
-        let (mut near_one, mut beyond) = (0, 0);
-        for (v, &p) in pos.iter().enumerate() {
-            let d: Vec<f64> = sources
-                .iter()
-                .map(|s| sphere::geometry::great_circle_distance(p, s.point))
-                .collect();
-            let expect = if d[0] < 690.0 && d[0] < d[1] - 50.0 {
-                Some(1)
-            } else if d[1] < 2950.0 && (d[0] > 710.0 || d[1] < d[0] - 50.0) {
-                Some(2)
-            } else if d[1] > 3050.0 && d[0] > 710.0 {
-                Some(u32::MAX)
-            } else {
-                None
-            };
-            if let Some(t) = expect {
-                assert_eq!(sweep.tag(v), t, "{v}: {d:?}");
-                near_one += usize::from(t == 1);
-                beyond += usize::from(t == 2 && d[0] < d[1]);
-            }
-        }
-        // Vertices nearer to source 1 but beyond its reach were taken by source 2.
-        assert!(near_one > 10 && beyond > 40, "{near_one} {beyond}");
-    }
-}
+mod tests;

@@ -42,22 +42,15 @@ pub(super) fn slice<'w, T: layers::LayerValue>(
         .ok_or_else(|| TectonicsError::World(format!("no `{}` layer", info.name())))
 }
 
-/// Sets a vertex layer at the listed vertices to `value(k)` for the k-th.
+/// Sets a vertex layer at the listed vertices to `value(k)` for the k-th, at the cost of the
+/// list (the world writes in place: no copy of the layer).
 pub(super) fn set<T: layers::LayerValue + Copy>(
     world: &mut World,
     info: &LayerInfo<T, VertexKind>,
     vertices: &[Vertex],
     value: impl Fn(usize) -> T,
 ) -> Result<(), TectonicsError> {
-    let mut g = world
-        .lock_layer(info)
-        .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))?;
-    let s = g.as_mut_slice();
-    for (k, v) in vertices.iter().enumerate() {
-        if let Some(x) = s.get_mut(v.index()) {
-            *x = value(k);
-        }
-    }
-    g.commit()
+    world
+        .set_layer_values(info, vertices, value)
         .map_err(|e| TectonicsError::World(format!("{}: {e}", info.name())))
 }

@@ -25,6 +25,9 @@ const ROUNDS: usize = 12;
 #[derive(Clone, Debug, Default)]
 pub(super) struct Buffers {
     fresh: Vec<u32>,
+    /// One bit per vertex slot: set where `fresh` holds an entry (a small array the gap
+    /// search reads for every corner, instead of the large one).
+    fresh_bits: Vec<u64>,
     used: Vec<bool>,
     marked: Vec<u32>,
 }
@@ -47,23 +50,29 @@ pub(super) fn new_crust(
     edges: &mut Vec<Edge>,
 ) -> Result<usize, TectonicsError> {
     let layer = |name: &str| TectonicsError::World(format!("no `{name}` layer"));
-    // The layers as they are before the rounds, shared (not copied) and dropped with the
-    // closure, before the insertion's journal reaches them; the new vertices' values are
-    // in `made` until the end.
-    let plate = world.layer(&PLATE).ok_or_else(|| layer("plate"))?.clone();
-    let crust = world.layer(&CRUST).ok_or_else(|| layer("crust"))?.clone();
-    let age = world.layer(&AGE).ok_or_else(|| layer("crust_age"))?.clone();
-    let ridge_of = world
-        .layer(&RIDGE)
-        .ok_or_else(|| layer("ridge_partner"))?
-        .clone();
+    // The layers as they are before the rounds, shared (not copied) and dropped in the last
+    // round, before the insertion's journal reaches them (which then writes them in place,
+    // not into copies); the new vertices' values are in `made` until the end.
+    let mut before = Some(Before {
+        plate: world.layer(&PLATE).ok_or_else(|| layer("plate"))?.clone(),
+        crust: world.layer(&CRUST).ok_or_else(|| layer("crust"))?.clone(),
+        age: world.layer(&AGE).ok_or_else(|| layer("crust_age"))?.clone(),
+        ridge: world
+            .layer(&RIDGE)
+            .ok_or_else(|| layer("ridge_partner"))?
+            .clone(),
+    });
+    let mut round = 0;
     let mut made = Made::default();
     let mut pending = Gaps::default();
     let mut focus: Option<Vec<Face>> = None;
     let mut recorded = 0;
     let mut first: Option<Vec<Face>> = None;
+    // The wide faces a round skipped that the insertion left as they were.
+    let mut kept: Vec<Wide> = Vec::new();
     let Buffers {
         fresh,
+        fresh_bits,
         used,
         marked,
     } = buf;
@@ -76,6 +85,11 @@ pub(super) fn new_crust(
                     fresh.resize(v.index() + 1, NONE);
                 }
                 fresh[v.index()] = made.vertices.len() as u32;
+                let (word, bit) = (v.index() / 64, v.index() % 64);
+                if fresh_bits.len() <= word {
+                    fresh_bits.resize(word + 1, 0);
+                }
+                fresh_bits[word] |= 1 << bit;
                 made.vertices.push(v);
                 made.owners.push(pending.owners[k]);
                 made.ages.push(pending.ages[k]);
@@ -83,24 +97,20 @@ pub(super) fn new_crust(
             }
             if !new.is_empty() {
                 recorded += 1;
-                // The next round only looks at what changed: the new vertices and the wide
-                // faces a crowded round skipped.
-                let mut around: Vec<Face> = new
-                    .iter()
-                    .chain(&pending.skipped)
-                    .filter(|v| mesh.is_vertex_alive(**v))
-                    .flat_map(|&v| mesh.vertex_faces(v))
-                    .collect();
-                around.par_sort_unstable();
-                around.dedup();
-                focus = Some(around);
+                let f = focus.get_or_insert_with(Vec::new);
+                next_focus(mesh, new, &pending.skipped, f, &mut kept);
             }
+            round += 1;
+            let Some(b) = &before else {
+                return Vec::new();
+            };
             let known = Known {
-                plate: plate.as_slice(),
-                crust: crust.as_slice(),
-                age: age.as_slice(),
-                ridge: ridge_of.as_slice(),
+                plate: b.plate.as_slice(),
+                crust: b.crust.as_slice(),
+                age: b.age.as_slice(),
+                ridge: b.ridge.as_slice(),
                 fresh,
+                fresh_bits,
                 made: &made,
             };
             let marks = Marks { used, marked };
@@ -109,7 +119,21 @@ pub(super) fn new_crust(
                 Some(f) => f.as_slice(),
                 None => first.get_or_insert_with(|| band::sides(mesh, band)),
             };
-            pending = gaps(mesh, pos, &known, plates, params, faces, marks);
+            let search = Search {
+                mesh,
+                pos,
+                known: &known,
+                plates,
+                params,
+            };
+            #[cfg(debug_assertions)]
+            check_focus(&search, new, faces, &kept, &pending);
+            pending = gaps(&search, faces, &kept, marks);
+            if pending.points.is_empty() || round == ROUNDS {
+                // The last round: the insertion's journal then reaches layers no longer
+                // shared, and writes them in place.
+                before = None;
+            }
             std::mem::take(&mut pending.points)
         })
         .map_err(|e| TectonicsError::World(format!("insert: {e}")))?;
@@ -126,6 +150,9 @@ pub(super) fn new_crust(
         if let Some(f) = fresh.get_mut(v.index()) {
             *f = NONE;
         }
+        if let Some(w) = fresh_bits.get_mut(v.index() / 64) {
+            *w = 0;
+        }
     }
     let new = &made.vertices;
     set(world, &PLATE, new, |i| made.owners[i])?;
@@ -136,6 +163,14 @@ pub(super) fn new_crust(
     set(world, &RIDGE, new, |i| made.ridges[i])?;
     band::update(world.mesh(), slice(world, &PLATE)?, edges, report.edges);
     Ok(new.len())
+}
+
+/// The layers as they were before the rounds (shared with the world's, not copied).
+struct Before {
+    plate: layers::Layer<u32, layers::VertexKind>,
+    crust: layers::Layer<u8, layers::VertexKind>,
+    age: layers::Layer<f32, layers::VertexKind>,
+    ridge: layers::Layer<u32, layers::VertexKind>,
 }
 
 /// The vertices made so far this step and their plates and ages.
@@ -155,12 +190,21 @@ struct Known<'a> {
     age: &'a [f32],
     ridge: &'a [u32],
     fresh: &'a [u32],
+    fresh_bits: &'a [u64],
     made: &'a Made,
 }
 
 impl Known<'_> {
     fn made(&self, v: Vertex) -> Option<usize> {
-        let k = *self.fresh.get(v.index())?;
+        let i = v.index();
+        if self
+            .fresh_bits
+            .get(i / 64)
+            .is_none_or(|w| w & (1 << (i % 64)) == 0)
+        {
+            return None;
+        }
+        let k = *self.fresh.get(i)?;
         (k != NONE).then_some(k as usize)
     }
 
@@ -188,6 +232,17 @@ impl Known<'_> {
     }
 }
 
+/// What a round's gap search reads: the mesh as the rounds left it, its positions (km),
+/// the vertices' data, the plates and the settings.
+#[derive(Clone, Copy)]
+struct Search<'a> {
+    mesh: &'a Mesh,
+    pos: &'a [DVec3],
+    known: &'a Known<'a>,
+    plates: &'a [Plate],
+    params: &'a Params,
+}
+
 /// What one round of [`gaps`] found.
 #[derive(Default)]
 struct Gaps {
@@ -198,8 +253,8 @@ struct Gaps {
     ages: Vec<f32>,
     /// The plate across the ridge that made each.
     ridges: Vec<u32>,
-    /// Corners of wide faces left for the next round (a neighbour was filled first).
-    skipped: Vec<Vertex>,
+    /// Wide faces left for the next round (a neighbour was filled first), in face order.
+    skipped: Vec<Wide>,
 }
 
 /// The marks of a round: the vertices near a point of this round, and which they are (so
@@ -235,42 +290,38 @@ impl Marks<'_> {
 /// what the last round changed: a face whose corners are all on one plate is no gap), at
 /// most one per vertex's star per round (so two new points never crowd), and the plate each
 /// joins.
-fn gaps(
-    mesh: &Mesh,
-    pos: &[DVec3],
-    known: &Known<'_>,
-    plates: &[Plate],
-    params: &Params,
-    faces: &[Face],
-    mut marks: Marks<'_>,
-) -> Gaps {
-    let wide = wide_gaps(mesh, pos, known, plates, params, faces);
+fn gaps(search: &Search<'_>, faces: &[Face], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
+    let Search {
+        mesh,
+        pos,
+        known,
+        plates,
+        ..
+    } = *search;
+    let fresh = wide_gaps(search, faces);
     let mut found = Gaps::default();
-    for (f, centre) in wide {
-        let corners = mesh.face_vertices(f);
+    for w in merged(&fresh, kept) {
+        let (f, corners, centre) = *w;
         if corners.iter().any(|&v| marks.is(v)) {
-            found.skipped.extend(corners);
+            found.skipped.push(*w);
             continue;
         }
         // The centroid: inside the triangle, so the insertion always finds it.
         let point = centre;
-        let nearest = corners
-            .iter()
-            .min_by(|u, v| {
-                pos[u.index()]
-                    .distance_squared(point)
-                    .total_cmp(&pos[v.index()].distance_squared(point))
+        let nearest = (0..3)
+            .min_by(|&i, &j| {
+                let d = |k: usize| pos[corners[k].index()].distance_squared(point);
+                d(i).total_cmp(&d(j))
             })
-            .copied()
-            .unwrap_or(corners[0]);
+            .unwrap_or(0);
         for v in corners {
             marks.mark(v);
             for u in mesh.neighbors(v) {
                 marks.mark(u);
             }
         }
-        let corner = |v: Vertex| known.corner(pos, v);
-        let floor = ridge::new_floor(point, &corners.map(corner), plates, corner(nearest));
+        let data = corners.map(|v| known.corner(pos, v));
+        let floor = ridge::new_floor(point, &data, plates, data[nearest]);
         found.points.push((point, f));
         found.owners.push(floor.plate);
         found.ages.push(floor.age);
@@ -280,15 +331,104 @@ fn gaps(
     found
 }
 
-/// The faces among `faces` that are gaps where the plates open, with their centres (km).
-fn wide_gaps(
+/// Two lists of wide faces in face order (no face in both), merged in face order.
+fn merged<'a>(a: &'a [Wide], b: &'a [Wide]) -> impl Iterator<Item = &'a Wide> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if y.0 < x.0 => {
+                j += 1;
+                y
+            }
+            (Some(x), _) => {
+                i += 1;
+                x
+            }
+            (None, Some(y)) => {
+                j += 1;
+                y
+            }
+            (None, None) => return None,
+        };
+        Some(next)
+    })
+}
+
+/// A wide face: the face, its corners (in the mesh's order) and its centre (km).
+type Wide = (Face, [Vertex; 3], DVec3);
+
+/// What the next round looks at, after a round made `new`: the faces around the new
+/// vertices (`focus`, in face order, each once), and the wide faces the round skipped
+/// (`skipped`) that are still there with the same corners (`kept`). Only these can be wide:
+/// an insertion makes faces only around its new vertex, and an unchanged face is what it was
+/// (its corners' plates and data do not change within the step). A skipped face whose id
+/// now names other corners is looked at again.
+fn next_focus(
     mesh: &Mesh,
-    pos: &[DVec3],
-    known: &Known<'_>,
-    plates: &[Plate],
-    params: &Params,
-    faces: &[Face],
-) -> Vec<(Face, DVec3)> {
+    new: &[Vertex],
+    skipped: &[Wide],
+    focus: &mut Vec<Face>,
+    kept: &mut Vec<Wide>,
+) {
+    focus.clear();
+    focus.extend(
+        new.iter()
+            .filter(|v| mesh.is_vertex_alive(**v))
+            .flat_map(|&v| mesh.vertex_faces(v)),
+    );
+    kept.clear();
+    for &w in skipped {
+        if !mesh.is_face_alive(w.0) {
+            continue;
+        }
+        if mesh.face_vertices(w.0) == w.1 {
+            kept.push(w);
+        } else {
+            focus.push(w.0);
+        }
+    }
+    focus.sort_unstable();
+    focus.dedup();
+    // A face around a new vertex is not a kept one (it has the new vertex for a corner).
+    kept.retain(|w| focus.binary_search(&w.0).is_err());
+}
+
+/// Debug builds: the wide faces [`next_focus`] leads [`gaps`] to are those of every face
+/// around the new vertices and the corners of the skipped faces (the search it replaces).
+#[cfg(debug_assertions)]
+fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide], last: &Gaps) {
+    if new.is_empty() {
+        return;
+    }
+    let mesh = search.mesh;
+    let mut all: Vec<Face> = new
+        .iter()
+        .copied()
+        .chain(last.skipped.iter().flat_map(|w| w.1))
+        .filter(|v| mesh.is_vertex_alive(*v))
+        .flat_map(|v| mesh.vertex_faces(v))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    let full = wide_gaps(search, &all);
+    let fresh = wide_gaps(search, faces);
+    let ours: Vec<Wide> = merged(&fresh, kept).copied().collect();
+    debug_assert!(
+        full == ours,
+        "the focused gap search finds what a full one does"
+    );
+}
+
+/// The faces among `faces` that are gaps where the plates open, with their corners and
+/// centres (km).
+fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
+    let Search {
+        mesh,
+        pos,
+        known,
+        plates,
+        params,
+    } = *search;
     let r = params.radius_km;
     // A gap is a triangle across a boundary with room for a vertex: twice the area of a
     // lattice triangle ((√3/4)·spacing², and a lattice has two triangles per vertex, so new
@@ -326,7 +466,7 @@ fn wide_gaps(
                 let (xu, xv) = (pos[u.index()], pos[v.index()]);
                 (plates[pv].velocity(xv) - plates[pu].velocity(xu)).dot(xv - xu) > 0.0
             });
-            opens.then_some((f, centre))
+            opens.then_some((f, [a, b, c], centre))
         })
         .collect()
 }

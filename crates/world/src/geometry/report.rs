@@ -30,9 +30,7 @@ pub struct EditReport {
 impl EditReport {
     /// The report of a journal, against the mesh as it is after the edit.
     pub(crate) fn from_journal(changes: &[Change], mesh: &Mesh) -> EditReport {
-        if changes.iter().any(|c| matches!(c, Change::Compact(_))) {
-            return EditReport::renumbered();
-        }
+        // A compaction (or anything unknown) renumbers: the catch-all arm below.
         let (mut v, mut f, mut e) = (Vec::new(), Vec::new(), Vec::new());
         for c in changes {
             match c {
@@ -74,15 +72,12 @@ impl EditReport {
             }
         }
         let base = |x: &Edge| Edge::of_quad(x.quad() as u32);
-        let mut e: Vec<Edge> = e.iter().filter(|x| x.is_valid()).map(base).collect();
+        let e: Vec<Edge> = e.iter().filter(|x| x.is_valid()).map(base).collect();
         v.retain(|x| x.is_valid());
-        v.sort_unstable();
-        v.dedup();
         f.retain(|x| x.is_valid());
-        f.sort_unstable();
-        f.dedup();
-        e.sort_unstable();
-        e.dedup();
+        let v = sorted_unique(v, Vertex::index, |i| Vertex::new(i as u32));
+        let f = sorted_unique(f, Face::index, |i| Face::new(i as u32));
+        let e = sorted_unique(e, Edge::quad, |q| Edge::of_quad(q as u32));
         let (created, removed) = v.into_iter().partition(|&x| mesh.is_vertex_alive(x));
         let (faces, removed_faces) = f.into_iter().partition(|&x| mesh.is_face_alive(x));
         let (edges, removed_edges) = e.into_iter().partition(|&x| mesh.is_edge_alive(x));
@@ -113,6 +108,60 @@ impl EditReport {
         EditReport {
             renumbered: true,
             ..EditReport::default()
+        }
+    }
+}
+
+/// Lists shorter than this are sorted (a bitmap's pass over the slots would cost more).
+const BITMAP_MIN: usize = 1 << 12;
+
+/// `ids` in increasing order, each once, where `index` orders them as `Ord` does and `id`
+/// inverts it. A long list (a motion's journal: hundreds of thousands of flips) is marked in
+/// a bitmap over the slots it names and read back in one pass, when the bitmap is not much
+/// longer than the list; a short one is sorted.
+fn sorted_unique<T: Copy + Ord>(
+    mut ids: Vec<T>,
+    index: impl Fn(T) -> usize,
+    id: impl Fn(usize) -> T,
+) -> Vec<T> {
+    let top = ids.iter().map(|&x| index(x)).max().unwrap_or(0);
+    if ids.len() < BITMAP_MIN || top / 64 > 4 * ids.len() {
+        ids.sort_unstable();
+        ids.dedup();
+        return ids;
+    }
+    let mut bits = vec![0u64; top / 64 + 1];
+    for &x in &ids {
+        let i = index(x);
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    ids.clear();
+    for (w, &word) in bits.iter().enumerate() {
+        let mut b = word;
+        while b != 0 {
+            ids.push(id(w * 64 + b.trailing_zeros() as usize));
+            b &= b - 1;
+        }
+    }
+    ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_and_short_lists_come_out_sorted_once() {
+        let mut rng = testkit::Rng::new(3);
+        for (n, range) in [(10, 50), (5000, 3000), (20_000, 1_000_000), (9000, 70_000)] {
+            let ids: Vec<Edge> = (0..n)
+                .map(|_| Edge::of_quad(rng.next_u32() % range))
+                .collect();
+            let mut expected = ids.clone();
+            expected.sort_unstable();
+            expected.dedup();
+            let got = sorted_unique(ids, Edge::quad, |q| Edge::of_quad(q as u32));
+            assert_eq!(got, expected, "{n} in {range}");
         }
     }
 }

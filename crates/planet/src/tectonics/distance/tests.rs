@@ -1,0 +1,213 @@
+//! The sweep against one queue over everything, and against exact distances.
+
+use super::*;
+use std::collections::VecDeque;
+
+/// The sweep as one queue over every vertex (the reference the regions must match).
+fn one_queue(
+    mesh: &Mesh,
+    pos: &[DVec3],
+    radius_km: f64,
+    sources: &[Source],
+    limit_km: f64,
+    region: Option<&[u32]>,
+) -> (Vec<f64>, Vec<u32>) {
+    let n = mesh.vertex_slots();
+    let (mut key, mut tag, mut src) = (vec![f64::INFINITY; n], vec![NONE; n], vec![NONE; n]);
+    let arc = (limit_km / radius_km).min(std::f64::consts::PI);
+    let chord_limit = 2.0 * radius_km * (0.5 * arc).sin();
+    let mut queue = VecDeque::new();
+    let mut queued = vec![false; n];
+    for (i, s) in sources.iter().enumerate() {
+        let v = s.vertex.index();
+        let d = pos[v].distance(s.point);
+        if d <= chord_limit && d < key[v] {
+            (key[v], tag[v], src[v]) = (d, s.tag, i as u32);
+            if !std::mem::replace(&mut queued[v], true) {
+                queue.push_back(v);
+            }
+        }
+    }
+    while let Some(v) = queue.pop_front() {
+        queued[v] = false;
+        let s = sources[src[v] as usize];
+        for u in mesh.neighbors(Vertex::new(v as u32)) {
+            let u = u.index();
+            if region.is_some_and(|r| r[u] != r[v]) {
+                continue;
+            }
+            let d = pos[u].distance(s.point);
+            if d < key[u] && d <= chord_limit {
+                (key[u], tag[u], src[u]) = (d, s.tag, src[v]);
+                if !std::mem::replace(&mut queued[u], true) {
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    (key, tag)
+}
+
+/// Sources at vertices `a` (tag 1) and `b` (tag 2).
+fn two_sources(pos: &[DVec3], a: usize, b: usize) -> [Source; 2] {
+    [(a, 1), (b, 2)].map(|(v, tag)| Source {
+        vertex: Vertex::new(v as u32),
+        point: pos[v],
+        tag,
+    })
+}
+
+#[test]
+fn distances_are_great_circle_distances_to_the_nearest_source() {
+    let (mesh, pos) = sphere::fibonacci_sphere(4000, 6371.0, 0.0, 1).unwrap();
+    let sources = two_sources(&pos, 10, 3000);
+    let mut sweep = Sweep::default();
+    sweep.run(&mesh, &pos, 6371.0, &sources, 3000.0, None);
+    for (v, &p) in pos.iter().enumerate() {
+        let exact = sources
+            .iter()
+            .map(|s| (sphere::geometry::great_circle_distance(p, s.point), s.tag))
+            .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
+        if exact.0 < 2900.0 {
+            assert!(
+                (f64::from(sweep.dist(v)) - exact.0).abs() < 1.0,
+                "{v}: {} vs {}",
+                sweep.dist(v),
+                exact.0
+            );
+            assert_eq!(sweep.tag(v), exact.1);
+        }
+        if exact.0 > 3100.0 {
+            assert_eq!(sweep.dist(v), FAR);
+        }
+    }
+}
+
+#[test]
+fn regions_on_any_thread_count_match_one_queue_bit_for_bit() {
+    let r = 6371.0;
+    let (mesh, pos) = sphere::fibonacci_sphere(20_000, r, 0.3, 4).unwrap();
+    // Six regions by longitude, sources along their borders and a few inside.
+    let region: Vec<u32> = pos
+        .iter()
+        .map(|p| ((p.y.atan2(p.x) + std::f64::consts::PI) / 1.05) as u32)
+        .collect();
+    let sources: Vec<Source> = mesh
+        .vertices()
+        .filter(|&v| {
+            v.index() % 97 == 0
+                || mesh
+                    .neighbors(v)
+                    .any(|u| region[u.index()] != region[v.index()])
+        })
+        .map(|v| Source {
+            vertex: v,
+            point: (pos[v.index()] + DVec3::splat(40.0)).normalize() * r,
+            tag: v.raw() % 1000,
+        })
+        .collect();
+    let (key, tag) = one_queue(&mesh, &pos, r, &sources, 900.0, Some(&region));
+    let mut sweep = Sweep::default();
+    // Twice on the same arrays (the reset), on one and on two threads.
+    for threads in [1, 2, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| sweep.run(&mesh, &pos, r, &sources, 900.0, Some(&region)));
+        let mut reached = 0;
+        for v in 0..mesh.vertex_slots() {
+            assert_eq!(sweep.chord(v).to_bits(), key[v].to_bits(), "{v}");
+            assert_eq!(sweep.tag(v), tag[v]);
+            reached += usize::from(key[v].is_finite());
+        }
+        assert_eq!(sweep.reached().len(), reached);
+        assert!(sweep.reached().windows(2).all(|w| w[0] < w[1]));
+        assert!(reached > 5000 && reached < 20_000, "{reached}");
+    }
+    // A different sweep on the same arrays forgets the first one.
+    sweep.run(&mesh, &pos, r, &sources[..1], 100.0, None);
+    assert!(sweep.reached().len() < 50);
+    assert_eq!(sweep.dist(sources[500].vertex.index()), FAR);
+}
+
+#[test]
+fn clusters_on_any_thread_count_match_one_queue_bit_for_bit() {
+    let r = 6371.0;
+    let (mesh, pos) = sphere::fibonacci_sphere(20_000, r, 0.3, 5).unwrap();
+    // Clumps of sources (some close enough to share vertices, most not), off their
+    // vertices, over the whole sphere (no regions).
+    let sources: Vec<Source> = (0..mesh.vertex_slots() as u32)
+        .filter(|i| i % 401 < 3 || i % 1999 == 7)
+        .map(|i| Source {
+            vertex: Vertex::new(i),
+            point: (pos[i as usize] + DVec3::new(30.0, -20.0, 10.0)).normalize() * r,
+            tag: i % 7,
+        })
+        .collect();
+    let reach: Vec<Reach> = sources
+        .iter()
+        .map(|s| Reach::new(s.point, 2.0 * r * (0.5 * 600.0 / r).sin()))
+        .collect();
+    let groups = clusters::groups(&reach);
+    assert!(
+        groups.len() > 5 && groups.iter().any(|g| g.len() > 3),
+        "{groups:?}"
+    );
+    let (key, tag) = one_queue(&mesh, &pos, r, &sources, 600.0, None);
+    let mut sweep = Sweep::default();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| sweep.run(&mesh, &pos, r, &sources, 600.0, None));
+        for v in 0..mesh.vertex_slots() {
+            assert_eq!(sweep.chord(v).to_bits(), key[v].to_bits(), "{v}");
+            assert_eq!(sweep.tag(v), tag[v]);
+        }
+        let reached = key.iter().filter(|k| k.is_finite()).count();
+        assert_eq!(sweep.reached().len(), reached);
+        assert!(reached > 5000, "{reached}");
+    }
+}
+
+#[test]
+fn a_short_reach_neither_claims_nor_shields_what_lies_beyond_it() {
+    let r = 6371.0;
+    let (mesh, pos) = sphere::fibonacci_sphere(6000, r, 0.0, 3).unwrap();
+    // Source 1 reaches 700 km, source 2 (about 1500 km away) 3000 km.
+    let far = (0..pos.len())
+        .min_by_key(|&v| {
+            let d = sphere::geometry::great_circle_distance(pos[v], pos[10]);
+            ((d - 1500.0).abs() * 1000.0) as u64
+        })
+        .unwrap();
+    let sources = two_sources(&pos, 10, far);
+    let reach = |s: &Source| if s.tag == 1 { 700.0 } else { 3000.0 };
+    let mut sweep = Sweep::default();
+    sweep.run_limited(&mesh, &pos, r, &sources, reach, None);
+    let (mut near_one, mut beyond) = (0, 0);
+    for (v, &p) in pos.iter().enumerate() {
+        let d: Vec<f64> = sources
+            .iter()
+            .map(|s| sphere::geometry::great_circle_distance(p, s.point))
+            .collect();
+        let expect = if d[0] < 690.0 && d[0] < d[1] - 50.0 {
+            Some(1)
+        } else if d[1] < 2950.0 && (d[0] > 710.0 || d[1] < d[0] - 50.0) {
+            Some(2)
+        } else if d[1] > 3050.0 && d[0] > 710.0 {
+            Some(u32::MAX)
+        } else {
+            None
+        };
+        if let Some(t) = expect {
+            assert_eq!(sweep.tag(v), t, "{v}: {d:?}");
+            near_one += usize::from(t == 1);
+            beyond += usize::from(t == 2 && d[0] < d[1]);
+        }
+    }
+    // Vertices nearer to source 1 but beyond its reach were taken by source 2.
+    assert!(near_one > 10 && beyond > 40, "{near_one} {beyond}");
+}

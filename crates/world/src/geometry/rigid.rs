@@ -471,6 +471,9 @@ mod tests {
                 .turn_regions(&region, &nan, &MoveOptions::default())
                 .is_err()
         );
+        // The motion without a report fails the same way.
+        let e = world.turn_regions_in_steps_unreported(&region, &zero, 3, &MoveOptions::default());
+        assert!(matches!(e, Err(crate::EditError::Item { index: 0, .. })));
         assert!(world == before);
         // A whole sphere turned as one region: nothing to repair, every vertex moved.
         let (s, r) = world

@@ -144,12 +144,18 @@ pub(crate) fn winding<S: Surface>(
         }
         false
     };
-    let sides: Vec<bool> = mesh
-        .neighbors(v)
-        .map(|u| left(positions[u.index()]))
-        .collect();
-    let d = sides.len();
-    (0..d).filter(|&i| sides[i] && !sides[(i + 1) % d]).count()
+    // The turns from left to right of the ring, cyclically, counted as the ring is walked
+    // (no list of sides: this runs for every vertex a large restore certifies).
+    let mut sides = mesh.neighbors(v).map(|u| left(positions[u.index()]));
+    let Some(first) = sides.next() else {
+        return 0;
+    };
+    let (mut count, mut last) = (0, first);
+    for side in sides {
+        count += usize::from(last && !side);
+        last = side;
+    }
+    count + usize::from(last && !first)
 }
 
 #[cfg(test)]

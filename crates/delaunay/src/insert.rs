@@ -270,11 +270,18 @@ pub(crate) fn hop(mesh: &mut Mesh, v: Vertex, outer: Edge) -> Result<(), Delauna
         .outgoing(v)
         .find(|&e| mesh.dest(e) != a && mesh.dest(e) != b)
         .ok_or(DelaunayError::FoldUnresolved(v))?;
+    let three = mesh.outgoing(v).nth(3).is_none();
     match mesh.flip(outer) {
         Ok(_) => {}
         Err(MeshError::FlipWouldDuplicate(_)) => return Err(DelaunayError::FoldUnresolved(v)),
         Err(e) => return Err(e.into()),
     }
-    mesh.flip(spoke_c)?;
+    // With three spokes the second flip joins a and b again, whose edge the first took away:
+    // no parallel edge can result, so the walk of a's ring that would refuse one is skipped.
+    if three {
+        mesh.flip_fresh(spoke_c)?;
+    } else {
+        mesh.flip(spoke_c)?;
+    }
     Ok(())
 }

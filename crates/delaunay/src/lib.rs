@@ -69,7 +69,9 @@ pub use insert::{Inserted, insert};
 pub use locate::{Location, locate, nearest_vertex};
 pub use predicates::{Plane, Sphere, Surface};
 pub use remove::{Removed, remove};
-pub use restore::{RestoreOptions, RestoreStats, restore, restore_with_changes};
+pub use restore::{
+    RestoreOptions, RestoreStats, restore, restore_rigid_band, restore_with_changes,
+};
 
 /// Plumbing the sibling crates (and the benches) share, not for users: it may change in any
 /// release. Users locate points with [`locate`] and a world's operations.

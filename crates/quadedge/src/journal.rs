@@ -308,3 +308,29 @@ impl Remap {
         self.quads.iter().filter(|&&n| n != Self::DEAD).count()
     }
 }
+
+impl crate::Mesh {
+    /// Hands back the buffer of a journal the caller has read: the next
+    /// [`record_changes`](Self::record_changes) records into it, so a large edit after a
+    /// large edit does not grow its journal from nothing again (a reallocation and a page
+    /// fault per 4 KiB). Kept only while no larger than twice the topology, else dropped.
+    ///
+    /// ```
+    /// use quadedge::{Mesh, Vertex};
+    /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    /// let rec = m.record_changes().unwrap();
+    /// m.flip(m.find_edge(Vertex::new(0), Vertex::new(2)).unwrap()).unwrap();
+    /// let changes = m.stop_recording(rec).unwrap();
+    /// assert_eq!(changes.len(), 1);
+    /// m.recycle_changes(changes);
+    /// let rec = m.record_changes().unwrap();
+    /// assert!(m.take_changes(&rec).unwrap().is_empty());
+    /// ```
+    pub fn recycle_changes(&mut self, mut changes: Vec<Change>) {
+        let room = 2 * self.heap_bytes() / core::mem::size_of::<Change>();
+        if changes.capacity() > self.journal_spare.capacity() && changes.capacity() <= room {
+            changes.clear();
+            self.journal_spare = changes;
+        }
+    }
+}

@@ -58,6 +58,10 @@ pub struct Mesh {
 
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) journal: Option<JournalBuffer>,
+    /// A drained journal's buffer handed back ([`Mesh::recycle_changes`]), empty: the next
+    /// journal records into it.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) journal_spare: Vec<Change>,
 
     /// The undo log being recorded and the state stamp ([`crate::undo`]).
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -427,7 +431,7 @@ impl Mesh {
         let recording = Recording::new();
         self.journal = Some(JournalBuffer {
             owner: recording.id(),
-            changes: Vec::new(),
+            changes: core::mem::take(&mut self.journal_spare),
         });
         Ok(recording)
     }

@@ -2,8 +2,8 @@
 //! compared with saved clones at every step; logs refused on any other state.
 
 use quadedge::{Mesh, MeshError, UndoLog, Vertex, shapes};
-use testkit::Rng;
 use testkit::edits::{START_MESHES, apply, pick_op, start_mesh};
+use testkit::{Rng, live_primal_edge};
 
 fn octahedron() -> Mesh {
     let (n, t) = shapes::octahedron();
@@ -287,4 +287,46 @@ fn a_failed_atomic_batch_under_the_callers_log_leaves_no_trace() {
         assert_eq!(m, first, "start {start}");
     }
     assert!(rolled_back > 0);
+}
+
+/// A flip is logged as one record: many flips in one log (some undone by later ones, ends
+/// handing their edge on, faces renamed) undo to the exact start and redo to the exact end,
+/// and a failed atomic batch of flips leaves nothing.
+#[test]
+fn many_flips_in_one_log_undo_and_redo_exactly() {
+    let (n, t) = shapes::icosahedron_grid(6);
+    let mut m = Mesh::from_triangles(n, &t).unwrap();
+    let start = m.clone();
+    let mut rng = Rng::new(17);
+    m.start_undo_log().unwrap();
+    let mut flips = 0;
+    for _ in 0..3000 {
+        if let Some(e) = live_primal_edge(&m, &mut rng)
+            && m.flip(e).is_ok()
+        {
+            flips += 1;
+        }
+    }
+    m.check().unwrap();
+    let end = m.clone();
+    let log = m.take_undo_log().unwrap();
+    assert!(flips > 2000 && log.len() == flips, "{flips} flips, {log:?}");
+    assert!(log.heap_bytes() <= 16 * flips, "{log:?}");
+    m.undo(&log).unwrap();
+    assert_eq!(m, start);
+    m.redo(&log).unwrap();
+    assert_eq!(m, end);
+    // A failed batch of flips under a private log.
+    let r: Result<(), MeshError> = m.atomically(|m| {
+        for _ in 0..500 {
+            if let Some(e) = live_primal_edge(m, &mut rng) {
+                let _ = m.flip(e);
+            }
+        }
+        Err(MeshError::UndoLogOff)
+    });
+    assert!(r.is_err());
+    assert_eq!(m, end);
+    m.undo(&log).unwrap();
+    assert_eq!(m, start);
 }

@@ -292,6 +292,7 @@ impl World {
 
     pub(crate) fn apply_journal(&mut self, changes: Vec<Change>) {
         if changes.is_empty() {
+            self.recycle_journal(changes);
             return;
         }
         let version = self.tick();
@@ -312,6 +313,15 @@ impl World {
                     *v = version;
                 }
             }
+        }
+        self.recycle_journal(changes);
+    }
+
+    /// The next edit journals into this buffer (unless a snapshot shares the mesh), an empty
+    /// journal's too: it holds the room of the last large one.
+    pub(crate) fn recycle_journal(&mut self, changes: Vec<Change>) {
+        if let Some(mesh) = Arc::get_mut(&mut self.mesh) {
+            mesh.recycle_changes(changes);
         }
     }
 }

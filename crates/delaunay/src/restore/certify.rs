@@ -93,26 +93,34 @@ pub(super) fn certify_scanned<S: Surface>(
     }
 }
 
-/// Without a whole-mesh scan: `Ok(true)` when the repaired mesh has no fold left around
-/// `moved` and `changed` (both sorted, deduplicated) and every vertex whose winding the
-/// restore could change winds once, so that the mesh covers the sphere once (given that it
-/// did before the move); `Ok(false)` when a winding is not one (the caller counts the
-/// covering); [`DelaunayError::FoldUnresolved`] for a fold left.
+/// Without a whole-mesh scan, after the fold test of every face around `moved`: `Ok(true)`
+/// when the repaired mesh has no fold left around `changed` (both sorted, deduplicated) and
+/// every vertex whose winding the restore could change winds once, so that the mesh covers
+/// the sphere once (given that it did before the move); `Ok(false)` when a winding is not
+/// one (the caller counts the covering); [`DelaunayError::FoldUnresolved`] for a fold left.
+///
+/// A face around `moved` with no corner in `changed` is as the fold test saw it (none of its
+/// edges was flipped), and every face it found folded had its owner relocated or was flipped
+/// away: such faces need no second test. The windings to check are those of `moved`,
+/// `changed` and, unless `rigid` (every vertex outside `moved` moved, if at all, with all its
+/// neighbours by one rotation, so that its winding is as before), the neighbours of `moved`.
 pub(super) fn certify_windings<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
     moved: &[Vertex],
     changed: &[Vertex],
+    rigid: bool,
 ) -> Result<bool, DelaunayError> {
-    refuse_folds_around(surface, mesh, positions, moved)?;
     refuse_folds_around(surface, mesh, positions, changed)?;
     // A vertex winds as before unless it moved, its star changed or a neighbour moved.
     let mut wind: Vec<Vertex> = Vec::with_capacity(8 * moved.len() + changed.len());
     wind.extend_from_slice(changed);
     for &v in moved {
         wind.push(v);
-        wind.extend(mesh.neighbors(v));
+        if !rigid {
+            wind.extend(mesh.neighbors(v));
+        }
     }
     wind.sort_unstable();
     wind.dedup();
@@ -187,11 +195,11 @@ mod tests {
         // The poles wind twice: the windings cannot certify.
         let poles = [Vertex::new(0)];
         assert_eq!(
-            certify_windings(&Sphere, &mesh, &pos, &poles, &[]),
+            certify_windings(&Sphere, &mesh, &pos, &poles, &[], false),
             Ok(false)
         );
         assert_eq!(
-            certify_windings(&Sphere, &mesh, &pos, &[], &changed),
+            certify_windings(&Sphere, &mesh, &pos, &[], &changed, false),
             Ok(false)
         );
     }
@@ -205,7 +213,7 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            certify_windings(&Sphere, &mesh, &pos, &changed, &[]),
+            certify_windings(&Sphere, &mesh, &pos, &changed, &[], false),
             Ok(true)
         );
         // Nothing changed: the faces recorded as holding the probe are the count.
@@ -242,8 +250,10 @@ mod tests {
         pos[4] = DVec3::new(1.0, 1.0, -0.2).normalize();
         let v = Vertex::new(4);
         assert!(folded_faces(&Sphere, &mesh, &pos, v).unwrap() > 0);
+        // Left after a repair that changed its star (a moved vertex alone is taken as
+        // tested by the fold scan, which would have relocated it).
         assert_eq!(
-            certify_windings(&Sphere, &mesh, &pos, &[v], &[]),
+            certify_windings(&Sphere, &mesh, &pos, &[], &[v], false),
             Err(DelaunayError::FoldUnresolved(v))
         );
         // A folded face the repair never touched is still there.

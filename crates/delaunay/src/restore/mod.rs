@@ -16,13 +16,12 @@ use crate::flips::{flip_limit, lawson_tracked, star_and_link};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
-use std::collections::VecDeque;
 
 mod certify;
 mod par;
 mod relocate;
 mod scan;
-use relocate::{Relocation, Touched, collide_within, relocate};
+use relocate::{collide_within, relocate_folded};
 use scan::{FaceScan, scan_folds, scan_reflex};
 
 /// How [`restore`] treats collisions.
@@ -98,7 +97,7 @@ pub fn restore<S: Surface>(
 ) -> Result<RestoreStats, DelaunayError> {
     // Positions are only read; the mesh edits are all or nothing.
     let positions: &[DVec3] = positions;
-    mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options))
+    mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, false))
         .map(|(stats, _)| stats)
 }
 
@@ -119,7 +118,32 @@ pub fn restore_with_changes<S: Surface>(
 ) -> Result<RestoreStats, DelaunayError> {
     let positions: &[DVec3] = positions;
     let (stats, mut these) =
-        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options))?;
+        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, false))?;
+    changed.append(&mut these);
+    Ok(stats)
+}
+
+/// [`restore_with_changes`] after a motion by rigid pieces (plates): `band` names every vertex
+/// with a neighbour in another piece, and every other vertex moved, if at all, with all its
+/// neighbours by one rotation (or stayed with them), so that its faces and edges keep their
+/// orientation and circle tests, and its winding. The repair is the same as with
+/// `Some(band)`; the covering certificate then need not check the windings of the band's
+/// neighbours outside it.
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_rigid_band<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut [DVec3],
+    band: &[Vertex],
+    options: &RestoreOptions,
+    changed: &mut Vec<Vertex>,
+) -> Result<RestoreStats, DelaunayError> {
+    let positions: &[DVec3] = positions;
+    let moved = Some(band);
+    let (stats, mut these) =
+        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, true))?;
     changed.append(&mut these);
     Ok(stats)
 }
@@ -133,8 +157,10 @@ fn restore_edits<S: Surface>(
     positions: &[DVec3],
     moved: Option<&[Vertex]>,
     options: &RestoreOptions,
+    rigid: bool,
 ) -> Result<(RestoreStats, Vec<Vertex>), DelaunayError> {
-    let moved = Moved::new(surface, mesh, positions, moved)?;
+    let mut moved = Moved::new(surface, mesh, positions, moved)?;
+    moved.rigid = rigid;
     let mut stats = RestoreStats::default();
     let scan = moved.folded(mesh, &mut stats)?;
     if moved.mask.is_none() && stats.folds == 0 && surface.is_closed() {
@@ -190,6 +216,9 @@ struct Moved<'a, S> {
     positions: &'a [DVec3],
     vertices: Vec<Vertex>,
     mask: Option<Vec<bool>>,
+    /// The vertices outside `vertices` moved rigidly with all their neighbours
+    /// ([`restore_rigid_band`]).
+    rigid: bool,
 }
 
 impl<'a, S: Surface> Moved<'a, S> {
@@ -226,6 +255,7 @@ impl<'a, S: Surface> Moved<'a, S> {
             positions,
             vertices,
             mask,
+            rigid: false,
         })
     }
 
@@ -321,7 +351,7 @@ impl<'a, S: Surface> Moved<'a, S> {
             None => {
                 let mut moved = self.vertices.clone();
                 moved.sort_unstable();
-                certify::certify_windings(surface, mesh, positions, &moved, changed)
+                certify::certify_windings(surface, mesh, positions, &moved, changed, self.rigid)
             }
         }
     }
@@ -367,79 +397,6 @@ impl<'a, S: Surface> Moved<'a, S> {
     }
 }
 
-/// Relocates the `folded` vertices, first in, first out, each at most once in the queue (a
-/// vertex cannot starve behind two that keep refolding each other), within a budget; a
-/// vertex that cannot move yet is deferred to the next round while rounds make progress.
-/// Returns the relocated vertices and those whose stars the relocations changed (the final
-/// Lawson pass starts from them too).
-fn relocate_folded<S: Surface>(
-    surface: &S,
-    mesh: &mut Mesh,
-    positions: &[DVec3],
-    folded: Vec<Vertex>,
-    options: &RestoreOptions,
-    stats: &mut RestoreStats,
-) -> Result<(Vec<Vertex>, Touched), DelaunayError> {
-    let (mut relocated, mut touched) = (Vec::new(), Touched::default());
-    if folded.is_empty() {
-        return Ok((relocated, touched));
-    }
-    let mut queued = vec![false; mesh.vertex_slots()];
-    for v in &folded {
-        queued[v.index()] = true;
-    }
-    let mut budget = 16 * folded.len() + 64;
-    let mut queue: VecDeque<Vertex> = folded.into();
-    let mut deferred: Vec<Vertex> = Vec::new();
-    let mut progress = false;
-    loop {
-        let Some(v) = queue.pop_front() else {
-            if deferred.is_empty() || !progress {
-                break;
-            }
-            progress = false;
-            for v in deferred.drain(..) {
-                queued[v.index()] = true;
-                queue.push_back(v);
-            }
-            continue;
-        };
-        queued[v.index()] = false;
-        if !mesh.is_vertex_alive(v) || folded_faces(surface, mesh, positions, v)? == 0 {
-            continue;
-        }
-        if budget == 0 {
-            return Err(DelaunayError::FoldUnresolved(v));
-        }
-        budget -= 1;
-        let link: Vec<Vertex> = mesh.neighbors(v).collect();
-        touched.stars.extend_from_slice(&link);
-        match relocate(surface, mesh, positions, v, options, stats, &mut touched)? {
-            Relocation::Done => {
-                progress = true;
-                stats.relocated += 1;
-                relocated.push(v);
-                // Ear flips and the walk may have folded the old or new neighbourhood.
-                for u in link
-                    .into_iter()
-                    .chain(mesh.neighbors(v).collect::<Vec<_>>())
-                {
-                    if !queued[u.index()] && folded_faces(surface, mesh, positions, u)? > 0 {
-                        queued[u.index()] = true;
-                        queue.push_back(u);
-                    }
-                }
-            }
-            Relocation::Merged => progress = true,
-            Relocation::Deferred => deferred.push(v),
-        }
-    }
-    match deferred.first() {
-        Some(&v) => Err(DelaunayError::FoldUnresolved(v)),
-        None => Ok((relocated, touched)),
-    }
-}
-
 /// Without folds every face is counter-clockwise and Lawson flips keep each vertex's winding,
 /// so the moved vertices and their neighbours (the only windings a move can change) winding
 /// once each certify that the result covers the sphere once ([`crate::covering::winding`]).
@@ -460,24 +417,39 @@ fn refuse_branch_points<S: Surface>(
     Ok(())
 }
 
-/// The number of faces around `v` that are clockwise or flat.
+/// The number of faces around `v` that are clockwise or flat. One walk of `v`'s ring: the
+/// third corner of the face left of a spoke is the end of the next spoke, so each neighbour's
+/// position is read once (the walk is most of a restore's fold tests, and memory-bound).
 fn folded_faces<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
     v: Vertex,
 ) -> Result<usize, DelaunayError> {
-    let mut n = 0;
     let pv = pos(positions, v)?;
-    for e in mesh.outgoing(v) {
-        if !mesh.left(e).is_valid() {
-            continue;
-        }
-        let a = pos(positions, mesh.dest(e))?;
-        let b = pos(positions, mesh.dest(mesh.left_next(e)))?;
-        if surface.orient(pv, a, b) <= 0.0 {
-            n += 1;
-        }
+    let first = mesh.vertex_edge(v);
+    if !first.is_valid() {
+        return Ok(0);
     }
-    Ok(n)
+    let (mut n, mut e) = (0, first);
+    let mut a = pos(positions, mesh.dest(e))?;
+    loop {
+        let next = mesh.origin_next(e);
+        let c = mesh.dest(next);
+        let b = pos(positions, c)?;
+        if mesh.left(e).is_valid() {
+            debug_assert_eq!(
+                mesh.dest(mesh.left_next(e)),
+                c,
+                "a face that is no triangle"
+            );
+            if surface.orient(pv, a, b) <= 0.0 {
+                n += 1;
+            }
+        }
+        if next == first {
+            return Ok(n);
+        }
+        (e, a) = (next, b);
+    }
 }

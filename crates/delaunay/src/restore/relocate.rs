@@ -1,13 +1,14 @@
 //! Relocating a folded vertex (its star flipped down to three edges, then walked to the
 //! triangle holding its new position) and what happens when it lands on another vertex.
 
-use super::{RestoreOptions, RestoreStats};
+use super::{RestoreOptions, RestoreStats, folded_faces};
 use crate::flips::{flip_limit, lawson, lawson_collect, star_and_link};
 use crate::insert::hop;
 use crate::remove::reduce_to_degree3;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
+use std::collections::VecDeque;
 
 /// The vertices whose stars relocations changed: `stars` (the link, the walk's triangles, the
 /// new neighbours: the final Lawson pass starts from them) and `flipped` (the corners of the
@@ -18,15 +19,88 @@ pub(super) struct Touched {
     pub(super) flipped: Vec<Vertex>,
 }
 
-pub(super) enum Relocation {
+enum Relocation {
     Done,
     Merged,
     Deferred,
 }
 
+/// Relocates the `folded` vertices, first in, first out, each at most once in the queue (a
+/// vertex cannot starve behind two that keep refolding each other), within a budget; a
+/// vertex that cannot move yet is deferred to the next round while rounds make progress.
+/// Returns the relocated vertices and those whose stars the relocations changed (the final
+/// Lawson pass starts from them too).
+pub(super) fn relocate_folded<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    folded: Vec<Vertex>,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<(Vec<Vertex>, Touched), DelaunayError> {
+    let (mut relocated, mut touched) = (Vec::new(), Touched::default());
+    if folded.is_empty() {
+        return Ok((relocated, touched));
+    }
+    let mut queued = vec![false; mesh.vertex_slots()];
+    for v in &folded {
+        queued[v.index()] = true;
+    }
+    let mut budget = 16 * folded.len() + 64;
+    let mut queue: VecDeque<Vertex> = folded.into();
+    let mut deferred: Vec<Vertex> = Vec::new();
+    let mut progress = false;
+    loop {
+        let Some(v) = queue.pop_front() else {
+            if deferred.is_empty() || !progress {
+                break;
+            }
+            progress = false;
+            for v in deferred.drain(..) {
+                queued[v.index()] = true;
+                queue.push_back(v);
+            }
+            continue;
+        };
+        queued[v.index()] = false;
+        if !mesh.is_vertex_alive(v) || folded_faces(surface, mesh, positions, v)? == 0 {
+            continue;
+        }
+        if budget == 0 {
+            return Err(DelaunayError::FoldUnresolved(v));
+        }
+        budget -= 1;
+        let link: Vec<Vertex> = mesh.neighbors(v).collect();
+        touched.stars.extend_from_slice(&link);
+        match relocate(surface, mesh, positions, v, options, stats, &mut touched)? {
+            Relocation::Done => {
+                progress = true;
+                stats.relocated += 1;
+                relocated.push(v);
+                // Ear flips and the walk may have folded the old or new neighbourhood.
+                for u in link
+                    .into_iter()
+                    .chain(mesh.neighbors(v).collect::<Vec<_>>())
+                {
+                    if !queued[u.index()] && folded_faces(surface, mesh, positions, u)? > 0 {
+                        queued[u.index()] = true;
+                        queue.push_back(u);
+                    }
+                }
+            }
+            Relocation::Merged => progress = true,
+            Relocation::Deferred => deferred.push(v),
+        }
+    }
+    match deferred.first() {
+        Some(&v) => Err(DelaunayError::FoldUnresolved(v)),
+        None => Ok((relocated, touched)),
+    }
+}
+
 /// Empties `v`'s star to three edges, walks it to the triangle holding its position, and
 /// flips around it.
-pub(super) fn relocate<S: Surface>(
+fn relocate<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &[DVec3],
@@ -219,7 +293,7 @@ fn flip_around<S: Surface>(
 }
 
 /// `v` landed on `other`: fail, or merge `v` into `other` when asked.
-pub(super) fn collide<S: Surface>(
+fn collide<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &[DVec3],

@@ -460,10 +460,10 @@ impl Tectonics {
         };
         // Each plate turns rigidly: the world repairs only where plates meet, sub-step by
         // sub-step, in one edit (one journal replay into the layers).
-        let (total, _) = world
-            .turn_regions_in_steps(&plate, &turns, subs, &options)
-            .map_err(world_err("motion"))?;
-        Ok(total)
+        // No edit report: nothing here refreshes derived data from it.
+        world
+            .turn_regions_in_steps_unreported(&plate, &turns, subs, &options)
+            .map_err(world_err("motion"))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Flip and split of a primal edge.
 
 use crate::journal::{Change, FlipRecord, SplitRecord};
+use crate::undo::Write;
 use crate::{Edge, Face, Mesh, MeshError, Vertex};
 
 impl Mesh {
@@ -107,26 +108,17 @@ impl Mesh {
             "flip_fresh of {edge:?}: its opposite corners are connected"
         );
 
-        // a and b lose the edge, c and d gain it.
-        self.set_next::<LOG>(rn, lp.sym());
-        self.set_next::<LOG>(ln, rp.sym());
-        self.set_next::<LOG>(lp, es);
-        self.set_next::<LOG>(es, ln.sym());
-        self.set_next::<LOG>(rp, e);
-        self.set_next::<LOG>(e, rn.sym());
-        self.set_primal_origin::<LOG>(e.index(), d);
-        self.set_primal_origin::<LOG>(es.index(), c);
-        // b → c moves to the right face, a → d to the left one.
-        self.set_dual_origin::<LOG>(ln.index() ^ 1, fr);
-        self.set_dual_origin::<LOG>(rn.index() ^ 1, fl);
-        self.set_face_edge::<LOG>(fl.index(), e);
-        self.set_face_edge::<LOG>(fr.index(), es);
-        if self.vertex_edge[a.index()] == e {
-            self.set_vertex_edge::<LOG>(a.index(), rn);
+        if LOG {
+            // One record stands for the flip's twenty writes: the rest of the old state is
+            // read back off the flipped quad when it is undone (`Mesh::apply_unflip`).
+            let moves = [
+                self.vertex_edge[a.index()] == e,
+                self.vertex_edge[b.index()] == es,
+            ];
+            let faces = [self.face_edge[fl.index()], self.face_edge[fr.index()]];
+            self.record(Write::flip(e, faces, moves));
         }
-        if self.vertex_edge[b.index()] == es {
-            self.set_vertex_edge::<LOG>(b.index(), ln);
-        }
+        self.flip_writes(e, [ln, lp, rn, rp], [a, b], [fl, fr]);
         self.log(|| {
             Change::Flip(FlipRecord {
                 edge: e,
@@ -136,6 +128,38 @@ impl Mesh {
             })
         });
         Ok(e)
+    }
+
+    /// The writes of a flip of the primal edge `e` (a → b) whose quad is `[ln, lp, rn, rp]`
+    /// (b → c, c → a, a → d, d → b) between faces `[fl, fr]`; not logged, not journaled.
+    #[inline(always)]
+    pub(crate) fn flip_writes(&mut self, e: Edge, quad: [Edge; 4], ab: [Vertex; 2], f: [Face; 2]) {
+        let [ln, lp, rn, rp] = quad;
+        let ([a, b], [fl, fr], es) = (ab, f, e.sym());
+        let (c, d) = (
+            self.primal_origin[lp.index()],
+            self.primal_origin[rp.index()],
+        );
+        // a and b lose the edge, c and d gain it.
+        self.set_next::<false>(rn, lp.sym());
+        self.set_next::<false>(ln, rp.sym());
+        self.set_next::<false>(lp, es);
+        self.set_next::<false>(es, ln.sym());
+        self.set_next::<false>(rp, e);
+        self.set_next::<false>(e, rn.sym());
+        self.set_primal_origin::<false>(e.index(), d);
+        self.set_primal_origin::<false>(es.index(), c);
+        // b → c moves to the right face, a → d to the left one.
+        self.set_dual_origin::<false>(ln.index() ^ 1, fr);
+        self.set_dual_origin::<false>(rn.index() ^ 1, fl);
+        self.set_face_edge::<false>(fl.index(), e);
+        self.set_face_edge::<false>(fr.index(), es);
+        if self.vertex_edge[a.index()] == e {
+            self.set_vertex_edge::<false>(a.index(), rn);
+        }
+        if self.vertex_edge[b.index()] == es {
+            self.set_vertex_edge::<false>(b.index(), ln);
+        }
     }
 
     // ---------------------------------------------------------------- split

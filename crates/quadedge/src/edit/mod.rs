@@ -103,6 +103,7 @@ impl Mesh {
             live_faces: self.live_faces,
             live_quads: self.live_quads,
             journal: self.journal.clone(),
+            journal_spare: Vec::new(),
             undo: self.undo.clone(),
             // A copy is never lent (the guard lent the original).
             lent: self.lent.clone(),

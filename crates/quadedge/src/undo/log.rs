@@ -28,6 +28,13 @@ pub(crate) enum Op {
     Set,
     /// `new` was appended at `index` (the length before).
     Push,
+    /// The primal edge `index` was flipped ([`crate::Mesh::flip`]); `old` and `new` are the
+    /// edges its left and right faces named before, `flags` which of its two ends named it
+    /// (bit 0: the origin, bit 1: the destination). One record for a flip's twenty writes:
+    /// the rest of the old state is read back off the flipped quad.
+    Flip,
+    /// The inverse of [`Op::Flip`]: the edge `index`, flipped, is turned back.
+    Unflip,
     /// `old` was removed from `index` (the new length).
     Pop,
     /// `old` copies of `new` were appended at `index`.
@@ -44,6 +51,7 @@ pub(crate) enum Op {
 pub(crate) struct Write {
     target: Target,
     op: Op,
+    flags: u8,
     index: u32,
     old: u32,
     new: u32,
@@ -55,9 +63,24 @@ impl Write {
         Self {
             target,
             op,
+            flags: 0,
             index: index as u32,
             old,
             new,
+        }
+    }
+
+    /// The record of a flip of primal edge `e` (see [`Op::Flip`]): the edges its faces named
+    /// before, and whether its origin and destination named it.
+    #[inline(always)]
+    pub(crate) fn flip(e: Edge, faces: [Edge; 2], ends: [bool; 2]) -> Self {
+        Self {
+            target: Target::PrimalNext,
+            op: Op::Flip,
+            flags: u8::from(ends[0]) | (u8::from(ends[1]) << 1),
+            index: e.0,
+            old: faces[0].0,
+            new: faces[1].0,
         }
     }
 
@@ -70,6 +93,8 @@ impl Write {
             Op::Extend => (Op::Shrink, self.old, self.new),
             Op::Shrink => (Op::Extend, self.old, self.new),
             Op::Whole => (Op::Whole, self.old ^ 1, 0),
+            Op::Flip => (Op::Unflip, self.old, self.new),
+            Op::Unflip => (Op::Flip, self.old, self.new),
         };
         Self {
             op,
@@ -212,6 +237,8 @@ impl Mesh {
     /// changed otherwise), and records it when an undo log is on.
     pub(crate) fn apply_write(&mut self, w: Write, wholes: &[WholePair]) -> bool {
         let ok = match w.target {
+            _ if w.op == Op::Flip => self.apply_flip(w),
+            _ if w.op == Op::Unflip => self.apply_unflip(w),
             _ if w.op == Op::Whole => {
                 let Some(pair) = wholes.get(w.index as usize) else {
                     return false;
@@ -259,5 +286,123 @@ fn apply_counter(c: &mut u32, w: Write) -> bool {
         true
     } else {
         false
+    }
+}
+
+/// The quad of a flip: its four outer edges, the ends `[a, b]` of the flipped edge, its faces
+/// and its opposite corners `[c, d]`.
+type FlipQuad = ([Edge; 4], [Vertex; 2], [Face; 2], [Vertex; 2]);
+
+impl Mesh {
+    /// The flipped quad of a live interior primal edge `e` (a → b): `[ln, lp, rn, rp]`
+    /// (b → c, c → a, a → d, d → b), the ends `[a, b]`, the faces `[fl, fr]`, `[c, d]`; `None`
+    /// for an edge that is dead, dual or on the boundary.
+    fn flip_quad(&self, e: Edge) -> Option<FlipQuad> {
+        if e.is_dual() || !self.is_edge_alive(e) {
+            return None;
+        }
+        let (fl, fr) = (self.left(e), self.right(e));
+        if !fl.is_valid() || !fr.is_valid() {
+            return None;
+        }
+        let es = e.sym();
+        let quad = [
+            self.oprev(es),
+            self.onext(e).sym(),
+            self.oprev(e),
+            self.onext(es).sym(),
+        ];
+        if !self.all_alive([e, es, quad[0], quad[1]]) || !self.all_alive([quad[2], quad[3], e, e]) {
+            return None;
+        }
+        let ab = [
+            self.primal_origin[e.index()],
+            self.primal_origin[es.index()],
+        ];
+        let cd = [quad[1], quad[3]].map(|x| self.primal_origin[x.index()]);
+        Some((quad, ab, [fl, fr], cd))
+    }
+
+    /// Redoes a recorded flip if the mesh is in the state it was made from (its faces name
+    /// the recorded edges, its ends as recorded, no parallel edge would result).
+    fn apply_flip(&mut self, w: Write) -> bool {
+        let e = Edge(w.index);
+        let Some((quad, [a, b], [fl, fr], [c, d])) = self.flip_quad(e) else {
+            return false;
+        };
+        let fits = self.face_edge.get(fl.index()) == Some(&Edge(w.old))
+            && self.face_edge.get(fr.index()) == Some(&Edge(w.new))
+            && (self.vertex_edge[a.index()] == e) == (w.flags & 1 != 0)
+            && (self.vertex_edge[b.index()] == e.sym()) == (w.flags & 2 != 0)
+            && c != d
+            && !self.ring_reaches(quad[0].sym(), quad[1], d);
+        if fits {
+            self.flip_writes(e, quad, [a, b], [fl, fr]);
+        }
+        fits
+    }
+
+    /// Turns a recorded flip back if the mesh is in the state it left (the flipped edge `e`,
+    /// d → c, named by both its faces and, as recorded, by the ends it took over): every
+    /// slot the flip wrote gets its old value, read off the quad or from the record.
+    fn apply_unflip(&mut self, w: Write) -> bool {
+        let e = Edge(w.index);
+        let es = e.sym();
+        // After the flip: lp = c → a is before e.sym() around c, ln = b → c after it; rp =
+        // d → b is before e around d, rn = a → d after it.
+        if e.is_dual() || !self.is_edge_alive(e) {
+            return false;
+        }
+        let (fl, fr) = (self.left(e), self.right(e));
+        if !fl.is_valid() || !fr.is_valid() {
+            return false;
+        }
+        let (lp, ln) = (self.oprev(es), self.onext(es).sym());
+        let (rp, rn) = (self.oprev(e), self.onext(e).sym());
+        if !self.all_alive([lp, ln, rp, rn]) || !self.all_alive([e, es, e, e]) {
+            return false;
+        }
+        let (a, b) = (
+            self.primal_origin[rn.index()],
+            self.primal_origin[ln.index()],
+        );
+        let fits = self.face_edge.get(fl.index()) == Some(&e)
+            && self.face_edge.get(fr.index()) == Some(&es)
+            && (w.flags & 1 == 0 || self.vertex_edge[a.index()] == rn)
+            && (w.flags & 2 == 0 || self.vertex_edge[b.index()] == ln)
+            && a != b;
+        if !fits {
+            return false;
+        }
+        // The origin rings as they were: a and b get the edge back, c and d lose it.
+        self.set_next::<false>(rn, e);
+        self.set_next::<false>(ln, es);
+        self.set_next::<false>(lp, ln.sym());
+        self.set_next::<false>(es, rp.sym());
+        self.set_next::<false>(rp, rn.sym());
+        self.set_next::<false>(e, lp.sym());
+        self.set_primal_origin::<false>(e.index(), a);
+        self.set_primal_origin::<false>(es.index(), b);
+        self.set_dual_origin::<false>(ln.index() ^ 1, fl);
+        self.set_dual_origin::<false>(rn.index() ^ 1, fr);
+        self.set_face_edge::<false>(fl.index(), Edge(w.old));
+        self.set_face_edge::<false>(fr.index(), Edge(w.new));
+        if w.flags & 1 != 0 {
+            self.set_vertex_edge::<false>(a.index(), e);
+        }
+        if w.flags & 2 != 0 {
+            self.set_vertex_edge::<false>(b.index(), es);
+        }
+        true
+    }
+
+    /// Are these primal edges alive and their origins live vertices (so that a record read
+    /// against a tampered mesh is refused, not a panic)?
+    fn all_alive(&self, edges: [Edge; 4]) -> bool {
+        edges.iter().all(|&x| {
+            x.is_primal()
+                && self.is_edge_alive(x)
+                && self.primal_origin[x.index()].index() < self.vertex_edge.len()
+        })
     }
 }

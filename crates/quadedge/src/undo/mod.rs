@@ -29,7 +29,8 @@ pub struct UndoMark {
     wholes: usize,
     stamp: u64,
 }
-use log::{Recorder, WholePair, Write};
+pub(crate) use log::Write;
+use log::{Recorder, WholePair};
 
 use crate::{Mesh, MeshError};
 

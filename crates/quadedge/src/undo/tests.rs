@@ -65,3 +65,27 @@ fn a_replaced_topology_is_undone_exactly() {
     assert_eq!(m, other);
     m.check().unwrap();
 }
+
+#[test]
+fn a_flip_record_refuses_a_mesh_changed_behind_its_back() {
+    let mut m = octahedron();
+    m.start_undo_log().unwrap();
+    let e = m.directed_edges().next().unwrap();
+    let f = m.flip(e).unwrap();
+    let log = m.take_undo_log().unwrap();
+    assert_eq!(log.len(), 1);
+    // The left face names another of its edges now: the record no longer fits.
+    let fl = m.left(f);
+    m.face_edge[fl.index()] = m.left_next(f);
+    let tampered = m.clone();
+    assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
+    assert_eq!(m, tampered);
+    // Put back, it undoes; the quad's edges made dead, it is refused without a panic.
+    m.face_edge[fl.index()] = f;
+    m.undo(&log).unwrap();
+    m.redo(&log).unwrap();
+    m.dual_next[f.index()] = Edge::INVALID;
+    let tampered = m.clone();
+    assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
+    assert_eq!(m, tampered);
+}

@@ -32,7 +32,7 @@ macro_rules! array_writers {
 impl Mesh {
     /// Appends a write to the undo log (only reached with `LOG` set).
     #[inline]
-    fn record(&mut self, w: Write) {
+    pub(crate) fn record(&mut self, w: Write) {
         if let Some(r) = self.undo.rec.as_deref_mut() {
             r.push(w);
         }

@@ -75,7 +75,8 @@ struct Raw<'a> {
 /// What a section decodes to (checked on its own; what depends on other sections is checked
 /// when they are assembled).
 enum Decoded {
-    Mesh(Mesh),
+    /// Boxed: a mesh's header is far larger than the other sections'.
+    Mesh(Box<Mesh>),
     Random(Pcg64),
     Dict(Dict),
     /// A layer and its section's size.
@@ -96,7 +97,7 @@ fn check_and_decode(raw: &Raw<'_>) -> Result<(String, Decoded), WorldError> {
         TAG_MESH => {
             let m: Mesh = decode(payload, &name)?;
             m.check_par().map_err(|e| corrupt(&name, e))?;
-            Decoded::Mesh(m)
+            Decoded::Mesh(Box::new(m))
         }
         TAG_RANDOM => Decoded::Random(decode(payload, &name)?),
         TAG_DICT => Decoded::Dict(decode(payload, &name)?),
@@ -244,7 +245,7 @@ impl Sections {
             let dup = || corrupt(&name, "duplicate section");
             match section {
                 Decoded::Mesh(m) => {
-                    if s.mesh.replace(m).is_some() {
+                    if s.mesh.replace(*m).is_some() {
                         return Err(dup());
                     }
                 }

@@ -52,6 +52,17 @@ impl World {
         writes: PositionWrites,
         edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
     ) -> Result<(R, EditReport), EditError> {
+        self.geometric_edit_reported(writes, true, edit)
+    }
+
+    /// [`World::geometric_edit`]; without `report`, the report is left empty (building it
+    /// sorts every id the journal names: a motion's hundred thousand flips).
+    pub(crate) fn geometric_edit_reported<R>(
+        &mut self,
+        writes: PositionWrites,
+        report: bool,
+        edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
+    ) -> Result<(R, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         let i = self
             .slot_index(POSITION_NAME)
@@ -108,9 +119,11 @@ impl World {
         };
         match result {
             Ok(r) => {
-                let mut report = EditReport::default();
+                let mut edits = EditReport::default();
                 self.finish_mesh_edit_with(recording, |w, changes| {
-                    report = EditReport::from_journal(&changes, &w.mesh);
+                    if report {
+                        edits = EditReport::from_journal(&changes, &w.mesh);
+                    }
                     let kept = w.keep_lent(POSITION_NAME, len_on_entry, &changes);
                     w.apply_journal(changes);
                     if let Some(kept) = kept {
@@ -124,12 +137,12 @@ impl World {
                         self.layers[i].version = stamp;
                     }
                 }
-                Ok((r, report))
+                Ok((r, edits))
             }
             Err(e) => {
                 // The journal lost every record the edit made: ending it replays nothing and
                 // puts a mesh shared with a snapshot back.
-                self.finish_mesh_edit_with(recording, |_, _| {});
+                self.finish_mesh_edit_with(recording, |w, changes| w.recycle_journal(changes));
                 Err(e)
             }
         }

@@ -391,7 +391,7 @@ impl Tectonics {
         // Stray cells are rare (the fronts are decided before the motion): a sweep every few
         // steps, after rifting and resampling, and on demand ([`Tectonics::clean_up`]).
         if self.steps % CLEAN_EVERY == CLEAN_EVERY - 1 {
-            r.reassigned = plates::clean_up(world, &self.params)?;
+            r.reassigned = plates::clean_up_from_band(world, &self.params, &mut self.scratch.band)?;
         }
         r.times.cleanup = split();
         self.time_myr += dt;

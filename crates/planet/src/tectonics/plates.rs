@@ -16,6 +16,9 @@ use rand::Rng;
 use rayon::prelude::*;
 use world::World;
 
+mod near;
+pub(super) use near::clean_up_from_band;
+
 /// Least area (km²) of a piece of a plate that holds on its own: a piece cut off its plate
 /// (a plate pinched in two as it is consumed) at least this large stays on the plate as a
 /// terrane and goes on moving with it, as it would on a finer mesh where the neck has not
@@ -77,28 +80,10 @@ pub fn loose_pieces(world: &World, radius_km: f64) -> usize {
         .count()
 }
 
-/// Per piece, whether it holds on its own: the largest piece of its plate (ties: the first
-/// found, in vertex order) or a terrane, and in either case at least [`TERRANE_MIN_KM2`] and
-/// [`TERRANE_MIN_VERTICES`] (a smaller plate is the remnant of a consumed one). Areas are
-/// measured (barycentric cells) only for pieces that could be under the threshold.
+/// Per piece, whether it holds on its own ([`holds`]). Areas are measured (barycentric
+/// cells) only for pieces that could be under the threshold.
 fn held(mesh: &Mesh, pos: &[DVec3], comp: &[u32], pieces: &[Piece], radius: f64) -> Vec<bool> {
-    let mut best: std::collections::BTreeMap<u32, (usize, usize)> = Default::default();
-    for (k, piece) in pieces.iter().enumerate() {
-        let e = best.entry(piece.plate).or_insert((piece.size, k));
-        if piece.size > e.0 {
-            *e = (piece.size, k);
-        }
-    }
-    let mut main = vec![false; pieces.len()];
-    for &(_, k) in best.values() {
-        main[k] = true;
-    }
-    // A piece of more vertices than twice the threshold's worth of mean cells is taken as
-    // large enough (the meshes' cells vary by far less than a factor of two: fresh spheres,
-    // and new crust no denser than the lattice); the others are measured.
-    let sphere = 4.0 * std::f64::consts::PI * radius * radius;
-    let mean_cell = sphere / mesh.vertex_count().max(1) as f64;
-    let sure = (2.0 * TERRANE_MIN_KM2 / mean_cell).ceil() as usize;
+    let sure = sure_size(mesh, radius);
     let measure = |p: &Piece| p.size >= TERRANE_MIN_VERTICES && p.size <= sure;
     let mut area = vec![0.0; pieces.len()];
     if pieces.iter().any(measure) {
@@ -112,8 +97,25 @@ fn held(mesh: &Mesh, pos: &[DVec3], comp: &[u32], pieces: &[Piece], radius: f64)
     pieces
         .iter()
         .zip(&area)
-        .map(|(p, &a)| p.size >= TERRANE_MIN_VERTICES && (p.size > sure || a >= TERRANE_MIN_KM2))
+        .map(|(p, &a)| holds(p.size, a, sure))
         .collect()
+}
+
+/// Whether a piece of `size` vertices and `area` km² (measured only when `size` is at most
+/// `sure`) holds on its own: at least [`TERRANE_MIN_KM2`] and [`TERRANE_MIN_VERTICES`],
+/// whether it is its plate's largest piece or a terrane (a smaller plate is the remnant of a
+/// consumed one).
+fn holds(size: usize, area: f64, sure: usize) -> bool {
+    size >= TERRANE_MIN_VERTICES && (size > sure || area >= TERRANE_MIN_KM2)
+}
+
+/// A piece of more vertices than this is taken as large enough without measuring: twice the
+/// threshold's worth of mean cells (the meshes' cells vary by far less than a factor of two:
+/// fresh spheres, and new crust no denser than the lattice).
+fn sure_size(mesh: &Mesh, radius: f64) -> usize {
+    let sphere = 4.0 * std::f64::consts::PI * radius * radius;
+    let mean_cell = sphere / mesh.vertex_count().max(1) as f64;
+    (2.0 * TERRANE_MIN_KM2 / mean_cell).ceil() as usize
 }
 
 /// A vertex's barycentric cell (km²): a third of each triangle round it (the cells tile the

@@ -7,6 +7,7 @@ use crate::slot::Slot;
 use crate::{World, WorldError};
 use layers::{ElementKind, Kind, Layer, LayerInfo, LayerValue, Sizes, journal_moves_ids};
 use quadedge::{Change, Mesh, Recording};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// What happens to layers and stored ids when [`World::replace_mesh`] swaps in a new mesh.
@@ -303,9 +304,16 @@ impl World {
         let flips_only = changes.iter().all(|c| matches!(c, Change::Flip(_)));
         if !(flips_only && self.layers.iter().all(|s| s.skips_flips(sizes))) {
             let changes: Arc<[Change]> = changes.as_slice().into();
-            self.layers.retain_mut(|s| {
-                (flips_only && s.skips_flips(sizes)) || s.apply(&changes, sizes, version)
-            });
+            // Each layer replays the journal on its own: one task per layer, on all cores
+            // (each layer's values are what a serial replay makes).
+            let keep: Vec<bool> = self
+                .layers
+                .par_iter_mut()
+                .with_max_len(1)
+                .map(|s| (flips_only && s.skips_flips(sizes)) || s.apply(&changes, sizes, version))
+                .collect();
+            let mut keep = keep.into_iter();
+            self.layers.retain(|_| keep.next().unwrap_or(true));
         }
         if journal_moves_ids(&changes) {
             for (dict, v) in self.dicts.values_mut() {

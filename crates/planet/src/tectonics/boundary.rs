@@ -15,7 +15,7 @@ use super::band;
 use super::distance::{Source, Sweep};
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError,
-    orogeny, slice, world_err, world_ops,
+    orogeny, set, slice, world_ops,
 };
 use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
@@ -296,25 +296,16 @@ fn suture(
             .collect();
         (changes, rises)
     };
-    // Only the entries that change are written (the guards copy each layer once, for their
-    // rollback).
-    let mut g = world.lock_layer(&PLATE).map_err(world_err("plate"))?;
-    let plate = g.as_mut_slice();
-    for &(v, b) in &changes {
-        plate[v.index()] = b;
-    }
-    g.commit().map_err(world_err("plate"))?;
-    let mut pair = world
-        .lock_layers(&ELEVATION, &OROGENY)
-        .map_err(world_err("relief"))?;
-    let (h, k) = pair.parts();
-    let (h, k) = (h.as_mut_slice(), k.as_mut_slice());
-    for &(i, rise) in &rises {
-        h[i] += rise;
-        k[i] = orogeny::HIMALAYAN;
-    }
-    pair.commit().map_err(world_err("relief"))?;
-    Ok(changes.iter().map(|&(v, _)| v).collect())
+    // Only the entries that change are written, in place (a guard would copy each layer
+    // for its rollback).
+    let moved: Vec<Vertex> = changes.iter().map(|&(v, _)| v).collect();
+    set(world, &PLATE, &moved, |k| changes[k].1)?;
+    let risen: Vec<Vertex> = rises.iter().map(|&(i, _)| Vertex::new(i as u32)).collect();
+    let h = slice(world, &ELEVATION)?;
+    let raised: Vec<f32> = rises.iter().map(|&(i, rise)| h[i] + rise).collect();
+    set(world, &ELEVATION, &risen, |k| raised[k])?;
+    set(world, &OROGENY, &risen, |_| orogeny::HIMALAYAN)?;
+    Ok(moved)
 }
 
 /// The continental vertices of the smaller plate of each contact that join the larger one

@@ -6,6 +6,7 @@
 //! ragged great circle through its middle; the new plate turns away from the old one so a
 //! ridge opens between them.
 
+use super::band;
 use super::init::direction;
 use super::noise::{derive, fbm};
 use super::stats;
@@ -34,11 +35,20 @@ const TERRANE_MIN_VERTICES: usize = 3;
 
 /// Makes every plate one connected region or a main piece with its terranes (pieces of at
 /// least [`TERRANE_MIN_KM2`]); returns how many vertices changed plate. The layer is copied
-/// and written only when a piece moves.
+/// and written only when a piece moves. Searches from the plates' boundary
+/// ([`clean_up_from_band`]): one pass over the edges to find it, then the cost of the band.
 ///
 /// # Errors
 /// When the world lacks the plate layer.
 pub(super) fn clean_up(world: &mut World, params: &Params) -> Result<usize, TectonicsError> {
+    let mut edges = band::boundary_edges(world.mesh(), slice(world, &PLATE)?);
+    clean_up_from_band(world, params, &mut edges)
+}
+
+/// [`clean_up`] by a union–find over every edge: the reference the band's searches are
+/// tested against.
+#[cfg(test)]
+fn clean_up_everywhere(world: &mut World, params: &Params) -> Result<usize, TectonicsError> {
     let mut plate: Option<Vec<u32>> = None;
     let mut changed = 0;
     // Two rounds: a piece that joins a neighbour may itself have been cut off.
@@ -129,6 +139,7 @@ fn cell_area(mesh: &Mesh, pos: &[DVec3], v: Vertex, radius: f64) -> f64 {
         .sum()
 }
 
+#[cfg(test)]
 /// Every vertex of a loose piece (see [`held`]) with the plate that piece borders most (ties:
 /// the lowest id), in vertex order.
 fn strays(mesh: &Mesh, pos: &[DVec3], plate: &[u32], radius: f64) -> Vec<(Vertex, u32)> {

@@ -244,7 +244,7 @@ mod tests {
             let mut other = world.clone();
             let mut band = edges.clone();
             let moved = clean_up_from_band(&mut world, &params, &mut band).unwrap();
-            let moved_all = super::super::clean_up(&mut other, &params).unwrap();
+            let moved_all = super::super::clean_up_everywhere(&mut other, &params).unwrap();
             assert_eq!(moved, moved_all);
             let after = slice(&world, &PLATE).unwrap();
             assert_eq!(after, slice(&other, &PLATE).unwrap());

@@ -10,7 +10,9 @@ use super::band;
 use super::init::direction;
 use super::noise::{derive, fbm};
 use super::stats;
-use super::{PLATE, Params, Plate, Tectonics, TectonicsError, slice, world_err, world_ops, write};
+#[cfg(test)]
+use super::write;
+use super::{PLATE, Params, Plate, Tectonics, TectonicsError, slice, world_err, world_ops};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
 use rand::Rng;

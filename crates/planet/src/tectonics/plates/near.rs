@@ -10,8 +10,9 @@
 //! order, the same votes.
 
 use super::super::band;
+use super::super::set;
 use super::{PLATE, Params, TERRANE_MIN_VERTICES, TectonicsError, cell_area, holds, sure_size};
-use super::{slice, world_ops, write};
+use super::{slice, world_ops};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
 use world::World;
@@ -40,12 +41,12 @@ pub(in super::super) fn clean_up_from_band(
     if first.is_empty() {
         return Ok(0);
     }
-    let mut p = plate.to_vec();
-    for &(v, to) in &first {
-        p[v.index()] = to;
-    }
+    // Written in place at the vertices that change (no copy of the layer).
+    let moved = |s: &[(Vertex, u32)]| s.iter().map(|&(v, _)| v).collect::<Vec<Vertex>>();
+    set(world, &PLATE, &moved(&first), |k| first[k].1)?;
     // Two rounds, as the whole clean-up: a piece that joined a neighbour may have cut
     // another off. A boundary now runs where one ran or beside a vertex that changed plate.
+    let mesh = world.mesh();
     seeds.extend(
         first
             .iter()
@@ -53,14 +54,17 @@ pub(in super::super) fn clean_up_from_band(
     );
     seeds.sort_unstable();
     seeds.dedup();
-    let second = strays_near(mesh, pos, &p, r, &seeds);
-    for &(v, to) in &second {
-        p[v.index()] = to;
-    }
+    let pos = world_ops::positions(world);
+    let second = strays_near(mesh, pos, slice(world, &PLATE)?, r, &seeds);
+    set(world, &PLATE, &moved(&second), |k| second[k].1)?;
     let changed: Vec<Vertex> = first.iter().chain(&second).map(|&(v, _)| v).collect();
-    write(world, &PLATE, &p)?;
     let mesh = world.mesh();
-    band::update(mesh, &p, edges, band::around(mesh, &changed));
+    band::update(
+        mesh,
+        slice(world, &PLATE)?,
+        edges,
+        band::around(mesh, &changed),
+    );
     Ok(first.len() + second.len())
 }
 
@@ -188,6 +192,7 @@ pub(super) fn strays_near(
 #[cfg(test)]
 mod tests {
     use super::super::strays;
+    use super::super::write;
     use super::*;
 
     /// Plates from a few caps and bands, with stray cells sprinkled along their boundaries

@@ -86,6 +86,17 @@ impl Reach {
     }
 }
 
+/// What a sweep spreads over: the mesh, its positions (km) on the sphere of `radius_km`,
+/// the sources and the regions it keeps within.
+#[derive(Clone, Copy)]
+struct Field<'a> {
+    mesh: &'a Mesh,
+    pos: &'a [DVec3],
+    radius_km: f64,
+    sources: &'a [Source],
+    region: Option<&'a [u32]>,
+}
+
 /// A squared distance above `x² · SQUARE_MARGIN` has its root above `x` after rounding.
 const SQUARE_MARGIN: f64 = 1.0 + 1e-12;
 
@@ -93,7 +104,7 @@ const SQUARE_MARGIN: f64 = 1.0 + 1e-12;
 #[derive(Default)]
 pub struct Sweep {
     slots: Vec<Slot>,
-    /// The slots the last sweep reached, in increasing order.
+    /// The slots the last sweep reached (see [`Sweep::reached`]).
     reached: Vec<u32>,
     /// Each source's point and chord limit in the last sweep.
     reach: Vec<Reach>,
@@ -134,6 +145,29 @@ impl Sweep {
         self.run_limited(mesh, pos, radius_km, sources, |_| limit_km, region);
     }
 
+    /// [`Sweep::run`] for a caller that reads the field only by vertex ([`Sweep::dist`],
+    /// [`Sweep::tag`]): the same field, but [`Sweep::reached`] lists the vertices group by
+    /// group (the same order for any thread count), not sorted (a sort of every reached
+    /// vertex saved).
+    pub fn run_unordered(
+        &mut self,
+        mesh: &Mesh,
+        pos: &[DVec3],
+        radius_km: f64,
+        sources: &[Source],
+        limit_km: f64,
+        region: Option<&[u32]>,
+    ) {
+        let field = Field {
+            mesh,
+            pos,
+            radius_km,
+            sources,
+            region,
+        };
+        self.sweep(&field, |_| limit_km, false);
+    }
+
     /// [`Sweep::run`] with a reach of its own for each source (km): a source offers itself
     /// only to vertices within its reach, so a short-reaching source neither claims nor
     /// shields the vertices beyond it (a farther source with a longer reach takes them).
@@ -146,6 +180,26 @@ impl Sweep {
         limit_km: impl Fn(&Source) -> f64,
         region: Option<&[u32]>,
     ) {
+        let field = Field {
+            mesh,
+            pos,
+            radius_km,
+            sources,
+            region,
+        };
+        self.sweep(&field, limit_km, true);
+    }
+
+    /// The sweep of [`Sweep::run_limited`]; `sorted` asks for [`Sweep::reached`] in
+    /// increasing order.
+    fn sweep(&mut self, field: &Field<'_>, limit_km: impl Fn(&Source) -> f64, sorted: bool) {
+        let Field {
+            mesh,
+            pos,
+            radius_km,
+            sources,
+            region,
+        } = *field;
         self.reset(mesh.vertex_slots());
         self.radius_km = radius_km;
         // Chord limit for each source's arc limit.
@@ -182,7 +236,9 @@ impl Sweep {
             .with_max_len(1)
             .flat_map_iter(|g| s.spread(mesh, pos, sources, lim, g, region))
             .collect();
-        reached.par_sort_unstable();
+        if sorted {
+            reached.par_sort_unstable();
+        }
         self.reached = reached;
         self.reach = reach;
     }
@@ -282,6 +338,16 @@ impl Sweep {
         }
     }
 
+    /// A test of whether a slot's source is surely farther than `km`: `true` only when
+    /// [`Sweep::dist`] is `≥ km` (or there is none), told from the chord without the arc's
+    /// arcsine (a margin of 10⁻⁶ covers every rounding; `false` leaves it open).
+    pub fn beyond(&self, km: f64) -> impl Fn(usize) -> bool + '_ {
+        let r = self.radius_km;
+        let arc = (km * (1.0 + 1e-6) / r).min(std::f64::consts::PI);
+        let cut = 2.0 * r * (0.5 * arc).sin();
+        move |i| self.chord(i) > cut
+    }
+
     /// The chord (km) from slot `i` to its source, `+∞` when none.
     fn chord(&self, i: usize) -> f64 {
         self.slots.get(i).map_or(f64::INFINITY, Slot::key)
@@ -293,7 +359,8 @@ impl Sweep {
         self.tags.get(src as usize).copied().unwrap_or(NONE)
     }
 
-    /// The slots the last sweep reached, in increasing order.
+    /// The slots the last sweep reached, in increasing order (group by group after
+    /// [`Sweep::run_unordered`]).
     pub fn reached(&self) -> &[u32] {
         &self.reached
     }

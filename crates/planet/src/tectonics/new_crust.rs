@@ -419,8 +419,8 @@ fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide
     );
 }
 
-/// The faces among `faces` that are gaps where the plates open, with their corners and
-/// centres (km).
+/// The faces among `faces` that are gaps where the plates open, with their corners, centres
+/// (km) and new floor ([`Wide`]).
 fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
     let Search {
         mesh,

@@ -86,17 +86,6 @@ impl Reach {
     }
 }
 
-/// What a sweep spreads over: the mesh, its positions (km) on the sphere of `radius_km`,
-/// the sources and the regions it keeps within.
-#[derive(Clone, Copy)]
-struct Field<'a> {
-    mesh: &'a Mesh,
-    pos: &'a [DVec3],
-    radius_km: f64,
-    sources: &'a [Source],
-    region: Option<&'a [u32]>,
-}
-
 /// A squared distance above `x² · SQUARE_MARGIN` has its root above `x` after rounding.
 const SQUARE_MARGIN: f64 = 1.0 + 1e-12;
 
@@ -111,6 +100,8 @@ pub struct Sweep {
     /// Each source's tag in the last sweep.
     tags: Vec<u32>,
     radius_km: f64,
+    /// The next sweep leaves `reached` in group order ([`Sweep::unordered`]).
+    unordered: bool,
 }
 
 impl Clone for Sweep {
@@ -145,27 +136,13 @@ impl Sweep {
         self.run_limited(mesh, pos, radius_km, sources, |_| limit_km, region);
     }
 
-    /// [`Sweep::run`] for a caller that reads the field only by vertex ([`Sweep::dist`],
-    /// [`Sweep::tag`]): the same field, but [`Sweep::reached`] lists the vertices group by
-    /// group (the same order for any thread count), not sorted (a sort of every reached
-    /// vertex saved).
-    pub fn run_unordered(
-        &mut self,
-        mesh: &Mesh,
-        pos: &[DVec3],
-        radius_km: f64,
-        sources: &[Source],
-        limit_km: f64,
-        region: Option<&[u32]>,
-    ) {
-        let field = Field {
-            mesh,
-            pos,
-            radius_km,
-            sources,
-            region,
-        };
-        self.sweep(&field, |_| limit_km, false);
+    /// For a caller that reads the next sweep's field only by vertex ([`Sweep::dist`],
+    /// [`Sweep::tag`]): the same field, but [`Sweep::reached`] then lists the vertices group
+    /// by group (the same order for any thread count), not sorted (a sort of every reached
+    /// vertex saved). Holds for one sweep: `sweep.unordered().run(…)`.
+    pub fn unordered(&mut self) -> &mut Self {
+        self.unordered = true;
+        self
     }
 
     /// [`Sweep::run`] with a reach of its own for each source (km): a source offers itself
@@ -180,26 +157,7 @@ impl Sweep {
         limit_km: impl Fn(&Source) -> f64,
         region: Option<&[u32]>,
     ) {
-        let field = Field {
-            mesh,
-            pos,
-            radius_km,
-            sources,
-            region,
-        };
-        self.sweep(&field, limit_km, true);
-    }
-
-    /// The sweep of [`Sweep::run_limited`]; `sorted` asks for [`Sweep::reached`] in
-    /// increasing order.
-    fn sweep(&mut self, field: &Field<'_>, limit_km: impl Fn(&Source) -> f64, sorted: bool) {
-        let Field {
-            mesh,
-            pos,
-            radius_km,
-            sources,
-            region,
-        } = *field;
+        let sorted = !std::mem::take(&mut self.unordered);
         self.reset(mesh.vertex_slots());
         self.radius_km = radius_km;
         // Chord limit for each source's arc limit.
@@ -360,7 +318,7 @@ impl Sweep {
     }
 
     /// The slots the last sweep reached, in increasing order (group by group after
-    /// [`Sweep::run_unordered`]).
+    /// [`Sweep::unordered`]).
     pub fn reached(&self) -> &[u32] {
         &self.reached
     }

@@ -73,7 +73,7 @@ pub(super) fn step(
         let (sources, speeds, seen) = fronts(world, &layers, plates, params, edges);
         let mesh = world.mesh();
         let pos = world_ops::positions(world);
-        sweep.run_unordered(
+        sweep.unordered().run(
             mesh,
             pos,
             params.radius_km,

@@ -227,12 +227,12 @@ fn an_unordered_sweep_is_the_same_field_with_the_same_vertices() {
         .collect();
     let (key, tag) = one_queue(&mesh, &pos, r, &sources, 700.0, Some(&region));
     let mut sweep = Sweep::default();
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| sweep.run_unordered(&mesh, &pos, r, &sources, 700.0, Some(&region)));
+    for pool in testkit::thread_pools() {
+        pool.install(|| {
+            sweep
+                .unordered()
+                .run(&mesh, &pos, r, &sources, 700.0, Some(&region))
+        });
         for v in 0..mesh.vertex_slots() {
             assert_eq!(sweep.chord(v).to_bits(), key[v].to_bits(), "{v}");
             assert_eq!(sweep.tag(v), tag[v]);

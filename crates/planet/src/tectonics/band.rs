@@ -71,14 +71,23 @@ pub(super) fn ends(mesh: &Mesh, edges: &[Edge]) -> Vec<Vertex> {
 /// triangulation, exactly the faces whose corners are not all on one plate when `edges` are
 /// the [`boundary_edges`].
 pub(super) fn sides(mesh: &Mesh, edges: &[Edge]) -> Vec<Face> {
-    let mut f: Vec<Face> = edges
-        .iter()
-        .flat_map(|&e| [mesh.left(e), mesh.right(e)])
-        .filter(|&f| mesh.is_face_alive(f))
-        .collect();
-    f.par_sort_unstable();
-    f.dedup();
-    f
+    // A bit per face slot: read back word by word, the faces come out in increasing order
+    // and each once, with no sort.
+    let mut bits = vec![0u64; mesh.face_slots().div_ceil(64)];
+    for f in edges.iter().flat_map(|&e| [mesh.left(e), mesh.right(e)]) {
+        if mesh.is_face_alive(f) {
+            bits[f.index() / 64] |= 1 << (f.index() % 64);
+        }
+    }
+    let mut out = Vec::new();
+    for (w, &word) in bits.iter().enumerate() {
+        let mut b = word;
+        while b != 0 {
+            out.push(Face::new((w * 64) as u32 + b.trailing_zeros()));
+            b &= b - 1;
+        }
+    }
+    out
 }
 
 /// The vertex nearest to `q`, by a greedy walk from `v` to ever nearer neighbours. On a

@@ -93,13 +93,15 @@ const SQUARE_MARGIN: f64 = 1.0 + 1e-12;
 #[derive(Default)]
 pub struct Sweep {
     slots: Vec<Slot>,
-    /// The slots the last sweep reached, in increasing order.
+    /// The slots the last sweep reached (see [`Sweep::reached`]).
     reached: Vec<u32>,
     /// Each source's point and chord limit in the last sweep.
     reach: Vec<Reach>,
     /// Each source's tag in the last sweep.
     tags: Vec<u32>,
     radius_km: f64,
+    /// The next sweep leaves `reached` in group order ([`Sweep::unordered`]).
+    unordered: bool,
 }
 
 impl Clone for Sweep {
@@ -134,6 +136,15 @@ impl Sweep {
         self.run_limited(mesh, pos, radius_km, sources, |_| limit_km, region);
     }
 
+    /// For a caller that reads the next sweep's field only by vertex ([`Sweep::dist`],
+    /// [`Sweep::tag`]): the same field, but [`Sweep::reached`] then lists the vertices group
+    /// by group (the same order for any thread count), not sorted (a sort of every reached
+    /// vertex saved). Holds for one sweep: `sweep.unordered().run(…)`.
+    pub fn unordered(&mut self) -> &mut Self {
+        self.unordered = true;
+        self
+    }
+
     /// [`Sweep::run`] with a reach of its own for each source (km): a source offers itself
     /// only to vertices within its reach, so a short-reaching source neither claims nor
     /// shields the vertices beyond it (a farther source with a longer reach takes them).
@@ -146,6 +157,7 @@ impl Sweep {
         limit_km: impl Fn(&Source) -> f64,
         region: Option<&[u32]>,
     ) {
+        let sorted = !std::mem::take(&mut self.unordered);
         self.reset(mesh.vertex_slots());
         self.radius_km = radius_km;
         // Chord limit for each source's arc limit.
@@ -182,7 +194,9 @@ impl Sweep {
             .with_max_len(1)
             .flat_map_iter(|g| s.spread(mesh, pos, sources, lim, g, region))
             .collect();
-        reached.par_sort_unstable();
+        if sorted {
+            reached.par_sort_unstable();
+        }
         self.reached = reached;
         self.reach = reach;
     }
@@ -282,6 +296,16 @@ impl Sweep {
         }
     }
 
+    /// A test of whether a slot's source is surely farther than `km`: `true` only when
+    /// [`Sweep::dist`] is `≥ km` (or there is none), told from the chord without the arc's
+    /// arcsine (a margin of 10⁻⁶ covers every rounding; `false` leaves it open).
+    pub fn beyond(&self, km: f64) -> impl Fn(usize) -> bool + '_ {
+        let r = self.radius_km;
+        let arc = (km * (1.0 + 1e-6) / r).min(std::f64::consts::PI);
+        let cut = 2.0 * r * (0.5 * arc).sin();
+        move |i| self.chord(i) > cut
+    }
+
     /// The chord (km) from slot `i` to its source, `+∞` when none.
     fn chord(&self, i: usize) -> f64 {
         self.slots.get(i).map_or(f64::INFINITY, Slot::key)
@@ -293,7 +317,8 @@ impl Sweep {
         self.tags.get(src as usize).copied().unwrap_or(NONE)
     }
 
-    /// The slots the last sweep reached, in increasing order.
+    /// The slots the last sweep reached, in increasing order (group by group after
+    /// [`Sweep::unordered`]).
     pub fn reached(&self) -> &[u32] {
         &self.reached
     }

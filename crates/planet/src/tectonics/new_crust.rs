@@ -291,37 +291,21 @@ impl Marks<'_> {
 /// most one per vertex's star per round (so two new points never crowd), and the plate each
 /// joins.
 fn gaps(search: &Search<'_>, faces: &[Face], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
-    let Search {
-        mesh,
-        pos,
-        known,
-        plates,
-        ..
-    } = *search;
+    let mesh = search.mesh;
     let fresh = wide_gaps(search, faces);
     let mut found = Gaps::default();
     for w in merged(&fresh, kept) {
-        let (f, corners, centre) = *w;
+        let (f, corners, point, floor) = *w;
         if corners.iter().any(|&v| marks.is(v)) {
             found.skipped.push(*w);
             continue;
         }
-        // The centroid: inside the triangle, so the insertion always finds it.
-        let point = centre;
-        let nearest = (0..3)
-            .min_by(|&i, &j| {
-                let d = |k: usize| pos[corners[k].index()].distance_squared(point);
-                d(i).total_cmp(&d(j))
-            })
-            .unwrap_or(0);
         for v in corners {
             marks.mark(v);
             for u in mesh.neighbors(v) {
                 marks.mark(u);
             }
         }
-        let data = corners.map(|v| known.corner(pos, v));
-        let floor = ridge::new_floor(point, &data, plates, data[nearest]);
         found.points.push((point, f));
         found.owners.push(floor.plate);
         found.ages.push(floor.age);
@@ -354,8 +338,24 @@ fn merged<'a>(a: &'a [Wide], b: &'a [Wide]) -> impl Iterator<Item = &'a Wide> + 
     })
 }
 
-/// A wide face: the face, its corners (in the mesh's order) and its centre (km).
-type Wide = (Face, [Vertex; 3], DVec3);
+/// A wide face: the face, its corners (in the mesh's order), its centre (km) and the floor
+/// new crust there gets (found with the face, on all cores: it depends on the corners
+/// only, which keep their data through the step).
+type Wide = (Face, [Vertex; 3], DVec3, ridge::Floor);
+
+/// The floor new crust gets at `point` (the centroid: inside the triangle, so the insertion
+/// always finds it) in the gap with these `corners` (see [`ridge::new_floor`]).
+fn floor_at(search: &Search<'_>, corners: [Vertex; 3], point: DVec3) -> ridge::Floor {
+    let pos = search.pos;
+    let nearest = (0..3)
+        .min_by(|&i, &j| {
+            let d = |k: usize| pos[corners[k].index()].distance_squared(point);
+            d(i).total_cmp(&d(j))
+        })
+        .unwrap_or(0);
+    let data = corners.map(|v| search.known.corner(pos, v));
+    ridge::new_floor(point, &data, search.plates, data[nearest])
+}
 
 /// What the next round looks at, after a round made `new`: the faces around the new
 /// vertices (`focus`, in face order, each once), and the wide faces the round skipped
@@ -419,8 +419,8 @@ fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide
     );
 }
 
-/// The faces among `faces` that are gaps where the plates open, with their corners and
-/// centres (km).
+/// The faces among `faces` that are gaps where the plates open, with their corners, centres
+/// (km) and new floor ([`Wide`]).
 fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
     let Search {
         mesh,
@@ -460,7 +460,7 @@ fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
             // fronts): see [`ridge::opens`].
             let corner = |v: Vertex| (pos[v.index()], known.plate(v));
             let opens = ridge::opens([corner(a), corner(b), corner(c)], plates);
-            opens.then_some((f, [a, b, c], centre))
+            opens.then(|| (f, [a, b, c], centre, floor_at(search, [a, b, c], centre)))
         })
         .collect()
 }

@@ -73,7 +73,7 @@ pub(super) fn step(
         let (sources, speeds, seen) = fronts(world, &layers, plates, params, edges);
         let mesh = world.mesh();
         let pos = world_ops::positions(world);
-        sweep.run(
+        sweep.unordered().run(
             mesh,
             pos,
             params.radius_km,
@@ -197,6 +197,8 @@ fn relieve_all(
     let dt = params.time_step_myr as f32;
     let decay_ocean = (-dt / DAMPING_MYR).exp();
     let decay_land = (-dt / EROSION_MYR).exp();
+    // The diving side beyond a trench takes nothing from its front: no arcsine there.
+    let far_dive = sweep.beyond(TRENCH_WIDTH_KM);
     h.par_iter_mut()
         .zip(age.par_iter_mut())
         .zip(kind.par_iter_mut())
@@ -205,26 +207,22 @@ fn relieve_all(
         .for_each(|(i, ((z, a), k))| {
             if mesh.is_vertex_alive(Vertex::new(i as u32)) {
                 *a += dt;
-                let front = Front {
-                    dist: f64::from(sweep.dist(i)),
-                    tag: sweep.tag(i),
-                    speeds,
+                let (tag, continental) = (sweep.tag(i), crust[i] == CONTINENTAL);
+                let dist = if tag & DIVING != 0 && (continental || far_dive(i)) {
+                    f64::INFINITY
+                } else {
+                    f64::from(sweep.dist(i))
                 };
-                relieve(
-                    z,
-                    *a,
-                    k,
-                    crust[i] == CONTINENTAL,
-                    front,
-                    (decay_land, decay_ocean),
-                    dt,
-                );
+                let front = Front { dist, tag, speeds };
+                relieve(z, *a, k, continental, front, (decay_land, decay_ocean), dt);
                 *z = z.clamp(LOWEST_M, HIGHEST_M);
             }
         });
 }
 
-/// The nearest front of a vertex: distance (km), tag, and the fronts' closing speeds.
+/// The nearest front of a vertex: distance (km; `∞` when none, or when it cannot act: a
+/// diving front beyond its trench or under a continent), tag, and the fronts' closing
+/// speeds.
 struct Front<'a> {
     dist: f64,
     tag: u32,

@@ -110,10 +110,16 @@ fn date(point: DVec3, corners: &[Corner; 3], plates: &[Plate]) -> Option<Floor> 
             d(i).total_cmp(&d(j))
         })
         .unwrap_or(0);
-    let used: Vec<&Corner> = (0..3)
-        .filter(|&k| !(three && k == far))
-        .map(|k| &corners[k])
-        .collect();
+    // The corners used, in order (no allocation per new point).
+    let mut kept = [&corners[0]; 3];
+    let mut n = 0;
+    for (k, c) in corners.iter().enumerate() {
+        if !(three && k == far) {
+            kept[n] = c;
+            n += 1;
+        }
+    }
+    let used = &kept[..n];
     let a = used[0].plate;
     let b = used.iter().map(|c| c.plate).find(|&p| p != a)?;
     let (pa, pb) = (plates.get(a as usize)?, plates.get(b as usize)?);

@@ -211,3 +211,72 @@ fn a_short_reach_neither_claims_nor_shields_what_lies_beyond_it() {
     // Vertices nearer to source 1 but beyond its reach were taken by source 2.
     assert!(near_one > 10 && beyond > 40, "{near_one} {beyond}");
 }
+
+#[test]
+fn an_unordered_sweep_is_the_same_field_with_the_same_vertices() {
+    let r = 6371.0;
+    let (mesh, pos) = sphere::fibonacci_sphere(8000, r, 0.3, 5).unwrap();
+    let region: Vec<u32> = pos.iter().map(|p| u32::from(p.z > 1000.0)).collect();
+    let sources: Vec<Source> = (0..pos.len())
+        .step_by(211)
+        .map(|v| Source {
+            vertex: Vertex::new(v as u32),
+            point: pos[v],
+            tag: v as u32,
+        })
+        .collect();
+    let (key, tag) = one_queue(&mesh, &pos, r, &sources, 700.0, Some(&region));
+    let mut sweep = Sweep::default();
+    for pool in testkit::thread_pools() {
+        pool.install(|| {
+            sweep
+                .unordered()
+                .run(&mesh, &pos, r, &sources, 700.0, Some(&region))
+        });
+        for v in 0..mesh.vertex_slots() {
+            assert_eq!(sweep.chord(v).to_bits(), key[v].to_bits(), "{v}");
+            assert_eq!(sweep.tag(v), tag[v]);
+        }
+        let mut reached = sweep.reached().to_vec();
+        reached.sort_unstable();
+        let expect: Vec<u32> = (0..mesh.vertex_slots() as u32)
+            .filter(|&v| key[v as usize].is_finite())
+            .collect();
+        assert_eq!(reached, expect);
+    }
+}
+
+#[test]
+fn beyond_is_never_wrong_and_sure_well_past_its_distance() {
+    let r = 6371.0;
+    let (mesh, pos) = sphere::fibonacci_sphere(6000, r, 0.0, 2).unwrap();
+    let sources = two_sources(&pos, 10, 4000);
+    let mut sweep = Sweep::default();
+    sweep.run(&mesh, &pos, r, &sources, 2500.0, None);
+    let (mut sure, mut open) = (0, 0);
+    for km in [0.0, 180.0, 180.00001, 1000.0, 2500.0] {
+        let beyond = sweep.beyond(km);
+        for v in 0..pos.len() {
+            let d = f64::from(sweep.dist(v));
+            if beyond(v) {
+                assert!(d >= km, "{v}: {d} < {km}");
+                sure += 1;
+            } else if d > km * (1.0 + 1e-5) + 1e-9 {
+                panic!("{v}: {d} is well beyond {km} but not told");
+            } else {
+                open += 1;
+            }
+        }
+    }
+    assert!(sure > 1000 && open > 100, "{sure} {open}");
+    // Out-of-range distances: only what no source reached, or what is truly beyond.
+    for km in [f64::NAN, -5.0, 1e9, f64::INFINITY] {
+        let beyond = sweep.beyond(km);
+        for v in 0..pos.len() + 10 {
+            if beyond(v) {
+                let d = sweep.dist(v);
+                assert!(d == FAR || f64::from(d) >= km, "{km} {v}: {d}");
+            }
+        }
+    }
+}

@@ -19,8 +19,10 @@ use quadedge::{Mesh, Vertex};
 
 mod certify;
 mod par;
+mod pieces;
 mod relocate;
 mod scan;
+use pieces::Pieces;
 use relocate::{collide_within, relocate_folded};
 use scan::{FaceScan, scan_folds, scan_reflex};
 
@@ -97,7 +99,7 @@ pub fn restore<S: Surface>(
 ) -> Result<RestoreStats, DelaunayError> {
     // Positions are only read; the mesh edits are all or nothing.
     let positions: &[DVec3] = positions;
-    mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, false))
+    mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, None))
         .map(|(stats, _)| stats)
 }
 
@@ -118,17 +120,24 @@ pub fn restore_with_changes<S: Surface>(
 ) -> Result<RestoreStats, DelaunayError> {
     let positions: &[DVec3] = positions;
     let (stats, mut these) =
-        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, false))?;
+        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, None))?;
     changed.append(&mut these);
     Ok(stats)
 }
 
-/// [`restore_with_changes`] after a motion by rigid pieces (plates): `band` names every vertex
-/// with a neighbour in another piece, and every other vertex moved, if at all, with all its
-/// neighbours by one rotation (or stayed with them), so that its faces and edges keep their
-/// orientation and circle tests, and its winding. The repair is the same as with
-/// `Some(band)`; the covering certificate then need not check the windings of the band's
+/// [`restore_with_changes`] after a motion by rigid pieces (plates): `pieces[i]` labels the
+/// piece of vertex `i` (a vertex beyond `pieces` is on none), the vertices of one piece moved,
+/// if at all, by one rotation (or stayed), and `band` names every vertex with a neighbour on
+/// another piece. So every other vertex moved with all its neighbours, and its faces and
+/// edges keep their orientation and circle tests, and its winding; so does every quad or face
+/// of the band whose corners are all on one piece. The repair is the same as with
+/// `Some(band)`, but the band's rigid quads and faces are not tested (up to rounding: see the
+/// module `pieces`) and the covering certificate need not check the windings of the band's
 /// neighbours outside it.
+///
+/// Labels that lie (a piece whose vertices did not move together), like a band that misses
+/// a vertex, can leave folds or edges that are not Delaunay; no label makes it panic, and the
+/// mesh stays a valid triangulation of its topology.
 ///
 /// # Errors
 /// As [`restore`].
@@ -137,13 +146,15 @@ pub fn restore_rigid_band<S: Surface>(
     mesh: &mut Mesh,
     positions: &mut [DVec3],
     band: &[Vertex],
+    pieces: &[u32],
     options: &RestoreOptions,
     changed: &mut Vec<Vertex>,
 ) -> Result<RestoreStats, DelaunayError> {
     let positions: &[DVec3] = positions;
     let moved = Some(band);
+    let pieces = Some(Pieces(pieces));
     let (stats, mut these) =
-        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, true))?;
+        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, pieces))?;
     changed.append(&mut these);
     Ok(stats)
 }
@@ -157,10 +168,10 @@ fn restore_edits<S: Surface>(
     positions: &[DVec3],
     moved: Option<&[Vertex]>,
     options: &RestoreOptions,
-    rigid: bool,
+    pieces: Option<Pieces<'_>>,
 ) -> Result<(RestoreStats, Vec<Vertex>), DelaunayError> {
     let mut moved = Moved::new(surface, mesh, positions, moved)?;
-    moved.rigid = rigid;
+    moved.pieces = pieces;
     let mut stats = RestoreStats::default();
     let scan = moved.folded(mesh, &mut stats)?;
     if moved.mask.is_none() && stats.folds == 0 && surface.is_closed() {
@@ -171,7 +182,8 @@ fn restore_edits<S: Surface>(
         relocate_folded(surface, mesh, positions, folded, options, &mut stats)?;
     let mut changed = touched.stars;
     changed.extend_from_slice(&relocated);
-    stats.flips += moved.lawson(mesh, &mut changed)?;
+    let merged = stats.merged > 0;
+    stats.flips += moved.lawson(mesh, &mut changed, &touched.flipped, merged)?;
     changed.extend(touched.flipped);
     changed.sort_unstable();
     changed.dedup();
@@ -216,9 +228,9 @@ struct Moved<'a, S> {
     positions: &'a [DVec3],
     vertices: Vec<Vertex>,
     mask: Option<Vec<bool>>,
-    /// The vertices outside `vertices` moved rigidly with all their neighbours
-    /// ([`restore_rigid_band`]).
-    rigid: bool,
+    /// The pieces of a rigid motion ([`restore_rigid_band`]): the vertices outside
+    /// `vertices` moved rigidly with all their neighbours.
+    pieces: Option<Pieces<'a>>,
 }
 
 impl<'a, S: Surface> Moved<'a, S> {
@@ -255,7 +267,7 @@ impl<'a, S: Surface> Moved<'a, S> {
             positions,
             vertices,
             mask,
-            rigid: false,
+            pieces: None,
         })
     }
 
@@ -269,10 +281,10 @@ impl<'a, S: Surface> Moved<'a, S> {
             None => {
                 let mut scan = FaceScan::default();
                 let counts = if self.vertices.len() >= par::PAR_MIN {
-                    par::fold_counts(surface, mesh, positions, &self.vertices)?
+                    par::fold_counts(surface, mesh, positions, &self.vertices, self.pieces)?
                 } else {
                     let each = self.vertices.iter();
-                    each.map(|&v| folded_faces(surface, mesh, positions, v))
+                    each.map(|&v| folded_faces_in(surface, mesh, positions, v, self.pieces))
                         .collect::<Result<_, _>>()?
                 };
                 for (&v, n) in self.vertices.iter().zip(counts) {
@@ -292,14 +304,35 @@ impl<'a, S: Surface> Moved<'a, S> {
 
     /// Lawson flips from every moved vertex and every vertex of `changed` (relocated or
     /// touched by relocations), to which the corners of every flipped quad are added; returns
-    /// the number of flips.
-    fn lawson(&self, mesh: &mut Mesh, changed: &mut Vec<Vertex>) -> Result<usize, DelaunayError> {
+    /// the number of flips. After a rigid motion without merges, the band's rigid quads are
+    /// left out of the start (`pieces`: every quad the relocations retriangulated has a corner
+    /// in `changed` or `flipped`).
+    fn lawson(
+        &self,
+        mesh: &mut Mesh,
+        changed: &mut Vec<Vertex>,
+        flipped: &[Vertex],
+        merged: bool,
+    ) -> Result<usize, DelaunayError> {
         let mut stack = Vec::new();
         changed.sort_unstable();
         changed.dedup();
-        match &self.mask {
-            Some(m) => scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?,
-            None => {
+        // Entries the loops below would push without the rigid filter.
+        let mut left_out = 0;
+        match (&self.mask, self.pieces) {
+            (Some(m), _) => scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?,
+            (None, Some(pieces)) if !merged => {
+                let mut touched = vec![false; mesh.vertex_slots()];
+                for v in changed.iter().chain(flipped) {
+                    if let Some(t) = touched.get_mut(v.index()) {
+                        *t = true;
+                    }
+                }
+                let (band, pushed) = pieces::band_stack(mesh, &self.vertices, pieces, &touched);
+                left_out = pushed - band.len();
+                stack = band;
+            }
+            (None, _) => {
                 for &v in &self.vertices {
                     if mesh.is_vertex_alive(v) {
                         star_and_link(mesh, v, &mut stack);
@@ -307,14 +340,21 @@ impl<'a, S: Surface> Moved<'a, S> {
                 }
             }
         }
+        #[cfg(debug_assertions)]
+        let band_len = stack.len();
         for &v in changed.iter() {
             if mesh.is_vertex_alive(v) {
                 star_and_link(mesh, v, &mut stack);
             }
         }
         // The budget counts every edge queued, before the first tests drop most of them.
-        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-        if stack.len() >= par::PAR_MIN {
+        let queued = stack.len() + left_out;
+        let limit = flip_limit(queued, mesh.undirected_edge_count());
+        #[cfg(debug_assertions)]
+        if left_out > 0 {
+            self.check_left_out(mesh, &stack, band_len);
+        }
+        if queued >= par::PAR_MIN {
             par::keep_reflex(self.surface, mesh, self.positions, &mut stack);
         }
         let flipped = Some(changed);
@@ -326,6 +366,22 @@ impl<'a, S: Surface> Moved<'a, S> {
             limit,
             flipped,
         )
+    }
+
+    /// Debug builds: the filtered start keeps the same reflex edges, in the same order, as the
+    /// whole one (`stack`'s first `band_len` entries are the band's).
+    #[cfg(debug_assertions)]
+    fn check_left_out(&self, mesh: &Mesh, stack: &[quadedge::Edge], band_len: usize) {
+        let mut whole = pieces::whole_stack(mesh, &self.vertices);
+        whole.extend_from_slice(&stack[band_len..]);
+        let mut kept = stack.to_vec();
+        let (surface, positions) = (self.surface, self.positions);
+        let ok = par::keep_reflex(surface, mesh, positions, &mut whole)
+            && par::keep_reflex(surface, mesh, positions, &mut kept);
+        assert!(
+            !ok || whole == kept,
+            "the rigid filter dropped a reflex edge"
+        );
     }
 
     /// On the sphere, without merges: checks what the repair changed ([`certify`]). `true`
@@ -351,7 +407,8 @@ impl<'a, S: Surface> Moved<'a, S> {
             None => {
                 let mut moved = self.vertices.clone();
                 moved.sort_unstable();
-                certify::certify_windings(surface, mesh, positions, &moved, changed, self.rigid)
+                let rigid = self.pieces.is_some();
+                certify::certify_windings(surface, mesh, positions, &moved, changed, rigid)
             }
         }
     }
@@ -426,30 +483,65 @@ fn folded_faces<S: Surface>(
     positions: &[DVec3],
     v: Vertex,
 ) -> Result<usize, DelaunayError> {
+    folded_faces_in(surface, mesh, positions, v, None)
+}
+
+/// [`folded_faces`], not testing the faces whose corners are all on one of `pieces` (a rigid
+/// motion keeps their orientation).
+#[inline]
+fn folded_faces_in<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    pieces: Option<Pieces<'_>>,
+) -> Result<usize, DelaunayError> {
     let pv = pos(positions, v)?;
     let first = mesh.vertex_edge(v);
     if !first.is_valid() {
         return Ok(0);
     }
+    let rigid = |a: Vertex, c: Vertex| pieces.is_some_and(|p| p.one_piece(&[v, a, c]));
+    // Without pieces every neighbour's position is read (and checked) as the walk meets it.
+    let eager = pieces.is_none();
     let (mut n, mut e) = (0, first);
-    let mut a = pos(positions, mesh.dest(e))?;
+    let mut a = mesh.dest(e);
+    let mut pa = if eager {
+        Some(pos(positions, a)?)
+    } else {
+        None
+    };
     loop {
         let next = mesh.origin_next(e);
         let c = mesh.dest(next);
-        let b = pos(positions, c)?;
+        let mut pc = if eager {
+            Some(pos(positions, c)?)
+        } else {
+            None
+        };
         if mesh.left(e).is_valid() {
             debug_assert_eq!(
                 mesh.dest(mesh.left_next(e)),
                 c,
                 "a face that is no triangle"
             );
-            if surface.orient(pv, a, b) <= 0.0 {
-                n += 1;
+            if !rigid(a, c) {
+                let p = match pa {
+                    Some(p) => p,
+                    None => pos(positions, a)?,
+                };
+                let q = match pc {
+                    Some(q) => q,
+                    None => *pc.insert(pos(positions, c)?),
+                };
+                if surface.orient(pv, p, q) <= 0.0 {
+                    n += 1;
+                }
             }
         }
         if next == first {
             return Ok(n);
         }
-        (e, a) = (next, b);
+        (e, a, pa) = (next, c, pc);
     }
 }

@@ -155,6 +155,7 @@ impl World {
             geometry,
             unit: &unit,
             which: &which,
+            projected_on_surface: projection_is_exact(geometry),
         };
         let mesh = &self.mesh;
         // The first sub-step's positions, computed before anything is edited (an off-surface
@@ -189,7 +190,7 @@ impl World {
                     debug_assert_eq!(band, self::band(mesh, &which), "sub-step {step}");
                 }
                 changed.clear();
-                let s = restore_tracked(g, mesh, positions, &band, options, &mut changed)?;
+                let s = restore_tracked(g, mesh, positions, &band, region, options, &mut changed)?;
                 total.flips += s.flips;
                 total.folds += s.folds;
                 total.relocated += s.relocated;
@@ -227,6 +228,19 @@ struct Turn<'a, W> {
     geometry: Geometry,
     unit: &'a [DQuat],
     which: &'a W,
+    /// Does every finite projection lie on the surface, so that testing it again (a second
+    /// square root per vertex and sub-step) can be skipped? On a plane always; on a sphere
+    /// when the radius is far from the range where scaling a unit vector loses the `1e-9`
+    /// of [`Geometry::contains`] (a unit vector's length is 1 to a few ulps).
+    projected_on_surface: bool,
+}
+
+/// See `Turn::projected_on_surface`.
+fn projection_is_exact(geometry: Geometry) -> bool {
+    match geometry {
+        Geometry::Sphere { radius } => (1e-100..=1e100).contains(&radius),
+        Geometry::Plane => true,
+    }
 }
 
 impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
@@ -275,7 +289,7 @@ impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
         let geometry = self.geometry;
         match geometry
             .project(self.unit[r as usize] * p)
-            .filter(|&q| geometry.contains(q))
+            .filter(|&q| self.projected_on_surface || geometry.contains(q))
         {
             Some(q) => q,
             None => {
@@ -287,12 +301,14 @@ impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
 }
 
 /// The exact restore of one sub-step on the band, adding to `changed` the vertices whose
-/// stars it changed.
+/// stars it changed. The regions are the restore's rigid pieces (all labels at or beyond the
+/// turns stay, but are told apart: a finer split only tests more).
 fn restore_tracked(
     geometry: Geometry,
     mesh: &mut Mesh,
     positions: &mut [DVec3],
     band: &[Vertex],
+    region: &[u32],
     options: &MoveOptions,
     changed: &mut Vec<Vertex>,
 ) -> Result<RestoreStats, EditError> {
@@ -306,12 +322,19 @@ fn restore_tracked(
             mesh,
             positions,
             band,
+            region,
             &options,
             changed,
         ),
-        Geometry::Plane => {
-            delaunay::restore_rigid_band(&delaunay::Plane, mesh, positions, band, &options, changed)
-        }
+        Geometry::Plane => delaunay::restore_rigid_band(
+            &delaunay::Plane,
+            mesh,
+            positions,
+            band,
+            region,
+            &options,
+            changed,
+        ),
     };
     r.map_err(EditError::Delaunay)
 }

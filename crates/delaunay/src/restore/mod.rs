@@ -22,7 +22,7 @@ mod par;
 mod pieces;
 mod relocate;
 mod scan;
-use pieces::Pieces;
+use pieces::{Pieces, folded_faces_in};
 use relocate::{collide_within, relocate_folded};
 use scan::{FaceScan, scan_folds, scan_reflex};
 
@@ -129,11 +129,11 @@ pub fn restore_with_changes<S: Surface>(
 /// piece of vertex `i` (a vertex beyond `pieces` is on none), the vertices of one piece moved,
 /// if at all, by one rotation (or stayed), and `band` names every vertex with a neighbour on
 /// another piece. So every other vertex moved with all its neighbours, and its faces and
-/// edges keep their orientation and circle tests, and its winding; so does every quad or face
-/// of the band whose corners are all on one piece. The repair is the same as with
-/// `Some(band)`, but the band's rigid quads and faces are not tested (up to rounding: see the
-/// module `pieces`) and the covering certificate need not check the windings of the band's
-/// neighbours outside it.
+/// edges keep their orientation and circle tests, and its winding; so does every face of the
+/// band whose corners are all on one piece. The repair is the same as with `Some(band)`, but
+/// the fold test skips the band's one-piece faces (their orientation is kept up to the
+/// rounding of the turned coordinates) and the covering certificate need not check the
+/// windings of the band's neighbours outside it.
 ///
 /// Labels that lie (a piece whose vertices did not move together), like a band that misses
 /// a vertex, can leave folds or edges that are not Delaunay; no label makes it panic, and the
@@ -182,8 +182,7 @@ fn restore_edits<S: Surface>(
         relocate_folded(surface, mesh, positions, folded, options, &mut stats)?;
     let mut changed = touched.stars;
     changed.extend_from_slice(&relocated);
-    let merged = stats.merged > 0;
-    stats.flips += moved.lawson(mesh, &mut changed, &touched.flipped, merged)?;
+    stats.flips += moved.lawson(mesh, &mut changed)?;
     changed.extend(touched.flipped);
     changed.sort_unstable();
     changed.dedup();
@@ -304,35 +303,14 @@ impl<'a, S: Surface> Moved<'a, S> {
 
     /// Lawson flips from every moved vertex and every vertex of `changed` (relocated or
     /// touched by relocations), to which the corners of every flipped quad are added; returns
-    /// the number of flips. After a rigid motion without merges, the band's rigid quads are
-    /// left out of the start (`pieces`: every quad the relocations retriangulated has a corner
-    /// in `changed` or `flipped`).
-    fn lawson(
-        &self,
-        mesh: &mut Mesh,
-        changed: &mut Vec<Vertex>,
-        flipped: &[Vertex],
-        merged: bool,
-    ) -> Result<usize, DelaunayError> {
+    /// the number of flips.
+    fn lawson(&self, mesh: &mut Mesh, changed: &mut Vec<Vertex>) -> Result<usize, DelaunayError> {
         let mut stack = Vec::new();
         changed.sort_unstable();
         changed.dedup();
-        // Entries the loops below would push without the rigid filter.
-        let mut left_out = 0;
-        match (&self.mask, self.pieces) {
-            (Some(m), _) => scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?,
-            (None, Some(pieces)) if !merged => {
-                let mut touched = vec![false; mesh.vertex_slots()];
-                for v in changed.iter().chain(flipped) {
-                    if let Some(t) = touched.get_mut(v.index()) {
-                        *t = true;
-                    }
-                }
-                let (band, pushed) = pieces::band_stack(mesh, &self.vertices, pieces, &touched);
-                left_out = pushed - band.len();
-                stack = band;
-            }
-            (None, _) => {
+        match &self.mask {
+            Some(m) => scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?,
+            None => {
                 for &v in &self.vertices {
                     if mesh.is_vertex_alive(v) {
                         star_and_link(mesh, v, &mut stack);
@@ -340,21 +318,14 @@ impl<'a, S: Surface> Moved<'a, S> {
                 }
             }
         }
-        #[cfg(debug_assertions)]
-        let band_len = stack.len();
         for &v in changed.iter() {
             if mesh.is_vertex_alive(v) {
                 star_and_link(mesh, v, &mut stack);
             }
         }
         // The budget counts every edge queued, before the first tests drop most of them.
-        let queued = stack.len() + left_out;
-        let limit = flip_limit(queued, mesh.undirected_edge_count());
-        #[cfg(debug_assertions)]
-        if left_out > 0 {
-            self.check_left_out(mesh, &stack, band_len);
-        }
-        if queued >= par::PAR_MIN {
+        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
+        if stack.len() >= par::PAR_MIN {
             par::keep_reflex(self.surface, mesh, self.positions, &mut stack);
         }
         let flipped = Some(changed);
@@ -366,22 +337,6 @@ impl<'a, S: Surface> Moved<'a, S> {
             limit,
             flipped,
         )
-    }
-
-    /// Debug builds: the filtered start keeps the same reflex edges, in the same order, as the
-    /// whole one (`stack`'s first `band_len` entries are the band's).
-    #[cfg(debug_assertions)]
-    fn check_left_out(&self, mesh: &Mesh, stack: &[quadedge::Edge], band_len: usize) {
-        let mut whole = pieces::whole_stack(mesh, &self.vertices);
-        whole.extend_from_slice(&stack[band_len..]);
-        let mut kept = stack.to_vec();
-        let (surface, positions) = (self.surface, self.positions);
-        let ok = par::keep_reflex(surface, mesh, positions, &mut whole)
-            && par::keep_reflex(surface, mesh, positions, &mut kept);
-        assert!(
-            !ok || whole == kept,
-            "the rigid filter dropped a reflex edge"
-        );
     }
 
     /// On the sphere, without merges: checks what the repair changed ([`certify`]). `true`
@@ -484,64 +439,4 @@ fn folded_faces<S: Surface>(
     v: Vertex,
 ) -> Result<usize, DelaunayError> {
     folded_faces_in(surface, mesh, positions, v, None)
-}
-
-/// [`folded_faces`], not testing the faces whose corners are all on one of `pieces` (a rigid
-/// motion keeps their orientation).
-#[inline]
-fn folded_faces_in<S: Surface>(
-    surface: &S,
-    mesh: &Mesh,
-    positions: &[DVec3],
-    v: Vertex,
-    pieces: Option<Pieces<'_>>,
-) -> Result<usize, DelaunayError> {
-    let pv = pos(positions, v)?;
-    let first = mesh.vertex_edge(v);
-    if !first.is_valid() {
-        return Ok(0);
-    }
-    let rigid = |a: Vertex, c: Vertex| pieces.is_some_and(|p| p.one_piece(&[v, a, c]));
-    // Without pieces every neighbour's position is read (and checked) as the walk meets it.
-    let eager = pieces.is_none();
-    let (mut n, mut e) = (0, first);
-    let mut a = mesh.dest(e);
-    let mut pa = if eager {
-        Some(pos(positions, a)?)
-    } else {
-        None
-    };
-    loop {
-        let next = mesh.origin_next(e);
-        let c = mesh.dest(next);
-        let mut pc = if eager {
-            Some(pos(positions, c)?)
-        } else {
-            None
-        };
-        if mesh.left(e).is_valid() {
-            debug_assert_eq!(
-                mesh.dest(mesh.left_next(e)),
-                c,
-                "a face that is no triangle"
-            );
-            if !rigid(a, c) {
-                let p = match pa {
-                    Some(p) => p,
-                    None => pos(positions, a)?,
-                };
-                let q = match pc {
-                    Some(q) => q,
-                    None => *pc.insert(pos(positions, c)?),
-                };
-                if surface.orient(pv, p, q) <= 0.0 {
-                    n += 1;
-                }
-            }
-        }
-        if next == first {
-            return Ok(n);
-        }
-        (e, a, pa) = (next, c, pc);
-    }
 }

@@ -3,8 +3,8 @@
 //! winding tests. Each gives exactly the serial answer (results are collected in order and
 //! read in order), so the repair is the same for any thread count.
 
-use super::pieces::Pieces;
-use super::{folded_faces, folded_faces_in};
+use super::folded_faces;
+use super::pieces::{Pieces, folded_faces_in};
 use crate::check::is_reflex;
 use crate::covering::winding;
 use crate::{DelaunayError, Surface};

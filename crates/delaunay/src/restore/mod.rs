@@ -19,8 +19,10 @@ use quadedge::{Mesh, Vertex};
 
 mod certify;
 mod par;
+mod pieces;
 mod relocate;
 mod scan;
+use pieces::{Pieces, folded_faces_in};
 use relocate::{collide_within, relocate_folded};
 use scan::{FaceScan, scan_folds, scan_reflex};
 
@@ -97,7 +99,7 @@ pub fn restore<S: Surface>(
 ) -> Result<RestoreStats, DelaunayError> {
     // Positions are only read; the mesh edits are all or nothing.
     let positions: &[DVec3] = positions;
-    mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, false))
+    mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, None))
         .map(|(stats, _)| stats)
 }
 
@@ -118,17 +120,24 @@ pub fn restore_with_changes<S: Surface>(
 ) -> Result<RestoreStats, DelaunayError> {
     let positions: &[DVec3] = positions;
     let (stats, mut these) =
-        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, false))?;
+        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, None))?;
     changed.append(&mut these);
     Ok(stats)
 }
 
-/// [`restore_with_changes`] after a motion by rigid pieces (plates): `band` names every vertex
-/// with a neighbour in another piece, and every other vertex moved, if at all, with all its
-/// neighbours by one rotation (or stayed with them), so that its faces and edges keep their
-/// orientation and circle tests, and its winding. The repair is the same as with
-/// `Some(band)`; the covering certificate then need not check the windings of the band's
-/// neighbours outside it.
+/// [`restore_with_changes`] after a motion by rigid pieces (plates): `pieces[i]` labels the
+/// piece of vertex `i` (a vertex beyond `pieces` is on none), the vertices of one piece moved,
+/// if at all, by one rotation (or stayed), and `band` names every vertex with a neighbour on
+/// another piece. So every other vertex moved with all its neighbours, and its faces and
+/// edges keep their orientation and circle tests, and its winding; so does every face of the
+/// band whose corners are all on one piece. The repair is the same as with `Some(band)`, but
+/// the fold test skips the band's one-piece faces (their orientation is kept up to the
+/// rounding of the turned coordinates) and the covering certificate need not check the
+/// windings of the band's neighbours outside it.
+///
+/// Labels that lie (a piece whose vertices did not move together), like a band that misses
+/// a vertex, can leave folds or edges that are not Delaunay; no label makes it panic, and the
+/// mesh stays a valid triangulation of its topology.
 ///
 /// # Errors
 /// As [`restore`].
@@ -137,13 +146,15 @@ pub fn restore_rigid_band<S: Surface>(
     mesh: &mut Mesh,
     positions: &mut [DVec3],
     band: &[Vertex],
+    pieces: &[u32],
     options: &RestoreOptions,
     changed: &mut Vec<Vertex>,
 ) -> Result<RestoreStats, DelaunayError> {
     let positions: &[DVec3] = positions;
     let moved = Some(band);
+    let pieces = Some(Pieces(pieces));
     let (stats, mut these) =
-        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, true))?;
+        mesh.atomically(|mesh| restore_edits(surface, mesh, positions, moved, options, pieces))?;
     changed.append(&mut these);
     Ok(stats)
 }
@@ -157,10 +168,10 @@ fn restore_edits<S: Surface>(
     positions: &[DVec3],
     moved: Option<&[Vertex]>,
     options: &RestoreOptions,
-    rigid: bool,
+    pieces: Option<Pieces<'_>>,
 ) -> Result<(RestoreStats, Vec<Vertex>), DelaunayError> {
     let mut moved = Moved::new(surface, mesh, positions, moved)?;
-    moved.rigid = rigid;
+    moved.pieces = pieces;
     let mut stats = RestoreStats::default();
     let scan = moved.folded(mesh, &mut stats)?;
     if moved.mask.is_none() && stats.folds == 0 && surface.is_closed() {
@@ -216,9 +227,9 @@ struct Moved<'a, S> {
     positions: &'a [DVec3],
     vertices: Vec<Vertex>,
     mask: Option<Vec<bool>>,
-    /// The vertices outside `vertices` moved rigidly with all their neighbours
-    /// ([`restore_rigid_band`]).
-    rigid: bool,
+    /// The pieces of a rigid motion ([`restore_rigid_band`]): the vertices outside
+    /// `vertices` moved rigidly with all their neighbours.
+    pieces: Option<Pieces<'a>>,
 }
 
 impl<'a, S: Surface> Moved<'a, S> {
@@ -255,7 +266,7 @@ impl<'a, S: Surface> Moved<'a, S> {
             positions,
             vertices,
             mask,
-            rigid: false,
+            pieces: None,
         })
     }
 
@@ -269,10 +280,10 @@ impl<'a, S: Surface> Moved<'a, S> {
             None => {
                 let mut scan = FaceScan::default();
                 let counts = if self.vertices.len() >= par::PAR_MIN {
-                    par::fold_counts(surface, mesh, positions, &self.vertices)?
+                    par::fold_counts(surface, mesh, positions, &self.vertices, self.pieces)?
                 } else {
                     let each = self.vertices.iter();
-                    each.map(|&v| folded_faces(surface, mesh, positions, v))
+                    each.map(|&v| folded_faces_in(surface, mesh, positions, v, self.pieces))
                         .collect::<Result<_, _>>()?
                 };
                 for (&v, n) in self.vertices.iter().zip(counts) {
@@ -351,7 +362,8 @@ impl<'a, S: Surface> Moved<'a, S> {
             None => {
                 let mut moved = self.vertices.clone();
                 moved.sort_unstable();
-                certify::certify_windings(surface, mesh, positions, &moved, changed, self.rigid)
+                let rigid = self.pieces.is_some();
+                certify::certify_windings(surface, mesh, positions, &moved, changed, rigid)
             }
         }
     }
@@ -426,30 +438,5 @@ fn folded_faces<S: Surface>(
     positions: &[DVec3],
     v: Vertex,
 ) -> Result<usize, DelaunayError> {
-    let pv = pos(positions, v)?;
-    let first = mesh.vertex_edge(v);
-    if !first.is_valid() {
-        return Ok(0);
-    }
-    let (mut n, mut e) = (0, first);
-    let mut a = pos(positions, mesh.dest(e))?;
-    loop {
-        let next = mesh.origin_next(e);
-        let c = mesh.dest(next);
-        let b = pos(positions, c)?;
-        if mesh.left(e).is_valid() {
-            debug_assert_eq!(
-                mesh.dest(mesh.left_next(e)),
-                c,
-                "a face that is no triangle"
-            );
-            if surface.orient(pv, a, b) <= 0.0 {
-                n += 1;
-            }
-        }
-        if next == first {
-            return Ok(n);
-        }
-        (e, a) = (next, b);
-    }
+    folded_faces_in(surface, mesh, positions, v, None)
 }

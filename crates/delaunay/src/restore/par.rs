@@ -4,6 +4,7 @@
 //! read in order), so the repair is the same for any thread count.
 
 use super::folded_faces;
+use super::pieces::{Pieces, folded_faces_in};
 use crate::check::is_reflex;
 use crate::covering::winding;
 use crate::{DelaunayError, Surface};
@@ -15,17 +16,18 @@ use rayon::prelude::*;
 pub(super) const PAR_MIN: usize = 2048;
 
 /// The number of clockwise or flat faces around each of `vertices` (in their order), or the
-/// first error in that order.
+/// first error in that order; faces on one of `pieces` are not tested.
 pub(super) fn fold_counts<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
     vertices: &[Vertex],
+    pieces: Option<Pieces<'_>>,
 ) -> Result<Vec<usize>, DelaunayError> {
     let counts: Vec<Result<usize, DelaunayError>> = vertices
         .par_iter()
         .with_min_len(256)
-        .map(|&v| folded_faces(surface, mesh, positions, v))
+        .map(|&v| folded_faces_in(surface, mesh, positions, v, pieces))
         .collect();
     counts.into_iter().collect()
 }

@@ -50,6 +50,8 @@ pub(super) fn relocate_folded<S: Surface>(
     let mut queue: VecDeque<Vertex> = folded.into();
     let mut deferred: Vec<Vertex> = Vec::new();
     let mut progress = false;
+    // The old neighbours of the vertex being relocated, then its new ones (one buffer).
+    let mut link: Vec<Vertex> = Vec::new();
     loop {
         let Some(v) = queue.pop_front() else {
             if deferred.is_empty() || !progress {
@@ -70,7 +72,8 @@ pub(super) fn relocate_folded<S: Surface>(
             return Err(DelaunayError::FoldUnresolved(v));
         }
         budget -= 1;
-        let link: Vec<Vertex> = mesh.neighbors(v).collect();
+        link.clear();
+        link.extend(mesh.neighbors(v));
         touched.stars.extend_from_slice(&link);
         match relocate(surface, mesh, positions, v, options, stats, &mut touched)? {
             Relocation::Done => {
@@ -78,10 +81,8 @@ pub(super) fn relocate_folded<S: Surface>(
                 stats.relocated += 1;
                 relocated.push(v);
                 // Ear flips and the walk may have folded the old or new neighbourhood.
-                for u in link
-                    .into_iter()
-                    .chain(mesh.neighbors(v).collect::<Vec<_>>())
-                {
+                link.extend(mesh.neighbors(v));
+                for &u in &link {
                     if !queued[u.index()] && folded_faces(surface, mesh, positions, u)? > 0 {
                         queued[u.index()] = true;
                         queue.push_back(u);
@@ -121,7 +122,7 @@ fn relocate<S: Surface>(
         let link = LinkTriangle::new(surface, mesh, positions, v, came, rng.next3());
         match link.crossed {
             Some(e) if mesh.right(e).is_valid() => {
-                came = hop_through(mesh, v, e, stats, &mut touched.stars)?
+                came = hop_through(mesh, v, e, &link, stats, &mut touched.stars)?
             }
             Some(_) => return Err(DelaunayError::Outside),
             None => {
@@ -139,6 +140,11 @@ fn relocate<S: Surface>(
 /// Where `v`'s position lies against the triangle of its three neighbours (its link, once
 /// its star is down to three edges).
 struct LinkTriangle {
+    /// `v`'s spokes, counter-clockwise: `outer[i]` is the far edge of the face left of
+    /// `spokes[i]`.
+    spokes: [Edge; 3],
+    /// Has `v` exactly these three spokes?
+    three: bool,
     /// The link's edges a → b, with `v`'s faces on their left.
     outer: [Edge; 3],
     /// `orient(a, b, p)` for each edge tested before a crossing was found (1 for the others).
@@ -158,8 +164,12 @@ impl LinkTriangle {
         start: usize,
     ) -> Self {
         let p = positions[v.index()];
-        let spokes: Vec<Edge> = mesh.outgoing(v).collect();
-        let outer: [Edge; 3] = [0, 1, 2].map(|i| mesh.left_next(spokes[i]));
+        // v's star is down to three spokes.
+        let mut ring = mesh.outgoing(v);
+        let mut spoke = || ring.next().unwrap_or(Edge::INVALID);
+        let spokes = [spoke(), spoke(), spoke()];
+        let three = ring.next().is_none();
+        let outer: [Edge; 3] = spokes.map(|e| mesh.left_next(e));
         let mut side = [1.0f64; 3];
         for k in 0..3 {
             let i = (start + k) % 3;
@@ -172,6 +182,8 @@ impl LinkTriangle {
             if o < 0.0 {
                 let crossed = Some(outer[i]);
                 return Self {
+                    spokes,
+                    three,
                     outer,
                     side,
                     crossed,
@@ -180,6 +192,8 @@ impl LinkTriangle {
             side[i] = o;
         }
         Self {
+            spokes,
+            three,
             outer,
             side,
             crossed: None,
@@ -193,24 +207,44 @@ fn hop_through(
     mesh: &mut Mesh,
     v: Vertex,
     e: Edge,
+    link: &LinkTriangle,
     stats: &mut RestoreStats,
     touched: &mut Vec<Vertex>,
 ) -> Result<Edge, DelaunayError> {
-    touched.extend([
-        mesh.origin(e),
-        mesh.dest(e),
-        mesh.dest(mesh.left_next(e.sym())),
-    ]);
-    hop(mesh, v, e)?;
+    let (a, b) = (mesh.origin(e), mesh.dest(e));
+    touched.extend([a, b, mesh.dest(mesh.left_next(e.sym()))]);
+    let came = match link.outer.iter().position(|&o| o == e) {
+        Some(i) if link.three => hop3(mesh, v, e, link.spokes[(i + 2) % 3])?,
+        _ => {
+            hop(mesh, v, e)?;
+            mesh.find_edge(b, a).unwrap_or(Edge::INVALID)
+        }
+    };
     stats.relocation_flips += 2;
     // The edge b → a of v's new triangle: the one it came through.
-    let came = mesh
-        .find_edge(mesh.dest(e), mesh.origin(e))
-        .unwrap_or(Edge::INVALID);
     Ok(if came.is_valid() && mesh.left(came).is_valid() {
         came
     } else {
         Edge::INVALID
+    })
+}
+
+/// [`hop`] when `v` has exactly three spokes and `spoke_c` is the one not beside `e` (a → b):
+/// the flips and ids are [`hop`]'s, without its ring walks. The first flip would duplicate an
+/// edge only if the corner beyond `e` were `v`'s third neighbour (`v`'s only other one), and
+/// the second rejoins a and b; returns the edge b → a that the second flip makes.
+fn hop3(mesh: &mut Mesh, v: Vertex, e: Edge, spoke_c: Edge) -> Result<Edge, DelaunayError> {
+    let (a, b) = (mesh.origin(e), mesh.dest(e));
+    let w = mesh.dest(mesh.left_next(e.sym()));
+    if w == mesh.dest(spoke_c) {
+        return Err(DelaunayError::FoldUnresolved(v));
+    }
+    mesh.flip_fresh(e)?;
+    let joined = mesh.flip_fresh(spoke_c)?;
+    Ok(match (mesh.origin(joined), mesh.dest(joined)) {
+        (o, d) if (o, d) == (b, a) => joined,
+        (o, d) if (o, d) == (a, b) => joined.sym(),
+        _ => mesh.find_edge(b, a).unwrap_or(Edge::INVALID),
     })
 }
 

@@ -17,6 +17,8 @@ mod query;
 mod report;
 mod resample;
 mod rigid;
+#[cfg(test)]
+mod rigid_tests;
 
 pub use edits::MoveOptions;
 pub use query::Sample;

@@ -46,6 +46,7 @@ pub(super) fn update(
 }
 
 /// The edges around `vertices` (see [`update`]).
+#[cfg(test)]
 pub(super) fn around<'m>(
     mesh: &'m Mesh,
     vertices: &'m [Vertex],

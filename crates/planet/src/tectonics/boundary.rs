@@ -7,15 +7,25 @@
 //! If so, the two crusts will overlap there. Oceanic crust under continental crust, or the
 //! faster plate's of two oceans, is consumed: those vertices are removed, so the overriding plate
 //! moves into the room they leave and the boundary stays clean. Continent against continent
-//! is a collision: the faster plate's crust at the contact is sutured onto the other plate
-//! (it changes plate and moves with it from now on), and a collision range rises around the
-//! contact. The test is exact geometry in km: no edge counts.
+//! is a collision: continental crust does not sink, it shortens and thickens. The faster
+//! plate's crust that would overlap the other continent is taken up into the other plate's
+//! margin (its vertices merge into the crust they run into, whose collision range rises
+//! around the contact), so the other plate's margin stays where it is and the faster plate
+//! loses exactly the convergence, in km, as at a subduction front. The test is exact
+//! geometry in km: no edge counts.
+//!
+//! Why not re-plate the colliding crust where it stands (the suture of earlier versions): a
+//! re-plated vertex became the other plate's new margin, half a cell or more nearer than the
+//! contact, and the next row was caught there in turn, so the boundary moved into the faster
+//! plate at 1.0–2.1 times the convergence depending on the cell size (a 1D model of the rule,
+//! docs/benchmark-notes.md): plates differed by 5–17% between 100k and 1M vertices. Merged
+//! crust leaves the other plate's vertices, which never move in its frame, as the margin.
 
 use super::band;
 use super::distance::{Source, Sweep};
 use super::{
-    AGE, CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError,
-    orogeny, slice, world_err, world_ops,
+    CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
+    slice, world_err, world_ops,
 };
 use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
@@ -35,7 +45,8 @@ const WALK_CHUNK: usize = 1024;
 /// What the front stage did.
 pub(super) struct Fronts {
     pub subducted: usize,
-    pub sutured: usize,
+    /// Continental vertices taken up by collisions.
+    pub shortened: usize,
 }
 
 /// Which plate of each pair of oceanic plates (lower id first) dives under the other.
@@ -52,7 +63,8 @@ struct Overlap {
     vertex: Vertex,
     other: u32,
     other_continental: bool,
-    other_age: f32,
+    /// The other plate's vertex nearest to where the vertex lands.
+    landed: Vertex,
 }
 
 /// Decides and applies subduction and collision for the coming motion (see the module docs);
@@ -68,29 +80,40 @@ pub(super) fn subduct_and_collide(
     polarity: &mut Polarity,
     edges: &mut Vec<Edge>,
 ) -> Result<Fronts, TectonicsError> {
-    let (doomed, contacts) = {
+    let (doomed, taken, ranges) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         *edges = band::boundary_edges(world.mesh(), plate);
         let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
-        decide(&overlaps, plate, crust, polarity)
+        let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
+        let (taken, ranges) = collided(world, plates, &contacts, plate);
+        (doomed, taken, ranges)
     };
-    let removal = world_ops::remove_vertices(world, &doomed)?;
-    let changed = suture(world, plates, params, &contacts, sweep)?;
-    // The band after the edit and the suture, from what they touched.
+    // One removal for the consumed ocean and the shortened continents (disjoint, sorted).
+    let mut gone = Vec::with_capacity(doomed.len() + taken.len());
+    gone.extend_from_slice(&doomed);
+    gone.extend_from_slice(&taken);
+    gone.sort_unstable();
+    let removal = world_ops::remove_vertices(world, &gone)?;
+    collision_ranges(world, params, &ranges, sweep)?;
+    // The band after the edit, from what it touched.
     let mesh = world.mesh();
-    let touched = removal.edges.iter().copied();
-    let touched = touched.chain(band::around(mesh, &changed));
-    band::update(mesh, slice(world, &PLATE)?, edges, touched);
+    band::update(
+        mesh,
+        slice(world, &PLATE)?,
+        edges,
+        removal.edges.iter().copied(),
+    );
     Ok(Fronts {
         subducted: doomed.len(),
-        sutured: changed.len(),
+        shortened: taken.len(),
     })
 }
 
-/// Continental contacts per (plate, plate across), in vertex order.
-type Contacts = BTreeMap<(u32, u32), Vec<Vertex>>;
+/// Continental contacts per (plate, plate across), in vertex order: the vertex and the other
+/// plate's vertex it lands nearest to.
+type Contacts = BTreeMap<(u32, u32), Vec<(Vertex, Vertex)>>;
 
 /// Ocean against ocean: per pair of plates, the faster plate dives, decided when the two
 /// first converge and kept, as a subduction zone keeps its polarity. Plates pulled by a
@@ -137,10 +160,12 @@ fn decide(
         match (mine_continental, o.other_continental) {
             (false, true) => doomed.push(o.vertex),
             (false, false) if dives(a, o.other) => doomed.push(o.vertex),
-            (true, true) => contacts.entry((a, o.other)).or_default().push(o.vertex),
+            (true, true) => contacts
+                .entry((a, o.other))
+                .or_default()
+                .push((o.vertex, o.landed)),
             _ => {}
         }
-        let _ = o.other_age;
     }
     doomed.sort_unstable();
     (doomed, contacts)
@@ -204,7 +229,6 @@ fn find_overlaps(
     let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
     let turns: Vec<DQuat> = plates.iter().map(turn).collect();
     let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);
-    let age = world.layer(&AGE).map(|l| l.as_slice()).unwrap_or(&[]);
     // Only vertices nearer to the boundary than the two plates close in on each other there
     // (plus a cell) can cross it.
     let sweep = &*sweep;
@@ -244,37 +268,43 @@ fn find_overlaps(
                     vertex: v,
                     other: b as u32,
                     other_continental: crust[w.index()] == CONTINENTAL,
-                    other_age: age[w.index()],
+                    landed: w,
                 })
             })
         })
         .collect()
 }
 
-/// For each pair of plates in continental contact, the continental crust of the faster
-/// plate that the coming motion would push into the slower one joins the slower plate (it
-/// stops there and piles up: crustal shortening), and a collision range rises around the
-/// contact. The plate boundary thus moves into the faster plate at the closing speed.
-/// Returns the vertices that changed plate.
-fn suture(
+/// The collision ranges rise around the contacts, on the continental crust within
+/// [`COLLISION_RADIUS_KM`] of a vertex that took up the other plate's crust (`sources`,
+/// tagged with the closing speed in m/Myr; a source no longer alive is skipped).
+fn collision_ranges(
     world: &mut World,
-    plates: &[Plate],
     params: &Params,
-    contacts: &Contacts,
+    sources: &[(Vertex, u32)],
     sweep: &mut Sweep,
-) -> Result<Vec<Vertex>, TectonicsError> {
-    if contacts.is_empty() {
-        return Ok(Vec::new());
+) -> Result<(), TectonicsError> {
+    if sources.is_empty() {
+        return Ok(());
     }
-    let (changes, rises) = {
-        let plate = slice(world, &PLATE)?;
+    let rises = {
+        let mesh = world.mesh();
+        let pos = world_ops::positions(world);
         let crust = slice(world, &CRUST)?;
-        let (changes, range_sources) = sutured(world, plates, contacts, plate);
+        let sources: Vec<Source> = sources
+            .iter()
+            .filter(|(v, _)| mesh.is_vertex_alive(*v))
+            .map(|&(vertex, tag)| Source {
+                vertex,
+                point: pos[vertex.index()],
+                tag,
+            })
+            .collect();
         sweep.run(
-            world.mesh(),
-            world_ops::positions(world),
+            mesh,
+            pos,
             params.radius_km,
-            &range_sources,
+            &sources,
             COLLISION_RADIUS_KM,
             None,
         );
@@ -294,16 +324,10 @@ fn suture(
                 (i, COLLISION_UPLIFT_M_PER_MYR * dt * k * (x * x) as f32)
             })
             .collect();
-        (changes, rises)
+        rises
     };
     // Only the entries that change are written (the guards copy each layer once, for their
     // rollback).
-    let mut g = world.lock_layer(&PLATE).map_err(world_err("plate"))?;
-    let plate = g.as_mut_slice();
-    for &(v, b) in &changes {
-        plate[v.index()] = b;
-    }
-    g.commit().map_err(world_err("plate"))?;
     let mut pair = world
         .lock_layers(&ELEVATION, &OROGENY)
         .map_err(world_err("relief"))?;
@@ -314,44 +338,42 @@ fn suture(
         k[i] = orogeny::HIMALAYAN;
     }
     pair.commit().map_err(world_err("relief"))?;
-    Ok(changes.iter().map(|&(v, _)| v).collect())
+    Ok(())
 }
 
-/// The continental vertices of the smaller plate of each contact that join the larger one
-/// (each vertex once, the first contact that names it), and the collision range's sources
-/// (tagged with the closing speed in m/Myr).
-fn sutured(
+/// Per pair of plates in continental contact, the faster plate's continental crust that the
+/// coming motion would push into the slower one (each vertex once, the first contact that
+/// names it, in increasing order): it is taken up by the slower plate's margin (crustal
+/// shortening, as India's crust into Asia). Also the collision ranges' sources: the
+/// slower plate's vertices it runs into, each once, with the closing speed (m/Myr).
+fn collided(
     world: &World,
     plates: &[Plate],
     contacts: &Contacts,
     plate: &[u32],
-) -> (Vec<(Vertex, u32)>, Vec<Source>) {
+) -> (Vec<Vertex>, Vec<(Vertex, u32)>) {
     let pos = world_ops::positions(world);
-    let mut changes = Vec::new();
+    let mut taken = Vec::new();
     let mut done = std::collections::BTreeSet::new();
-    let mut range_sources = Vec::new();
+    let mut sources = BTreeMap::new();
     for (&(a, b), touch) in contacts {
         let (pa, pb) = (plates[a as usize], plates[b as usize]);
-        // Only the faster plate's crust is sutured (ties: the higher id's): it is scraped
-        // off onto the slower plate, as India's crust onto Asia. Speeds are drawn from the
-        // seed, so the choice is the same on every mesh (comparing areas was not, for two
-        // plates of nearly equal size).
+        // Only the faster plate's crust is taken up (ties: the higher id's). Speeds are drawn
+        // from the seed, so the choice is the same on every mesh (comparing areas was not,
+        // for two plates of nearly equal size).
         if pa.omega < pb.omega || (pa.omega == pb.omega && a < b) {
             continue;
         }
-        for &v in touch {
+        for &(v, w) in touch {
             if plate[v.index()] != a || !done.insert(v) {
                 continue;
             }
-            changes.push((v, b));
+            taken.push(v);
             let x = pos[v.index()];
             let speed = (pa.velocity(x) - pb.velocity(x)).length();
-            range_sources.push(Source {
-                vertex: v,
-                point: x,
-                tag: (speed * 1000.0) as u32,
-            });
+            sources.entry(w).or_insert((speed * 1000.0) as u32);
         }
     }
-    (changes, range_sources)
+    taken.sort_unstable();
+    (taken, sources.into_iter().collect())
 }

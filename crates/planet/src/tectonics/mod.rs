@@ -373,7 +373,7 @@ impl Tectonics {
             &mut self.scratch.band,
         )?;
         r.subducted = b.subducted;
-        r.sutured = b.sutured;
+        r.shortened = b.shortened;
         r.times.subduction = split();
         r.created = new_crust::new_crust(
             world,

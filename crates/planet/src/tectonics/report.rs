@@ -46,8 +46,9 @@ pub struct StepReport {
     pub subducted: usize,
     /// Vertices of new oceanic crust made in the gaps.
     pub created: usize,
-    /// Continental vertices that changed plate by suturing.
-    pub sutured: usize,
+    /// Continental vertices taken up by collisions: the faster plate's crust shortened into
+    /// the other plate's margin (never by subduction).
+    pub shortened: usize,
     /// Vertices moved to a neighbouring plate by the clean-up (stray pieces).
     pub reassigned: usize,
     /// The plate made by rifting in this step.

@@ -295,34 +295,43 @@ fn stress_the_same_planet_at_20k_and_100k() {
 }
 
 #[test]
-#[ignore = "planets of 100k and 1M through 80 Myr (about a minute on a quiet machine); run by `cargo xtask stress`"]
+#[ignore = "five pairs of planets of 100k and 1M through 80 Myr (a few minutes); run by `cargo xtask stress`"]
 fn stress_plate_areas_at_100k_and_1m() {
-    // Issue 23 asks every plate within 5% across resolutions. Measured (seed 2026, 40 steps):
-    // every plate over 5% of the sphere within 3.9%, every plate within 0.40% of the sphere;
-    // the one plate off by more than 5% is a small plate being consumed (1.4 / 1.7% of the
-    // sphere), whose front sits half a cell deeper on the coarser mesh. Seeds 3 and 7: see
-    // docs/benchmark-notes.md ("Plate areas across resolutions").
-    let (a, ta) = planet(100_000, 40, 2026, |_| {});
-    let (b, tb) = planet(1_000_000, 40, 2026, |_| {});
-    let (sa, sb) = (
-        summarize(&a, ta.plates.len()),
-        summarize(&b, tb.plates.len()),
-    );
-    let sphere: f64 = sa.plate_areas_km2.iter().sum();
-    assert_eq!(sa.plate_areas_km2.len(), sb.plate_areas_km2.len());
-    for (p, (x, y)) in sa
-        .plate_areas_km2
-        .iter()
-        .zip(&sb.plate_areas_km2)
-        .enumerate()
+    // Issue 23 asks every plate within 5% across resolutions. Measured (40 steps, 100k vs 1M,
+    // plates over 1% of the sphere): seeds 2026, 3, 7, 11, 13 each have one small plate off by
+    // 6–10% (2026: plate 6, 1.85 / 1.99% of the sphere; 3: plate 5, 1.68 / 1.86%; 7: plate 7,
+    // 1.35 / 1.48%; 11: plate 0, 3.80 / 4.18%; 13: plate 2, 5.27 / 4.94%), every other plate
+    // within 4.8%: the target is not met for any seed. Asserted: every plate within 0.5% of the
+    // sphere, and for seeds 2026, 3, 7, 11 every plate over 5% of the sphere within 5%. See
+    // docs/benchmark-notes.md ("Plate areas and ages II").
+    for (seed, big_within_5_percent) in
+        [(2026, true), (3, true), (7, true), (11, true), (13, false)]
     {
-        let big = x.max(*y);
-        assert!((x - y).abs() / sphere < 0.005, "plate {p}: {x} vs {y} km²");
-        if big > 0.05 * sphere {
-            assert!((x - y).abs() / big < 0.05, "plate {p}: {x} vs {y} km²");
+        let (a, ta) = planet(100_000, 40, seed, |_| {});
+        let (b, tb) = planet(1_000_000, 40, seed, |_| {});
+        let (sa, sb) = (
+            summarize(&a, ta.plates.len()),
+            summarize(&b, tb.plates.len()),
+        );
+        let sphere: f64 = sa.plate_areas_km2.iter().sum();
+        assert_eq!(sa.plate_areas_km2.len(), sb.plate_areas_km2.len());
+        for (p, (x, y)) in sa
+            .plate_areas_km2
+            .iter()
+            .zip(&sb.plate_areas_km2)
+            .enumerate()
+        {
+            let big = x.max(*y);
+            let what = format!("seed {seed}, plate {p}: {x} vs {y} km²");
+            assert!((x - y).abs() / sphere < 0.005, "{what}");
+            if big_within_5_percent && big > 0.05 * sphere {
+                assert!((x - y).abs() / big < 0.05, "{what}");
+            }
         }
+        assert!(sa.lonely_fraction < 0.001 && sb.lonely_fraction < 0.001);
+        let land = (sa.land_fraction - sb.land_fraction).abs();
+        assert!(land < 0.03, "seed {seed}: land {land}");
     }
-    assert!(sa.lonely_fraction < 0.001 && sb.lonely_fraction < 0.001);
 }
 
 /// Seed 2026 at `n` and `m` vertices through `steps` steps: both summaries (their land

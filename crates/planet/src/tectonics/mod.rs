@@ -1,5 +1,5 @@
 //! Plate tectonics in physical units on a world: plates that move as rigid caps, oceanic crust
-//! consumed at subduction fronts and made at ridges, continents that collide and suture,
+//! consumed at subduction fronts and made at ridges, continents that collide and shorten,
 //! large plates that rift, relief raised by distance to the fronts and worn down by erosion.
 //!
 //! Everything is in km, km/Myr, Myr and metres, never in edges or vertex counts, and every
@@ -10,7 +10,7 @@
 //! State per vertex, in world layers: [`PLATE`], [`CRUST`], [`AGE`] (Myr), [`ELEVATION`] (m),
 //! [`OROGENY`], [`RIDGE`]; per plate, in [`Tectonics::plates`]: Euler pole, angular speed,
 //! area. One [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore),
-//! subduction (removal of the overridden ocean) and collision (terrane transfer), new crust in
+//! subduction (removal of the overridden ocean) and collision (shortening), new crust in
 //! the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion, ocean
 //! depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh edits go
 //! through [`world_ops`], an adapter shaped like the world's own operations.
@@ -267,7 +267,7 @@ impl Plate {
 pub struct Tectonics {
     /// The settings.
     pub params: Params,
-    /// Every plate ever made, by id (a plate sutured away keeps its entry with no area).
+    /// Every plate ever made, by id (a plate consumed or absorbed keeps its entry with no area).
     pub plates: Vec<Plate>,
     /// Simulated time (Myr).
     pub time_myr: f64,

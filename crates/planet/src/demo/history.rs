@@ -64,6 +64,7 @@ pub(super) fn run(
         ("vertices subducted", total(|s| s.subducted)),
         ("vertices of new crust", total(|s| s.created)),
         ("continental vertices shortened", total(|s| s.shortened)),
+        ("continental vertices sutured", total(|s| s.sutured)),
         ("resamplings", total(|s| usize::from(s.resampled))),
         ("rifts", total(|s| usize::from(s.rifted.is_some()))),
     ];

@@ -46,7 +46,6 @@ pub(super) fn update(
 }
 
 /// The edges around `vertices` (see [`update`]).
-#[cfg(test)]
 pub(super) fn around<'m>(
     mesh: &'m Mesh,
     vertices: &'m [Vertex],

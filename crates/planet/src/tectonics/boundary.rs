@@ -22,10 +22,11 @@
 //! crust leaves the other plate's vertices, which never move in its frame, as the margin.
 
 use super::band;
+use super::suture;
 use super::distance::{Source, Sweep};
 use super::{
     CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
-    slice, world_err, world_ops,
+    set, slice, world_err, world_ops,
 };
 use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
@@ -59,6 +60,8 @@ pub(super) struct Fronts {
     pub subducted: usize,
     /// Continental vertices taken up by collisions.
     pub shortened: usize,
+    /// Vertices of small terranes re-plated onto the plate they collided with.
+    pub sutured: usize,
 }
 
 /// Which plate of each pair of oceanic plates (lower id first) dives under the other.
@@ -92,34 +95,42 @@ pub(super) fn subduct_and_collide(
     polarity: &mut Polarity,
     edges: &mut Vec<Edge>,
 ) -> Result<Fronts, TectonicsError> {
-    let (doomed, taken, ranges) = {
+    let (doomed, c) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         *edges = band::boundary_edges(world.mesh(), plate);
         let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
-        let (taken, ranges) = collided(world, plates, &contacts, plate);
-        (doomed, taken, ranges)
+        let c = collided(world, params, plates, &contacts, (plate, crust));
+        (doomed, c)
     };
-    // One removal for the consumed ocean and the shortened continents (disjoint, sorted).
-    let mut gone = Vec::with_capacity(doomed.len() + taken.len());
+    // The small terranes change plate (disjoint from the removed vertices)...
+    let sutured: Vec<Vertex> = c.sutured.iter().map(|&(v, _)| v).collect();
+    if !sutured.is_empty() {
+        set(world, &PLATE, &sutured, |k| c.sutured[k].1)?;
+    }
+    // ...and one removal takes the consumed ocean and the shortened continents (disjoint,
+    // sorted).
+    let mut gone = Vec::with_capacity(doomed.len() + c.taken.len());
     gone.extend_from_slice(&doomed);
-    gone.extend_from_slice(&taken);
+    gone.extend_from_slice(&c.taken);
     gone.sort_unstable();
     let removal = world_ops::remove_vertices(world, &gone)?;
-    collision_ranges(world, params, &ranges, sweep)?;
-    // The band after the edit, from what it touched.
+    collision_ranges(world, params, &c.ranges, sweep)?;
+    // The band after the edits, from what they touched.
     let mesh = world.mesh();
+    let replated = band::around(mesh, &sutured);
     band::update(
         mesh,
         slice(world, &PLATE)?,
         edges,
-        removal.edges.iter().copied(),
+        removal.edges.iter().copied().chain(replated),
     );
     Ok(Fronts {
         subducted: doomed.len(),
-        shortened: taken.len(),
+        shortened: c.taken.len(),
+        sutured: sutured.len(),
     })
 }
 
@@ -365,14 +376,17 @@ fn collision_ranges(
 /// slower plate's vertices it runs into, each once, with the closing speed (m/Myr).
 fn collided(
     world: &World,
+    params: &Params,
     plates: &[Plate],
     contacts: &Contacts,
-    plate: &[u32],
-) -> (Vec<Vertex>, Vec<(Vertex, u32)>) {
+    layers: (&[u32], &[u8]),
+) -> Collided {
+    let (plate, crust) = layers;
     let pos = world_ops::positions(world);
-    let mut taken = Vec::new();
+    let mut c = Collided::default();
     let mut done = std::collections::BTreeSet::new();
     let mut sources = BTreeMap::new();
+    let mut fills = suture::Fills::default();
     for (&(a, b), touch) in contacts {
         let (pa, pb) = (plates[a as usize], plates[b as usize]);
         // Only the faster plate's crust is taken up (ties: the higher id's). Speeds are drawn
@@ -382,15 +396,38 @@ fn collided(
             continue;
         }
         for &(v, w) in touch {
-            if plate[v.index()] != a || !done.insert(v) {
+            if plate[v.index()] != a || done.contains(&v) {
                 continue;
             }
-            taken.push(v);
             let x = pos[v.index()];
             let speed = (pa.velocity(x) - pb.velocity(x)).length();
             sources.entry(w).or_insert((speed * 1000.0) as u32);
+            // A small terrane joins the other plate whole; a large one is shortened.
+            match fills.small_terrane(world, plate, crust, params.radius_km, v) {
+                Some(terrane) => {
+                    let fresh = terrane.into_iter().filter(|&u| done.insert(u));
+                    c.sutured.extend(fresh.map(|u| (u, b)));
+                }
+                None => {
+                    done.insert(v);
+                    c.taken.push(v);
+                }
+            }
         }
     }
-    taken.sort_unstable();
-    (taken, sources.into_iter().collect())
+    c.taken.sort_unstable();
+    c.sutured.sort_unstable();
+    c.ranges = sources.into_iter().collect();
+    c
+}
+
+/// What the collisions do (see [`collided`]).
+#[derive(Default)]
+struct Collided {
+    /// Continental vertices shortened into the other plate's margin, in increasing order.
+    taken: Vec<Vertex>,
+    /// Vertices of small terranes with the plate they suture onto, in vertex order.
+    sutured: Vec<(Vertex, u32)>,
+    /// The collision ranges' sources with the closing speed (m/Myr).
+    ranges: Vec<(Vertex, u32)>,
 }

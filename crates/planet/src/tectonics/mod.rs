@@ -27,11 +27,13 @@ mod relief;
 mod report;
 mod ridge;
 mod stats;
+mod suture;
 pub mod world_ops;
 
 pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
+pub use suture::SUTURE_MAX_KM2;
 pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
 
 use glam::{DQuat, DVec3};
@@ -374,6 +376,7 @@ impl Tectonics {
         )?;
         r.subducted = b.subducted;
         r.shortened = b.shortened;
+        r.sutured = b.sutured;
         r.times.subduction = split();
         r.created = new_crust::new_crust(
             world,

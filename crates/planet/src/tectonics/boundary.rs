@@ -22,8 +22,8 @@
 //! crust leaves the other plate's vertices, which never move in its frame, as the margin.
 
 use super::band;
-use super::suture;
 use super::distance::{Source, Sweep};
+use super::suture;
 use super::{
     CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
     set, slice, world_err, world_ops,

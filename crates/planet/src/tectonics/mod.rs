@@ -33,8 +33,8 @@ pub mod world_ops;
 pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
-pub use suture::SUTURE_MAX_KM2;
 pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
+pub use suture::SUTURE_MAX_KM2;
 
 use glam::{DQuat, DVec3};
 use layer_io::{read, set, slice, write};

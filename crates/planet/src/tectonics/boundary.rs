@@ -11,8 +11,10 @@
 //! plate's crust that would overlap the other continent is taken up into the other plate's
 //! margin (its vertices merge into the crust they run into, whose collision range rises
 //! around the contact), so the other plate's margin stays where it is and the faster plate
-//! loses exactly the convergence, in km, as at a subduction front. The test is exact
-//! geometry in km: no edge counts.
+//! loses exactly the convergence, in km, as at a subduction front. A small continent is not
+//! shortened but sutures: when the faster plate's continental crust connected to the contact
+//! is under [`super::SUTURE_MAX_KM2`], that whole terrane is re-plated onto the other plate
+//! and moves with it ([`super::suture`]). The test is exact geometry in km: no edge counts.
 //!
 //! Why not re-plate the colliding crust where it stands (the suture of earlier versions): a
 //! re-plated vertex became the other plate's new margin, half a cell or more nearer than the

@@ -1,6 +1,7 @@
 //! Plate tectonics in physical units on a world: plates that move as rigid caps, oceanic crust
-//! consumed at subduction fronts and made at ridges, continents that collide and shorten,
-//! large plates that rift, relief raised by distance to the fronts and worn down by erosion.
+//! consumed at subduction fronts and made at ridges, continents that collide and shorten (small
+//! terranes suture onto the plate they meet), large plates that rift, relief raised by
+//! distance to the fronts and worn down by erosion.
 //!
 //! Everything is in km, km/Myr, Myr and metres, never in edges or vertex counts, and every
 //! random choice is a function of the seed and of places on the sphere (plate seeds drawn as
@@ -10,10 +11,10 @@
 //! State per vertex, in world layers: [`PLATE`], [`CRUST`], [`AGE`] (Myr), [`ELEVATION`] (m),
 //! [`OROGENY`], [`RIDGE`]; per plate, in [`Tectonics::plates`]: Euler pole, angular speed,
 //! area. One [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore),
-//! subduction (removal of the overridden ocean) and collision (shortening), new crust in
-//! the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion, ocean
-//! depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh edits go
-//! through [`world_ops`], an adapter shaped like the world's own operations.
+//! subduction (removal of the overridden ocean) and collision (shortening or suturing), new
+//! crust in the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion,
+//! ocean depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh
+//! edits go through [`world_ops`], an adapter shaped like the world's own operations.
 
 mod band;
 mod boundary;

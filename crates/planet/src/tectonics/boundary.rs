@@ -96,6 +96,7 @@ pub(super) fn subduct_and_collide(
     sweep: &mut Sweep,
     polarity: &mut Polarity,
     edges: &mut Vec<Edge>,
+    labels: &mut Vec<u32>,
 ) -> Result<Fronts, TectonicsError> {
     let (doomed, c) = {
         let plate = slice(world, &PLATE)?;
@@ -104,7 +105,7 @@ pub(super) fn subduct_and_collide(
         let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
-        let c = collided(world, params, plates, &contacts, (plate, crust));
+        let c = collided(world, plates, &contacts, (plate, crust), labels);
         (doomed, c)
     };
     // The small terranes change plate (disjoint from the removed vertices)...
@@ -373,42 +374,60 @@ fn collision_ranges(
 
 /// Per pair of plates in continental contact, the faster plate's continental crust that the
 /// coming motion would push into the slower one (each vertex once, the first contact that
-/// names it, in increasing order): it is taken up by the slower plate's margin (crustal
-/// shortening, as India's crust into Asia). Also the collision ranges' sources: the
-/// slower plate's vertices it runs into, each once, with the closing speed (m/Myr).
+/// names it): a small terrane sutures whole onto the slower plate ([`suture::terranes`]),
+/// a large continent's front is taken up by the slower plate's margin (crustal shortening,
+/// as India's crust into Asia). Also the collision ranges' sources: the slower plate's
+/// vertices it runs into, each once, with the closing speed (m/Myr).
 fn collided(
     world: &World,
-    params: &Params,
     plates: &[Plate],
     contacts: &Contacts,
     layers: (&[u32], &[u8]),
+    labels: &mut Vec<u32>,
 ) -> Collided {
     let (plate, crust) = layers;
     let pos = world_ops::positions(world);
+    // Only the faster plate's crust is taken up or sutured (ties: the higher id's). Speeds
+    // are drawn from the seed, so the choice is the same on every mesh (comparing areas was
+    // not, for two plates of nearly equal size).
+    let faster = |a: u32, b: u32| {
+        let (pa, pb) = (plates[a as usize], plates[b as usize]);
+        pa.omega > pb.omega || (pa.omega == pb.omega && a > b)
+    };
+    let active: Vec<_> = contacts
+        .iter()
+        .filter(|&(&(a, b), _)| faster(a, b))
+        .map(|(&ab, touch)| (ab, touch))
+        .collect();
+    let seeds: Vec<Vertex> = active
+        .iter()
+        .flat_map(|(_, touch)| touch.iter().map(|&(v, _)| v))
+        .collect();
+    let terranes = suture::terranes(world, plate, crust, &seeds, labels);
     let mut c = Collided::default();
     let mut done = std::collections::BTreeSet::new();
+    let mut joined = std::collections::BTreeSet::new();
     let mut sources = BTreeMap::new();
-    let mut fills = suture::Fills::default();
-    for (&(a, b), touch) in contacts {
+    let mut k = 0;
+    for ((a, b), touch) in active {
         let (pa, pb) = (plates[a as usize], plates[b as usize]);
-        // Only the faster plate's crust is taken up (ties: the higher id's). Speeds are drawn
-        // from the seed, so the choice is the same on every mesh (comparing areas was not,
-        // for two plates of nearly equal size).
-        if pa.omega < pb.omega || (pa.omega == pb.omega && a < b) {
-            continue;
-        }
         for &(v, w) in touch {
+            let terrane = terranes.of(k);
+            k += 1;
             if plate[v.index()] != a || done.contains(&v) {
                 continue;
             }
             let x = pos[v.index()];
             let speed = (pa.velocity(x) - pb.velocity(x)).length();
             sources.entry(w).or_insert((speed * 1000.0) as u32);
-            // A small terrane joins the other plate whole; a large one is shortened.
-            match fills.small_terrane(world, plate, crust, params.radius_km, v) {
-                Some(terrane) => {
-                    let fresh = terrane.into_iter().filter(|&u| done.insert(u));
-                    c.sutured.extend(fresh.map(|u| (u, b)));
+            // A small terrane joins the other plate whole (the first pair that names it);
+            // a large one is shortened.
+            match terrane {
+                Some((t, vertices)) => {
+                    if joined.insert(t) {
+                        done.extend(vertices.iter().copied());
+                        c.sutured.extend(vertices.iter().map(|&u| (u, b)));
+                    }
                 }
                 None => {
                     done.insert(v);

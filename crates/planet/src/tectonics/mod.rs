@@ -297,6 +297,8 @@ struct Scratch {
     /// The edges joining two plates, from the front stage to the relief.
     band: Vec<quadedge::Edge>,
     crust: new_crust::Buffers,
+    /// Per vertex slot, the suture fills' labels (all unset between steps).
+    terranes: Vec<u32>,
 }
 
 impl Tectonics {
@@ -374,6 +376,7 @@ impl Tectonics {
             &mut self.scratch.sweep,
             &mut self.polarity,
             &mut self.scratch.band,
+            &mut self.scratch.terranes,
         )?;
         r.subducted = b.subducted;
         r.shortened = b.shortened;

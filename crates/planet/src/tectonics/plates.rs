@@ -118,7 +118,7 @@ fn held(mesh: &Mesh, pos: &[DVec3], comp: &[u32], pieces: &[Piece], radius: f64)
 
 /// A vertex's barycentric cell (km²): a third of each triangle round it (the cells tile the
 /// sphere).
-pub(super) fn cell_area(mesh: &Mesh, pos: &[DVec3], v: Vertex, radius: f64) -> f64 {
+fn cell_area(mesh: &Mesh, pos: &[DVec3], v: Vertex, radius: f64) -> f64 {
     mesh.vertex_faces(v)
         .map(|f| {
             let [a, b, c] = mesh.face_vertices(f).map(|u| pos[u.index()]);

@@ -80,8 +80,13 @@ fn run(n: usize, steps: usize, seed: u64) -> (planet::tectonics::Summary, Vec<f6
     let sim = Instant::now();
     let mut steady = Vec::new();
     let mut repair = [0usize; 3];
+    // Continental vertices shortened, sutured, and steps with a suture.
+    let mut collision = [0usize; 3];
     for _ in 0..steps {
         let r = t.step(&mut world).expect("step");
+        collision[0] += r.shortened;
+        collision[1] += r.sutured;
+        collision[2] += usize::from(r.sutured > 0);
         repair[0] += r.restore.flips;
         repair[1] += r.restore.folds;
         repair[2] += r.restore.relocated;
@@ -116,6 +121,10 @@ fn run(n: usize, steps: usize, seed: u64) -> (planet::tectonics::Summary, Vec<f6
     println!(
         "  motion repair: {} flips, {} folds, {} relocated",
         repair[0], repair[1], repair[2]
+    );
+    println!(
+        "  collisions: {} continental vertices shortened, {} sutured (in {} steps)",
+        collision[0], collision[1], collision[2]
     );
     println!(
         "  land {:.1} %, elevation {:.0} .. {:.0} m, percentiles {:?}, lonely {:.4} %, split plates {}",

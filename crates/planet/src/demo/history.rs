@@ -63,7 +63,8 @@ pub(super) fn run(
         ("tectonic steps", report.motion.len()),
         ("vertices subducted", total(|s| s.subducted)),
         ("vertices of new crust", total(|s| s.created)),
-        ("vertices sutured", total(|s| s.sutured)),
+        ("continental vertices shortened", total(|s| s.shortened)),
+        ("continental vertices sutured", total(|s| s.sutured)),
         ("resamplings", total(|s| usize::from(s.resampled))),
         ("rifts", total(|s| usize::from(s.rifted.is_some()))),
     ];

@@ -3,19 +3,32 @@
 //!
 //! Before a motion step, each vertex near a boundary asks where it will be: turned by its own
 //! plate and seen from the plate across the boundary (turned back by that plate's rotation),
-//! is that point in the other plate's territory now (its nearest vertex on the other plate)?
-//! If so, the two crusts will overlap there. Oceanic crust under continental crust, or the
+//! is that point in the other plate's territory now, within half a cell of the other plate's
+//! nearest vertex ([`OVERLAP_CELLS`])? If so, the two crusts will overlap there. Oceanic crust under continental crust, or the
 //! faster plate's of two oceans, is consumed: those vertices are removed, so the overriding plate
 //! moves into the room they leave and the boundary stays clean. Continent against continent
-//! is a collision: the faster plate's crust at the contact is sutured onto the other plate
-//! (it changes plate and moves with it from now on), and a collision range rises around the
-//! contact. The test is exact geometry in km: no edge counts.
+//! is a collision: continental crust does not sink, it shortens and thickens. The faster
+//! plate's crust that would overlap the other continent is taken up into the other plate's
+//! margin (its vertices merge into the crust they run into, whose collision range rises
+//! around the contact), so the other plate's margin stays where it is and the faster plate
+//! loses exactly the convergence, in km, as at a subduction front. A small continent is not
+//! shortened but sutures: when the faster plate's continental crust connected to the contact
+//! is under [`super::SUTURE_MAX_KM2`], that whole terrane is re-plated onto the other plate
+//! and moves with it ([`super::suture`]). The test is exact geometry in km: no edge counts.
+//!
+//! Why not re-plate the colliding crust where it stands (the suture of earlier versions): a
+//! re-plated vertex became the other plate's new margin, half a cell or more nearer than the
+//! contact, and the next row was caught there in turn, so the boundary moved into the faster
+//! plate at 1.0–2.1 times the convergence depending on the cell size (a 1D model of the rule,
+//! docs/benchmark-notes.md): plates differed by 5–17% between 100k and 1M vertices. Merged
+//! crust leaves the other plate's vertices, which never move in its frame, as the margin.
 
 use super::band;
 use super::distance::{Source, Sweep};
+use super::suture;
 use super::{
-    AGE, CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError,
-    orogeny, set, slice, world_ops,
+    CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
+    set, slice, world_ops,
 };
 use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
@@ -28,6 +41,18 @@ use world::World;
 const COLLISION_UPLIFT_M_PER_MYR: f32 = 140.0;
 const COLLISION_RADIUS_KM: f64 = 700.0;
 
+/// A vertex's crust overlaps the other plate's when it lands nearer to the other plate's
+/// vertex than to any vertex of its own plate, and either within this many mesh spacings of
+/// it or beyond the other plate's front row. A vertex stands for a cell of crust about a
+/// spacing wide, so the front row is consumed once its cells overlap the other plate's by
+/// half, and the two rows end about a spacing apart, the boundary half a cell from each,
+/// whatever the cell size. Consuming
+/// every vertex whose landing point was merely nearer to the other plate's vertex than to its
+/// own plate's left the rows `s` to `s + spacing` apart (`s` the step's closing), and along
+/// oblique and sliding boundaries ate the ragged rows' teeth, at a rate that grew with the
+/// cell: small plates came out 5–25% smaller at 20k and 100k than at 1M vertices.
+const OVERLAP_CELLS: f64 = 0.5;
+
 /// Candidates per task of the overlap test (each task's walks start from the previous
 /// answer).
 const WALK_CHUNK: usize = 1024;
@@ -35,6 +60,9 @@ const WALK_CHUNK: usize = 1024;
 /// What the front stage did.
 pub(super) struct Fronts {
     pub subducted: usize,
+    /// Continental vertices taken up by collisions.
+    pub shortened: usize,
+    /// Vertices of small terranes re-plated onto the plate they collided with.
     pub sutured: usize,
 }
 
@@ -52,7 +80,8 @@ struct Overlap {
     vertex: Vertex,
     other: u32,
     other_continental: bool,
-    other_age: f32,
+    /// The other plate's vertex nearest to where the vertex lands.
+    landed: Vertex,
 }
 
 /// Decides and applies subduction and collision for the coming motion (see the module docs);
@@ -67,30 +96,50 @@ pub(super) fn subduct_and_collide(
     sweep: &mut Sweep,
     polarity: &mut Polarity,
     edges: &mut Vec<Edge>,
+    labels: &mut Vec<u32>,
 ) -> Result<Fronts, TectonicsError> {
-    let (doomed, contacts) = {
+    let (doomed, c) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         *edges = band::boundary_edges(world.mesh(), plate);
         let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
-        decide(&overlaps, plate, crust, polarity)
+        let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
+        let c = collided(world, plates, &contacts, (plate, crust), labels);
+        (doomed, c)
     };
-    let removal = world_ops::remove_vertices(world, &doomed)?;
-    let changed = suture(world, plates, params, &contacts, sweep)?;
-    // The band after the edit and the suture, from what they touched.
+    // The small terranes change plate (disjoint from the removed vertices)...
+    let sutured: Vec<Vertex> = c.sutured.iter().map(|&(v, _)| v).collect();
+    if !sutured.is_empty() {
+        set(world, &PLATE, &sutured, |k| c.sutured[k].1)?;
+    }
+    // ...and one removal takes the consumed ocean and the shortened continents (disjoint,
+    // sorted).
+    let mut gone = Vec::with_capacity(doomed.len() + c.taken.len());
+    gone.extend_from_slice(&doomed);
+    gone.extend_from_slice(&c.taken);
+    gone.sort_unstable();
+    let removal = world_ops::remove_vertices(world, &gone)?;
+    collision_ranges(world, params, &c.ranges, sweep)?;
+    // The band after the edits, from what they touched.
     let mesh = world.mesh();
-    let touched = removal.edges.iter().copied();
-    let touched = touched.chain(band::around(mesh, &changed));
-    band::update(mesh, slice(world, &PLATE)?, edges, touched);
+    let replated = band::around(mesh, &sutured);
+    band::update(
+        mesh,
+        slice(world, &PLATE)?,
+        edges,
+        removal.edges.iter().copied().chain(replated),
+    );
     Ok(Fronts {
         subducted: doomed.len(),
-        sutured: changed.len(),
+        shortened: c.taken.len(),
+        sutured: sutured.len(),
     })
 }
 
-/// Continental contacts per (plate, plate across), in vertex order.
-type Contacts = BTreeMap<(u32, u32), Vec<Vertex>>;
+/// Continental contacts per (plate, plate across), in vertex order: the vertex and the other
+/// plate's vertex it lands nearest to.
+type Contacts = BTreeMap<(u32, u32), Vec<(Vertex, Vertex)>>;
 
 /// Ocean against ocean: per pair of plates, the faster plate dives, decided when the two
 /// first converge and kept, as a subduction zone keeps its polarity. Plates pulled by a
@@ -137,10 +186,12 @@ fn decide(
         match (mine_continental, o.other_continental) {
             (false, true) => doomed.push(o.vertex),
             (false, false) if dives(a, o.other) => doomed.push(o.vertex),
-            (true, true) => contacts.entry((a, o.other)).or_default().push(o.vertex),
+            (true, true) => contacts
+                .entry((a, o.other))
+                .or_default()
+                .push((o.vertex, o.landed)),
             _ => {}
         }
-        let _ = o.other_age;
     }
     doomed.sort_unstable();
     (doomed, contacts)
@@ -204,7 +255,6 @@ fn find_overlaps(
     let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
     let turns: Vec<DQuat> = plates.iter().map(turn).collect();
     let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);
-    let age = world.layer(&AGE).map(|l| l.as_slice()).unwrap_or(&[]);
     // Only vertices nearer to the boundary than the two plates close in on each other there
     // (plus a cell) can cross it.
     let sweep = &*sweep;
@@ -230,6 +280,7 @@ fn find_overlaps(
     let key =
         |u: Vertex, q: DVec3| delaunay::Surface::distance_key(&delaunay::Sphere, q, pos[u.index()]);
     let (turns, back) = (&turns[..], &back[..]);
+    let overlap = OVERLAP_CELLS * params.spacing_km;
     candidates
         .par_chunks(WALK_CHUNK)
         .flat_map_iter(|chunk| {
@@ -240,41 +291,51 @@ fn find_overlaps(
                 let start = last.filter(|&u| key(u, q) < key(v, q)).unwrap_or(v);
                 let w = band::nearest_from(mesh, pos, start, q);
                 last = Some(w);
-                (plate[w.index()] as usize == b).then_some(Overlap {
+                // Beyond the other plate's front row (a vertex with no neighbour on this
+                // plate), any landing overlaps.
+                let near = pos[w.index()].distance(q) < overlap
+                    || !mesh.neighbors(w).any(|u| plate[u.index()] as usize == a);
+                (plate[w.index()] as usize == b && near).then_some(Overlap {
                     vertex: v,
                     other: b as u32,
                     other_continental: crust[w.index()] == CONTINENTAL,
-                    other_age: age[w.index()],
+                    landed: w,
                 })
             })
         })
         .collect()
 }
 
-/// For each pair of plates in continental contact, the continental crust of the faster
-/// plate that the coming motion would push into the slower one joins the slower plate (it
-/// stops there and piles up: crustal shortening), and a collision range rises around the
-/// contact. The plate boundary thus moves into the faster plate at the closing speed.
-/// Returns the vertices that changed plate.
-fn suture(
+/// The collision ranges rise around the contacts, on the continental crust within
+/// [`COLLISION_RADIUS_KM`] of a vertex that took up the other plate's crust (`sources`,
+/// tagged with the closing speed in m/Myr; a source no longer alive is skipped).
+fn collision_ranges(
     world: &mut World,
-    plates: &[Plate],
     params: &Params,
-    contacts: &Contacts,
+    sources: &[(Vertex, u32)],
     sweep: &mut Sweep,
-) -> Result<Vec<Vertex>, TectonicsError> {
-    if contacts.is_empty() {
-        return Ok(Vec::new());
+) -> Result<(), TectonicsError> {
+    if sources.is_empty() {
+        return Ok(());
     }
-    let (changes, rises) = {
-        let plate = slice(world, &PLATE)?;
+    let rises = {
+        let mesh = world.mesh();
+        let pos = world_ops::positions(world);
         let crust = slice(world, &CRUST)?;
-        let (changes, range_sources) = sutured(world, plates, contacts, plate);
+        let sources: Vec<Source> = sources
+            .iter()
+            .filter(|(v, _)| mesh.is_vertex_alive(*v))
+            .map(|&(vertex, tag)| Source {
+                vertex,
+                point: pos[vertex.index()],
+                tag,
+            })
+            .collect();
         sweep.run(
-            world.mesh(),
-            world_ops::positions(world),
+            mesh,
+            pos,
             params.radius_km,
-            &range_sources,
+            &sources,
             COLLISION_RADIUS_KM,
             None,
         );
@@ -294,55 +355,95 @@ fn suture(
                 (i, COLLISION_UPLIFT_M_PER_MYR * dt * k * (x * x) as f32)
             })
             .collect();
-        (changes, rises)
+        rises
     };
     // Only the entries that change are written, in place (a guard would copy each layer
     // for its rollback).
-    let moved: Vec<Vertex> = changes.iter().map(|&(v, _)| v).collect();
-    set(world, &PLATE, &moved, |k| changes[k].1)?;
     let risen: Vec<Vertex> = rises.iter().map(|&(i, _)| Vertex::new(i as u32)).collect();
     let h = slice(world, &ELEVATION)?;
     let raised: Vec<f32> = rises.iter().map(|&(i, rise)| h[i] + rise).collect();
     set(world, &ELEVATION, &risen, |k| raised[k])?;
     set(world, &OROGENY, &risen, |_| orogeny::HIMALAYAN)?;
-    Ok(moved)
+    Ok(())
 }
 
-/// The continental vertices of the smaller plate of each contact that join the larger one
-/// (each vertex once, the first contact that names it), and the collision range's sources
-/// (tagged with the closing speed in m/Myr).
-fn sutured(
+/// Per pair of plates in continental contact, the faster plate's continental crust that the
+/// coming motion would push into the slower one (each vertex once, the first contact that
+/// names it): a small terrane sutures whole onto the slower plate ([`suture::terranes`]),
+/// a large continent's front is taken up by the slower plate's margin (crustal shortening,
+/// as India's crust into Asia). Also the collision ranges' sources: the slower plate's
+/// vertices it runs into, each once, with the closing speed (m/Myr).
+fn collided(
     world: &World,
     plates: &[Plate],
     contacts: &Contacts,
-    plate: &[u32],
-) -> (Vec<(Vertex, u32)>, Vec<Source>) {
+    layers: (&[u32], &[u8]),
+    labels: &mut Vec<u32>,
+) -> Collided {
+    let (plate, crust) = layers;
     let pos = world_ops::positions(world);
-    let mut changes = Vec::new();
-    let mut done = std::collections::BTreeSet::new();
-    let mut range_sources = Vec::new();
-    for (&(a, b), touch) in contacts {
+    // Only the faster plate's crust is taken up or sutured (ties: the higher id's). Speeds
+    // are drawn from the seed, so the choice is the same on every mesh (comparing areas was
+    // not, for two plates of nearly equal size).
+    let faster = |a: u32, b: u32| {
         let (pa, pb) = (plates[a as usize], plates[b as usize]);
-        // Only the faster plate's crust is sutured (ties: the higher id's): it is scraped
-        // off onto the slower plate, as India's crust onto Asia. Speeds are drawn from the
-        // seed, so the choice is the same on every mesh (comparing areas was not, for two
-        // plates of nearly equal size).
-        if pa.omega < pb.omega || (pa.omega == pb.omega && a < b) {
-            continue;
-        }
-        for &v in touch {
-            if plate[v.index()] != a || !done.insert(v) {
+        pa.omega > pb.omega || (pa.omega == pb.omega && a > b)
+    };
+    let active: Vec<_> = contacts
+        .iter()
+        .filter(|&(&(a, b), _)| faster(a, b))
+        .map(|(&ab, touch)| (ab, touch))
+        .collect();
+    let seeds: Vec<Vertex> = active
+        .iter()
+        .flat_map(|(_, touch)| touch.iter().map(|&(v, _)| v))
+        .collect();
+    let terranes = suture::terranes(world, plate, crust, &seeds, labels);
+    let mut c = Collided::default();
+    let mut done = std::collections::BTreeSet::new();
+    let mut joined = std::collections::BTreeSet::new();
+    let mut sources = BTreeMap::new();
+    let mut k = 0;
+    for ((a, b), touch) in active {
+        let (pa, pb) = (plates[a as usize], plates[b as usize]);
+        for &(v, w) in touch {
+            let terrane = terranes.of(k);
+            k += 1;
+            if plate[v.index()] != a || done.contains(&v) {
                 continue;
             }
-            changes.push((v, b));
             let x = pos[v.index()];
             let speed = (pa.velocity(x) - pb.velocity(x)).length();
-            range_sources.push(Source {
-                vertex: v,
-                point: x,
-                tag: (speed * 1000.0) as u32,
-            });
+            sources.entry(w).or_insert((speed * 1000.0) as u32);
+            // A small terrane joins the other plate whole (the first pair that names it);
+            // a large one is shortened.
+            match terrane {
+                Some((t, vertices)) => {
+                    if joined.insert(t) {
+                        done.extend(vertices.iter().copied());
+                        c.sutured.extend(vertices.iter().map(|&u| (u, b)));
+                    }
+                }
+                None => {
+                    done.insert(v);
+                    c.taken.push(v);
+                }
+            }
         }
     }
-    (changes, range_sources)
+    c.taken.sort_unstable();
+    c.sutured.sort_unstable();
+    c.ranges = sources.into_iter().collect();
+    c
+}
+
+/// What the collisions do (see [`collided`]).
+#[derive(Default)]
+struct Collided {
+    /// Continental vertices shortened into the other plate's margin, in increasing order.
+    taken: Vec<Vertex>,
+    /// Vertices of small terranes with the plate they suture onto, in vertex order.
+    sutured: Vec<(Vertex, u32)>,
+    /// The collision ranges' sources with the closing speed (m/Myr).
+    ranges: Vec<(Vertex, u32)>,
 }

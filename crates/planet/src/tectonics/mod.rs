@@ -1,6 +1,7 @@
 //! Plate tectonics in physical units on a world: plates that move as rigid caps, oceanic crust
-//! consumed at subduction fronts and made at ridges, continents that collide and suture,
-//! large plates that rift, relief raised by distance to the fronts and worn down by erosion.
+//! consumed at subduction fronts and made at ridges, continents that collide and shorten (small
+//! terranes suture onto the plate they meet), large plates that rift, relief raised by
+//! distance to the fronts and worn down by erosion.
 //!
 //! Everything is in km, km/Myr, Myr and metres, never in edges or vertex counts, and every
 //! random choice is a function of the seed and of places on the sphere (plate seeds drawn as
@@ -10,10 +11,10 @@
 //! State per vertex, in world layers: [`PLATE`], [`CRUST`], [`AGE`] (Myr), [`ELEVATION`] (m),
 //! [`OROGENY`], [`RIDGE`]; per plate, in [`Tectonics::plates`]: Euler pole, angular speed,
 //! area. One [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore),
-//! subduction (removal of the overridden ocean) and collision (terrane transfer), new crust in
-//! the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion, ocean
-//! depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh edits go
-//! through [`world_ops`], an adapter shaped like the world's own operations.
+//! subduction (removal of the overridden ocean) and collision (shortening or suturing), new
+//! crust in the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion,
+//! ocean depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh
+//! edits go through [`world_ops`], an adapter shaped like the world's own operations.
 
 mod band;
 mod boundary;
@@ -27,12 +28,14 @@ mod relief;
 mod report;
 mod ridge;
 mod stats;
+mod suture;
 pub mod world_ops;
 
 pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
 pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
+pub use suture::SUTURE_MAX_KM2;
 
 use glam::{DQuat, DVec3};
 use layer_io::{read, set, slice, write};
@@ -267,7 +270,7 @@ impl Plate {
 pub struct Tectonics {
     /// The settings.
     pub params: Params,
-    /// Every plate ever made, by id (a plate sutured away keeps its entry with no area).
+    /// Every plate ever made, by id (a plate consumed or absorbed keeps its entry with no area).
     pub plates: Vec<Plate>,
     /// Simulated time (Myr).
     pub time_myr: f64,
@@ -294,6 +297,8 @@ struct Scratch {
     /// The edges joining two plates, from the front stage to the relief.
     band: Vec<quadedge::Edge>,
     crust: new_crust::Buffers,
+    /// Per vertex slot, the suture fills' labels (all unset between steps).
+    terranes: Vec<u32>,
 }
 
 impl Tectonics {
@@ -371,8 +376,10 @@ impl Tectonics {
             &mut self.scratch.sweep,
             &mut self.polarity,
             &mut self.scratch.band,
+            &mut self.scratch.terranes,
         )?;
         r.subducted = b.subducted;
+        r.shortened = b.shortened;
         r.sutured = b.sutured;
         r.times.subduction = split();
         r.created = new_crust::new_crust(

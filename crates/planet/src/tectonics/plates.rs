@@ -1,7 +1,7 @@
 //! Plates as regions: every plate one connected piece, and rifting.
 //!
 //! The clean-up keeps each plate's largest connected piece; a stray piece (a vertex or a
-//! sliver cut off by subduction or suturing) joins the plate it borders most, and moves with
+//! sliver cut off by subduction or collision) joins the plate it borders most, and moves with
 //! it from then on, like a captured terrane. Rifting splits a large plate along a
 //! ragged great circle through its middle; the new plate turns away from the old one so a
 //! ridge opens between them.

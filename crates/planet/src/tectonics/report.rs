@@ -46,7 +46,11 @@ pub struct StepReport {
     pub subducted: usize,
     /// Vertices of new oceanic crust made in the gaps.
     pub created: usize,
-    /// Continental vertices that changed plate by suturing.
+    /// Continental vertices taken up by collisions: the faster plate's crust shortened into
+    /// the other plate's margin (never by subduction).
+    pub shortened: usize,
+    /// Vertices of small continental terranes re-plated whole onto the plate they collided
+    /// with (suturing: under [`super::SUTURE_MAX_KM2`]).
     pub sutured: usize,
     /// Vertices moved to a neighbouring plate by the clean-up (stray pieces).
     pub reassigned: usize,

@@ -1,0 +1,154 @@
+//! Suturing: a small continent that runs into a larger one joins it (India's accreted
+//! terranes, Avalonia against Laurentia), where a large one is shortened instead
+//! ([`super::boundary`]).
+//!
+//! The colliding plate's continental crust connected to the contact (a flood fill over that
+//! plate's continental vertices) is weighed in km², from the cells' areas: under
+//! [`SUTURE_MAX_KM2`] the whole terrane is re-plated to the plate it runs into and moves with
+//! it from then on; larger, its front is shortened into the other margin. The decision is an
+//! area, so every mesh makes it alike (a count of cells would not), and the fill stops once
+//! the area is reached, so a large continent costs the threshold's worth of cells per
+//! contact, not its size.
+
+use super::{CONTINENTAL, world_ops};
+use quadedge::Vertex;
+use std::collections::{BTreeMap, VecDeque};
+use world::World;
+
+/// Largest continental terrane (km²) that sutures whole onto the plate it collides with:
+/// about 1,100 km across, the size of the terranes accreted to North America's west coast
+/// or of Avalonia, where India or Arabia (3–4 million km²) keep their plate and shorten.
+/// A larger line let more terranes join at one resolution and not at the other (on a coarse
+/// mesh a narrow strait closes and a terrane is part of a larger continent): on seeds 2026
+/// and 7 (20k against 100k vertices, 40 steps) the worst plate differed by up to 13% at 1.5,
+/// 15% at 2 and 68% at 3.5 million km², by up to 9% at 1 million (docs/benchmark-notes.md,
+/// "Suturing").
+pub const SUTURE_MAX_KM2: f64 = 1_000_000.0;
+
+/// The small terranes of one step: per contact, the terrane it belongs to if that is under
+/// [`SUTURE_MAX_KM2`].
+pub(super) struct Terranes {
+    /// Per seed, its terrane's index in `members`, or `None` when the terrane is large.
+    of_seed: Vec<Option<usize>>,
+    /// Each small terrane's vertices, in increasing order.
+    members: Vec<Vec<Vertex>>,
+}
+
+impl Terranes {
+    /// The small terrane holding the `k`-th seed: its index and vertices.
+    pub(super) fn of(&self, k: usize) -> Option<(usize, &[Vertex])> {
+        self.of_seed[k].map(|t| (t, &self.members[t][..]))
+    }
+}
+
+/// The continental terranes that hold `seeds` (each a continental vertex of its plate), by one
+/// flood fill from all the seeds at once over each seed's plate's continental crust: fills
+/// that meet join (union by id), and a joined fill stops once its area reaches
+/// [`SUTURE_MAX_KM2`]. Along a long front of a large continent the seeds' fills join within
+/// a few cells, so the work is about the threshold's worth of cells per continent, whatever
+/// the number of contacts.
+pub(super) fn terranes(
+    world: &World,
+    plate: &[u32],
+    crust: &[u8],
+    seeds: &[Vertex],
+    labels: &mut Vec<u32>,
+) -> Terranes {
+    const NONE: u32 = u32::MAX;
+    let (mesh, pos) = (world.mesh(), world_ops::positions(world));
+    let mine = |v: Vertex, u: Vertex| {
+        plate[u.index()] == plate[v.index()] && crust[u.index()] == CONTINENTAL
+    };
+    // Fill ids are seed indices, per vertex in `labels` (all `NONE` between calls: only the
+    // labelled vertices are reset); `parent` joins them, `area` and `large` are the roots'.
+    if labels.len() < plate.len() {
+        labels.resize(plate.len(), NONE);
+    }
+    let mut labelled: Vec<Vertex> = Vec::new();
+    let mut parent: Vec<usize> = (0..seeds.len()).collect();
+    let mut area = vec![0.0; seeds.len()];
+    let mut large = vec![false; seeds.len()];
+    let mut queue = VecDeque::new();
+    for (k, &v) in seeds.iter().enumerate() {
+        match labels[v.index()] {
+            NONE => {
+                labels[v.index()] = k as u32;
+                labelled.push(v);
+                queue.push_back(v);
+            }
+            l => parent[k] = l as usize,
+        }
+    }
+    fn find(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    while let Some(v) = queue.pop_front() {
+        let mut r = find(&mut parent, labels[v.index()] as usize);
+        if large[r] {
+            continue;
+        }
+        area[r] += flat_cell(mesh, pos, v);
+        large[r] = area[r] >= SUTURE_MAX_KM2;
+        for u in mesh.neighbors(v) {
+            if large[r] || !mine(v, u) {
+                continue;
+            }
+            match labels[u.index()] {
+                NONE => {
+                    labels[u.index()] = r as u32;
+                    labelled.push(u);
+                    queue.push_back(u);
+                }
+                l => {
+                    let q = find(&mut parent, l as usize);
+                    if q != r {
+                        // The lower id stays the root (the same whatever the order).
+                        let (lo, hi) = (r.min(q), r.max(q));
+                        parent[hi] = lo;
+                        area[lo] += area[hi];
+                        large[lo] = large[lo] || large[hi] || area[lo] >= SUTURE_MAX_KM2;
+                        r = lo;
+                    }
+                }
+            }
+        }
+    }
+    // The small terranes: every fill whose root never grew large was filled completely.
+    labelled.sort_unstable();
+    let mut index: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut members: Vec<Vec<Vertex>> = Vec::new();
+    for &v in &labelled {
+        let r = find(&mut parent, labels[v.index()] as usize);
+        labels[v.index()] = NONE;
+        if !large[r] {
+            let t = *index.entry(r).or_insert_with(|| {
+                members.push(Vec::new());
+                members.len() - 1
+            });
+            members[t].push(v);
+        }
+    }
+    let of_seed = (0..seeds.len())
+        .map(|k| {
+            let r = find(&mut parent, k);
+            (!large[r]).then(|| index[&r])
+        })
+        .collect();
+    Terranes { of_seed, members }
+}
+
+/// A vertex's cell (km²): a third of each flat triangle round it. Within 0.1% of the
+/// spherical cell on meshes of 10,000 vertices and more (triangles a few degrees wide), at a
+/// fraction of its cost (no angles): the fills weigh tens of thousands of cells a step.
+fn flat_cell(mesh: &quadedge::Mesh, pos: &[glam::DVec3], v: Vertex) -> f64 {
+    mesh.vertex_faces(v)
+        .map(|f| {
+            let [a, b, c] = mesh.face_vertices(f).map(|u| pos[u.index()]);
+            (b - a).cross(c - a).length() / 6.0
+        })
+        .sum()
+}

@@ -209,3 +209,75 @@ fn flat_cell(mesh: &quadedge::Mesh, pos: &[glam::DVec3], v: Vertex) -> f64 {
         })
         .sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tectonics::{CRUST, OCEANIC, PLATE, spacing_km, write};
+    use glam::DVec3;
+
+    /// One plate; continental caps of 450 and 500 km radius (0.64 and 0.79 million km²,
+    /// together over the line) whose edges are `strait_km` apart, on `n` vertices. Is the
+    /// terrane holding the first cap's centre small, and how many vertices does it have?
+    fn terrane(n: usize, strait_km: f64) -> Option<usize> {
+        let r = 6371.0;
+        let mut world = World::fibonacci_sphere(n, r, 0.3, 4).unwrap();
+        let (ra, rb) = (450.0, 500.0);
+        let b = (ra + strait_km + rb) / r;
+        let q = DVec3::new(b.cos(), b.sin(), 0.0);
+        let km = |p: DVec3, c: DVec3| p.normalize().angle_between(c) * r;
+        let all: Vec<Vertex> = world.mesh().vertices().collect();
+        let pos = world.positions().to_vec();
+        let crust: Vec<u8> = pos
+            .iter()
+            .map(|&p| {
+                if km(p, DVec3::X) < ra || km(p, q) < rb {
+                    CONTINENTAL
+                } else {
+                    OCEANIC
+                }
+            })
+            .collect();
+        write(&mut world, &CRUST, &crust).unwrap();
+        write(&mut world, &PLATE, &vec![0; pos.len()]).unwrap();
+        let seed = *all
+            .iter()
+            .min_by(|a, b| km(pos[a.index()], DVec3::X).total_cmp(&km(pos[b.index()], DVec3::X)))
+            .unwrap();
+        let (plate, crust) = (
+            world.layer(&PLATE).unwrap().as_slice(),
+            world.layer(&CRUST).unwrap().as_slice(),
+        );
+        let mut scratch = Sutures::default();
+        let t = terranes(
+            &world,
+            plate,
+            crust,
+            &[seed],
+            spacing_km(n, r),
+            &mut scratch,
+        );
+        // The scratch is left unset for the next call.
+        assert!(scratch.labels.iter().all(|&l| l == NONE));
+        t.of(0).map(|(_, members)| {
+            assert!(members.iter().all(|v| crust[v.index()] == CONTINENTAL));
+            members.len()
+        })
+    }
+
+    #[test]
+    fn straits_narrower_than_the_line_join_terranes_at_every_resolution() {
+        for n in [20_000, 80_000] {
+            // 100 km of sea: one continent of 1.4 million km², over the line, though at 80k
+            // no mesh edge crosses the strait.
+            assert_eq!(terrane(n, 100.0), None, "{n} vertices");
+            // 700 km of sea: the first cap alone, about 0.64 million km².
+            let cells = terrane(n, 700.0).expect("a small terrane");
+            let area = cells as f64 * 4.0 * std::f64::consts::PI * 6371.0f64.powi(2) / n as f64;
+            assert!(
+                (area / 0.64e6 - 1.0).abs() < 0.1,
+                "{n} vertices: {area} km²"
+            );
+        }
+    }
+}

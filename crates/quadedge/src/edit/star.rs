@@ -222,7 +222,7 @@ impl Mesh {
 
     /// `lnext` of a primal edge through the dual ring, in O(1).
     #[inline(always)]
-    fn lnext(&self, e: Edge) -> Edge {
+    pub(crate) fn lnext(&self, e: Edge) -> Edge {
         self.dual_next[e.index() ^ 1].rot()
     }
 }

@@ -195,6 +195,7 @@ impl World {
                 total.folds += s.folds;
                 total.relocated += s.relocated;
                 total.relocation_flips += s.relocation_flips;
+                total.relocation_moves += s.relocation_moves;
                 total.merged += s.merged;
             }
             Ok(total)

@@ -1,0 +1,151 @@
+//! Moving a vertex of degree 3 into another face in one edit: its triangle is closed and the
+//! target face split by it. A relocation that walks a vertex through many triangles would
+//! otherwise make two flips per triangle crossed; this is one edit whatever the distance,
+//! with no id taken or freed.
+
+use crate::journal::{Change, MoveRecord};
+use crate::{Edge, Face, Mesh, MeshError, Vertex};
+
+impl Mesh {
+    /// Moves an interior vertex `v` of degree 3 into face `f`: the three faces around `v`
+    /// merge into the triangle of its neighbours, and `f` is split into three by `v`. What
+    /// [`Mesh::dissolve_vertex`] then [`Mesh::split_face`] would do, but `v` keeps its id
+    /// (and so its data in every layer) and no id is freed or taken: the spokes and faces are
+    /// rewired.
+    ///
+    /// With `v`'s spokes `s0, s1, s2` counter-clockwise from [`Mesh::vertex_edge`] and
+    /// `f`'s corners `[d0, d1, d2]` as [`Mesh::face_vertices`] gives them: the face left of
+    /// `s0` becomes the closed triangle of the old neighbours ([`MoveRecord::closed`]);
+    /// `s_i` becomes `v → d_i`; `f` keeps its id as `(v, d0, d1)` and the faces that were
+    /// left of `s1` and `s2` become `(v, d1, d2)` and `(v, d2, d0)`. Returns the
+    /// [`MoveRecord`], also logged as [`Change::VertexMoved`]. Geometry is the caller's: on
+    /// a triangulation, `f` should hold `v`'s new position.
+    ///
+    /// # Errors
+    /// Changing nothing: [`MeshError::DeadVertex`] for a dead or out-of-range vertex,
+    /// [`MeshError::NotDissolvable`] when it does not have exactly three edges with a face
+    /// between each two, [`MeshError::FaceExists`] when its neighbours already form a face
+    /// (the closed triangle would be there twice), [`MeshError::DeadFace`] for a dead or
+    /// out-of-range `f`, [`MeshError::FaceOfVertex`] when `f` is one of `v`'s own faces.
+    ///
+    /// ```
+    /// use quadedge::{Face, Mesh, Vertex, shapes};
+    /// let (n, t) = shapes::octahedron();
+    /// let mut m = Mesh::from_triangles(n, &t).unwrap();
+    /// let s = m.split_face(Face::new(0), [0.4, 0.3, 0.3]).unwrap();
+    /// let target = Face::new(7);
+    /// let corners = m.face_vertices(target);
+    /// let r = m.move_vertex(s.vertex, target).unwrap();
+    /// assert_eq!((r.from, r.to), (s.corners, corners));
+    /// assert_eq!(m.face_vertices(r.closed), s.corners);
+    /// let mut ring: Vec<Vertex> = m.neighbors(s.vertex).collect();
+    /// ring.sort();
+    /// let mut want = corners.to_vec();
+    /// want.sort();
+    /// assert_eq!(ring, want);
+    /// m.check().unwrap();
+    /// ```
+    pub fn move_vertex(&mut self, v: Vertex, f: Face) -> Result<MoveRecord, MeshError> {
+        if self.undo.rec.is_some() {
+            self.move_vertex_with::<true>(v, f)
+        } else {
+            self.move_vertex_with::<false>(v, f)
+        }
+    }
+
+    /// The spokes of an interior vertex of degree 3 (counter-clockwise from its entry edge)
+    /// that [`Mesh::move_vertex`] may take out of its triangle, or why not.
+    fn movable_star(&self, v: Vertex) -> Result<[Edge; 3], MeshError> {
+        if !self.is_vertex_alive(v) {
+            return Err(MeshError::DeadVertex(v));
+        }
+        let not = Err(MeshError::NotDissolvable(v));
+        let s0 = self.vertex_edge[v.index()];
+        if !s0.is_valid() {
+            return not;
+        }
+        let s1 = self.onext(s0);
+        let s2 = self.onext(s1);
+        if s1 == s0 || s2 == s0 || self.onext(s2) != s0 {
+            return not;
+        }
+        let spokes = [s0, s1, s2];
+        if spokes.iter().any(|&s| !self.left(s).is_valid()) {
+            return not;
+        }
+        let corners = spokes.map(|s| self.primal_origin[s.index() ^ 1]);
+        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
+            return not; // parallel spokes: `check()` rejects such meshes, but stay safe
+        }
+        for i in 0..3 {
+            // Any other face on the three corners shares one of the sides (reversed).
+            let side = self.lnext(spokes[i]);
+            let beyond = self.right(side);
+            if beyond.is_valid()
+                && self.primal_origin[self.lnext(side.sym()).index() ^ 1] == corners[(i + 2) % 3]
+            {
+                return Err(MeshError::FaceExists(beyond));
+            }
+        }
+        Ok(spokes)
+    }
+
+    /// [`Mesh::move_vertex`], with the undo log (`LOG`) or without: one branch per edit.
+    fn move_vertex_with<const LOG: bool>(
+        &mut self,
+        v: Vertex,
+        f: Face,
+    ) -> Result<MoveRecord, MeshError> {
+        let spokes = self.movable_star(v)?;
+        if !self.is_face_alive(f) {
+            return Err(MeshError::DeadFace(f));
+        }
+        let old_faces = spokes.map(|s| self.left(s));
+        if old_faces.contains(&f) {
+            return Err(MeshError::FaceOfVertex { vertex: v, face: f });
+        }
+        let from = spokes.map(|s| self.primal_origin[s.index() ^ 1]);
+        // sides[i] = from_i → from_i+1, the edge of old face i opposite v.
+        let sides = spokes.map(|s| self.lnext(s));
+        // targets[i] = to_i → to_i+1, the edges of f.
+        let targets = self.face_edges(f);
+        let to = targets.map(|e| self.primal_origin[e.index()]);
+
+        // Write: nothing below can fail. The old triangle closes (as `dissolve_vertex`
+        // does), then f opens around v (as `split_face` does): the two touch disjoint ring
+        // entries (a side of v's faces is never an edge of f), and v's own ring (s0, s1, s2)
+        // stays as it is.
+        let closed = old_faces[0];
+        for i in 0..3 {
+            let c = from[i];
+            self.set_next::<LOG>(sides[i], sides[(i + 2) % 3].sym());
+            if self.vertex_edge[c.index()] == spokes[i].sym() {
+                self.set_vertex_edge::<LOG>(c.index(), sides[i]);
+            }
+            self.set_dual_origin::<LOG>(sides[i].index() ^ 1, closed);
+        }
+        self.set_face_edge::<LOG>(closed.index(), sides[0]);
+        let faces = [f, old_faces[1], old_faces[2]];
+        for i in 0..3 {
+            let (s, side) = (spokes[i], targets[i]);
+            self.set_primal_origin::<LOG>(s.index() ^ 1, to[i]);
+            // Around to_i: the spoke's sym goes between to_i → to_i+1 and to_i → to_i-1.
+            self.set_next::<LOG>(side, s.sym());
+            self.set_next::<LOG>(s.sym(), targets[(i + 2) % 3].sym());
+            self.set_dual_origin::<LOG>(s.index() ^ 1, faces[i]);
+            self.set_dual_origin::<LOG>(s.index(), faces[(i + 2) % 3]);
+            self.set_dual_origin::<LOG>(side.index() ^ 1, faces[i]);
+            self.set_face_edge::<LOG>(faces[i].index(), side);
+        }
+        let rec = MoveRecord {
+            vertex: v,
+            from,
+            closed,
+            to,
+            spokes,
+            faces,
+        };
+        self.log(|| Change::VertexMoved(rec));
+        Ok(rec)
+    }
+}

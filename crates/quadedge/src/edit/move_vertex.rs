@@ -125,18 +125,25 @@ impl Mesh {
             self.set_dual_origin::<LOG>(sides[i].index() ^ 1, closed);
         }
         self.set_face_edge::<LOG>(closed.index(), sides[0]);
+        // v's faces keep their places around it but f takes the closed one's: the face left
+        // of s0 and right of s1 becomes f; the sides of f and its entry edge stay f's.
         let faces = [f, old_faces[1], old_faces[2]];
+        self.set_dual_origin::<LOG>(spokes[0].index() ^ 1, f);
+        self.set_dual_origin::<LOG>(spokes[1].index(), f);
         for i in 0..3 {
             let (s, side) = (spokes[i], targets[i]);
             self.set_primal_origin::<LOG>(s.index() ^ 1, to[i]);
             // Around to_i: the spoke's sym goes between to_i → to_i+1 and to_i → to_i-1.
             self.set_next::<LOG>(side, s.sym());
             self.set_next::<LOG>(s.sym(), targets[(i + 2) % 3].sym());
-            self.set_dual_origin::<LOG>(s.index() ^ 1, faces[i]);
-            self.set_dual_origin::<LOG>(s.index(), faces[(i + 2) % 3]);
-            self.set_dual_origin::<LOG>(side.index() ^ 1, faces[i]);
-            self.set_face_edge::<LOG>(faces[i].index(), side);
+            if i > 0 {
+                self.set_dual_origin::<LOG>(side.index() ^ 1, faces[i]);
+                self.set_face_edge::<LOG>(faces[i].index(), side);
+            }
         }
+        debug_assert!((0..3).all(|i| self.left(spokes[i]) == faces[i]
+            && self.right(spokes[i]) == faces[(i + 2) % 3]
+            && self.left(targets[i]) == faces[i]));
         let rec = MoveRecord {
             vertex: v,
             from,

@@ -4,7 +4,7 @@
 //! with no id taken or freed.
 
 use crate::journal::{Change, MoveRecord};
-use crate::{Edge, Face, Mesh, MeshError, Vertex};
+use crate::{Face, Mesh, MeshError, Vertex};
 
 impl Mesh {
     /// Moves an interior vertex `v` of degree 3 into face `f`: the three faces around `v`
@@ -53,50 +53,13 @@ impl Mesh {
         }
     }
 
-    /// The spokes of an interior vertex of degree 3 (counter-clockwise from its entry edge)
-    /// that [`Mesh::move_vertex`] may take out of its triangle, or why not.
-    fn movable_star(&self, v: Vertex) -> Result<[Edge; 3], MeshError> {
-        if !self.is_vertex_alive(v) {
-            return Err(MeshError::DeadVertex(v));
-        }
-        let not = Err(MeshError::NotDissolvable(v));
-        let s0 = self.vertex_edge[v.index()];
-        if !s0.is_valid() {
-            return not;
-        }
-        let s1 = self.onext(s0);
-        let s2 = self.onext(s1);
-        if s1 == s0 || s2 == s0 || self.onext(s2) != s0 {
-            return not;
-        }
-        let spokes = [s0, s1, s2];
-        if spokes.iter().any(|&s| !self.left(s).is_valid()) {
-            return not;
-        }
-        let corners = spokes.map(|s| self.primal_origin[s.index() ^ 1]);
-        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
-            return not; // parallel spokes: `check()` rejects such meshes, but stay safe
-        }
-        for i in 0..3 {
-            // Any other face on the three corners shares one of the sides (reversed).
-            let side = self.lnext(spokes[i]);
-            let beyond = self.right(side);
-            if beyond.is_valid()
-                && self.primal_origin[self.lnext(side.sym()).index() ^ 1] == corners[(i + 2) % 3]
-            {
-                return Err(MeshError::FaceExists(beyond));
-            }
-        }
-        Ok(spokes)
-    }
-
     /// [`Mesh::move_vertex`], with the undo log (`LOG`) or without: one branch per edit.
     fn move_vertex_with<const LOG: bool>(
         &mut self,
         v: Vertex,
         f: Face,
     ) -> Result<MoveRecord, MeshError> {
-        let spokes = self.movable_star(v)?;
+        let spokes = self.degree3_star(v)?;
         if !self.is_face_alive(f) {
             return Err(MeshError::DeadFace(f));
         }
@@ -106,7 +69,7 @@ impl Mesh {
         }
         let from = spokes.map(|s| self.primal_origin[s.index() ^ 1]);
         // sides[i] = from_i → from_i+1, the edge of old face i opposite v.
-        let sides = spokes.map(|s| self.lnext(s));
+        let sides = spokes.map(|s| self.left_next(s));
         // targets[i] = to_i → to_i+1, the edges of f.
         let targets = self.face_edges(f);
         let to = targets.map(|e| self.primal_origin[e.index()]);
@@ -116,15 +79,7 @@ impl Mesh {
         // entries (a side of v's faces is never an edge of f), and v's own ring (s0, s1, s2)
         // stays as it is.
         let closed = old_faces[0];
-        for i in 0..3 {
-            let c = from[i];
-            self.set_next::<LOG>(sides[i], sides[(i + 2) % 3].sym());
-            if self.vertex_edge[c.index()] == spokes[i].sym() {
-                self.set_vertex_edge::<LOG>(c.index(), sides[i]);
-            }
-            self.set_dual_origin::<LOG>(sides[i].index() ^ 1, closed);
-        }
-        self.set_face_edge::<LOG>(closed.index(), sides[0]);
+        self.close_star::<LOG>(spokes, sides, closed);
         // v's faces keep their places around it but f takes the closed one's: the face left
         // of s0 and right of s1 becomes f; the sides of f and its entry edge stay f's.
         let faces = [f, old_faces[1], old_faces[2]];

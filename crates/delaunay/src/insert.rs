@@ -5,7 +5,7 @@ use crate::flips::flip_limit;
 use crate::locate::{Location, locate};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
-use quadedge::{Edge, Face, Mesh, MeshError, Vertex};
+use quadedge::{Edge, Face, Mesh, Vertex};
 use std::cell::RefCell;
 
 /// What an insertion did.
@@ -255,33 +255,4 @@ fn barycentric<S: Surface>(surface: &S, t: [DVec3; 3], p: DVec3) -> [f32; 3] {
     let a = (w[0] / sum) as f32;
     let b = (w[1] / sum) as f32;
     [a, b, (1.0 - a - b).max(0.0)]
-}
-
-/// Moves a degree-3 vertex `v` from the triangle of its neighbours into the neighbouring
-/// triangle across `outer` (an edge `a → b` of its link, with `v`'s face on its left), by two
-/// flips: `v` keeps its id, edges and data; the triangle it leaves is restored.
-pub(crate) fn hop(mesh: &mut Mesh, v: Vertex, outer: Edge) -> Result<(), DelaunayError> {
-    // Link a → b → c around v; w beyond a → b.
-    let c = mesh.dest(mesh.left_next(outer));
-    debug_assert_eq!(c, v);
-    let a = mesh.origin(outer);
-    let b = mesh.dest(outer);
-    let spoke_c = mesh
-        .outgoing(v)
-        .find(|&e| mesh.dest(e) != a && mesh.dest(e) != b)
-        .ok_or(DelaunayError::FoldUnresolved(v))?;
-    let three = mesh.outgoing(v).nth(3).is_none();
-    match mesh.flip(outer) {
-        Ok(_) => {}
-        Err(MeshError::FlipWouldDuplicate(_)) => return Err(DelaunayError::FoldUnresolved(v)),
-        Err(e) => return Err(e.into()),
-    }
-    // With three spokes the second flip joins a and b again, whose edge the first took away:
-    // no parallel edge can result, so the walk of a's ring that would refuse one is skipped.
-    if three {
-        mesh.flip_fresh(spoke_c)?;
-    } else {
-        mesh.flip(spoke_c)?;
-    }
-    Ok(())
 }

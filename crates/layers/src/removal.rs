@@ -30,6 +30,9 @@ fn removes(kind: ElementKind, oc: bool, ip: bool, c: &Change) -> bool {
         Change::FaceRemoved(f) => oc && face(f),
         Change::EdgeRemoved(e) => oc && edge(e),
         Change::Flip(r) => oc && (r.faces.iter().any(face) || edge(&r.edge)),
+        Change::VertexMoved(r) => {
+            oc && (face(&r.closed) || r.faces.iter().any(face) || r.spokes.iter().any(edge))
+        }
         Change::Split(_) | Change::FaceSplit(_) => ip,
         Change::VertexDissolved(r) => {
             oc && (vertex(&r.vertex)

@@ -258,6 +258,15 @@ impl<T: LayerValue, K: Kind> Replay<'_, T, K> {
                 }
                 self.on_change(Self::edge_slots(r.edge));
             }
+            Change::VertexMoved(r) => {
+                // The vertex keeps its data; its spokes and four faces were rewired.
+                for f in std::iter::once(r.closed).chain(r.faces) {
+                    self.on_change(Self::face_slot(f));
+                }
+                for e in r.spokes {
+                    self.on_change(Self::edge_slots(e));
+                }
+            }
             Change::Split(r) => self.split(r),
             Change::FaceSplit(r) => self.split_face(r),
             Change::Collapse(r) => self.collapse(r),

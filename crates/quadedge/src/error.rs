@@ -83,6 +83,14 @@ pub enum MeshError {
     /// [`Mesh::dissolve_vertex`](crate::Mesh::dissolve_vertex): the vertex does not have
     /// exactly three edges with a face between each two (degree other than 3, or boundary).
     NotDissolvable(Vertex),
+    /// [`Mesh::move_vertex`](crate::Mesh::move_vertex): the target face is one of the
+    /// vertex's own faces.
+    FaceOfVertex {
+        /// The vertex to move.
+        vertex: Vertex,
+        /// The face given.
+        face: Face,
+    },
     /// A vertex still has edges, so it cannot be removed on its own.
     VertexInUse(Vertex),
     /// [`Mesh::connect_edges`](crate::Mesh::connect_edges): the edge has faces on both sides
@@ -181,6 +189,10 @@ impl fmt::Display for MeshError {
             NotDissolvable(v) => write!(
                 f,
                 "vertex {v:?} is not an interior vertex of degree 3, so it cannot be dissolved"
+            ),
+            FaceOfVertex { vertex, face } => write!(
+                f,
+                "vertex {vertex:?} cannot move into {face:?}, one of its own faces"
             ),
             VertexInUse(v) => write!(f, "vertex {v:?} still has edges"),
             NotBoundaryEdge(e) => write!(f, "edge {e:?} is not a boundary edge"),

@@ -92,6 +92,32 @@ pub enum Change {
     /// single fan (after [`Mesh::disconnect_edge`](crate::Mesh::disconnect_edge) or
     /// [`Mesh::remove_face`](crate::Mesh::remove_face)).
     VertexSplit(VertexSplitRecord),
+    /// A vertex of degree 3 moved into another face ([`Mesh::move_vertex`](crate::Mesh::move_vertex)):
+    /// it keeps its id and data, its spokes and faces were rewired.
+    VertexMoved(MoveRecord),
+}
+
+/// What [`Mesh::move_vertex`](crate::Mesh::move_vertex) did.
+///
+/// No element was added or removed. `vertex` keeps its data (it is the same point, moved);
+/// the spokes now join other vertices and the four faces have other corners, so layers treat
+/// the spokes, `closed` and `faces` as changed (on-change policy), as for a flip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoveRecord {
+    /// The moved vertex.
+    pub vertex: Vertex,
+    /// Its neighbours before the move, counter-clockwise: the corners of `closed`.
+    pub from: [Vertex; 3],
+    /// The face that spans `from` after the move (it was left of `spokes[0]`).
+    pub closed: Face,
+    /// The corners of the target face, counter-clockwise as
+    /// [`Mesh::face_vertices`](crate::Mesh::face_vertices) gave them: `vertex`'s new neighbours.
+    pub to: [Vertex; 3],
+    /// `vertex → to[i]`: the old spokes (same quad-edges), rewired.
+    pub spokes: [Edge; 3],
+    /// `faces[i]` is `(vertex, to[i], to[(i + 1) % 3])`; `faces[0]` is the target face.
+    pub faces: [Face; 3],
 }
 
 /// What [`Mesh::connect_edges`](crate::Mesh::connect_edges) did.

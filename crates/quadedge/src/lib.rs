@@ -71,8 +71,8 @@ pub use frozen::{FrozenError, FrozenMesh, FrozenParts, MAX_FROZEN_VERTICES};
 pub use ids::{DUAL_BIT, Edge, Face, NONE, Vertex};
 pub use iter::*;
 pub use journal::{
-    Change, CollapseRecord, DissolveRecord, FaceSplitRecord, FlipRecord, Recording, Remap,
-    SplitRecord, StitchRecord, UnstitchRecord, VertexSplitRecord,
+    Change, CollapseRecord, DissolveRecord, FaceSplitRecord, FlipRecord, MoveRecord, Recording,
+    Remap, SplitRecord, StitchRecord, UnstitchRecord, VertexSplitRecord,
 };
 pub use mesh::Mesh;
 #[cfg(feature = "rayon")]

@@ -120,6 +120,16 @@ impl Model {
                     assert!(self.faces.remove(&x.raw()));
                 }
             }
+            Change::VertexMoved(r) => {
+                // Rewired in place: nothing added or removed.
+                assert!(self.vertices.contains(&r.vertex.raw()));
+                for e in r.spokes {
+                    assert!(self.quads.contains(&(e.quad() as u32)));
+                }
+                for x in std::iter::once(r.closed).chain(r.faces) {
+                    assert!(self.faces.contains(&x.raw()));
+                }
+            }
             Change::Stitch(r) => {
                 assert!(self.quads.contains(&(r.edge.quad() as u32)));
                 assert_eq!(r.removed_edge, r.removed_edge.base());
@@ -162,6 +172,7 @@ enum Op {
     AddFace(u32, u32, u32),
     SplitFace(u32, [f32; 3]),
     Dissolve(u32),
+    Move(u32, u32),
     Compact,
     FreeTriangle,
     Connect(u32, u32),
@@ -181,6 +192,7 @@ fn op() -> impl Strategy<Value = Op> {
         6 => (any::<u32>(), 0usize..4).prop_map(|(i, k)| Op::SplitFace(i, [
             [0.2, 0.3, 0.5], [1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [f32::NAN, 0.5, 0.5]][k])),
         6 => any::<u32>().prop_map(Op::Dissolve),
+        6 => (any::<u32>(), any::<u32>()).prop_map(|(i, j)| Op::Move(i, j)),
         1 => Just(Op::Compact),
         2 => Just(Op::FreeTriangle),
         6 => (any::<u32>(), any::<u32>()).prop_map(|(i, j)| Op::Connect(i, j)),
@@ -206,6 +218,7 @@ fn apply(m: &mut Mesh, op: Op) -> (bool, bool) {
         Op::AddFace(a, b, c) => (m.add_face(v(a % vs), v(b % vs), v(c % vs)).is_ok(), false),
         Op::SplitFace(i, w) => (m.split_face(f(i % fs), w).is_ok(), true),
         Op::Dissolve(i) => (m.dissolve_vertex(v(i % vs)).is_ok(), true),
+        Op::Move(i, j) => (m.move_vertex(v(i % vs), f(j % fs)).is_ok(), true),
         Op::Compact => {
             m.compact();
             (true, true)

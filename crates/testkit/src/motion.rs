@@ -26,17 +26,44 @@ impl Rng {
 ///
 /// When `plates` is 0.
 pub fn plate_turns(pos: &[DVec3], plates: usize, angle: f64, rng: &mut Rng) -> Vec<DQuat> {
+    let (region, turns) = plate_regions(pos, plates, angle, rng);
+    region.iter().map(|&r| turns[r as usize]).collect()
+}
+
+/// The plates of [`plate_turns`] as regions: each point's plate (the nearest random centre)
+/// and each plate's turn, for a motion by rigid regions (`World::turn_regions`). The same
+/// draws as [`plate_turns`].
+///
+/// ```
+/// let pos = [glam::DVec3::X, glam::DVec3::Y];
+/// let (region, turns) = testkit::plate_regions(&pos, 3, 0.01, &mut testkit::Rng::new(1));
+/// assert_eq!((region.len(), turns.len()), (2, 3));
+/// let each = testkit::plate_turns(&pos, 3, 0.01, &mut testkit::Rng::new(1));
+/// assert_eq!(each[1], turns[region[1] as usize]);
+/// ```
+///
+/// # Panics
+///
+/// When `plates` is 0.
+pub fn plate_regions(
+    pos: &[DVec3],
+    plates: usize,
+    angle: f64,
+    rng: &mut Rng,
+) -> (Vec<u32>, Vec<DQuat>) {
     assert!(plates > 0, "plate_turns needs at least one plate");
     let centres: Vec<DVec3> = (0..plates).map(|_| rng.unit_dvec3()).collect();
     let turns: Vec<DQuat> = (0..plates)
         .map(|_| DQuat::from_axis_angle(rng.unit_dvec3(), angle * (0.5 + rng.unit_f64())))
         .collect();
-    pos.iter()
+    let region = pos
+        .iter()
         .map(|p| {
             let nearest = (0..plates)
                 .max_by(|&a, &b| p.dot(centres[a]).total_cmp(&p.dot(centres[b])))
                 .unwrap_or(0);
-            turns[nearest]
+            nearest as u32
         })
-        .collect()
+        .collect();
+    (region, turns)
 }

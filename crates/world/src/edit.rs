@@ -299,9 +299,11 @@ impl World {
         let version = self.tick();
         self.mesh_version = version;
         let sizes = Sizes::of(&self.mesh);
-        // Flips make and remove no vertex: a journal of flips alone (a motion's repair) leaves
-        // every vertex value as it is, so vertex layers skip reading it.
-        let flips_only = changes.iter().all(|c| matches!(c, Change::Flip(_)));
+        // Flips and vertex moves make and remove no vertex: a journal of them alone (a
+        // motion's repair) leaves every vertex value as it is, so vertex layers skip it.
+        let flips_only = changes
+            .iter()
+            .all(|c| matches!(c, Change::Flip(_) | Change::VertexMoved(_)));
         if !(flips_only && self.layers.iter().all(|s| s.skips_flips(sizes))) {
             let changes: Arc<[Change]> = changes.as_slice().into();
             // Each layer replays the journal on its own: one task per layer, on all cores

@@ -323,7 +323,8 @@ impl Slot {
         }
     }
 
-    /// A decoded vertex layer of `sizes`' length: a journal of flips alone leaves it as is.
+    /// A decoded vertex layer of `sizes`' length: a journal of flips and vertex moves alone
+    /// leaves it as is.
     pub fn skips_flips(&self, sizes: Sizes) -> bool {
         matches!(&self.state, State::Typed(t) if self.kind == ElementKind::Vertex && t.layer.len() == sizes.vertices)
     }

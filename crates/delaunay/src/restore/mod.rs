@@ -5,10 +5,11 @@
 //! faces turn clockwise. Such a vertex is *relocated*: its star is flipped down to three edges
 //! (Delaunay ears of its link, exactly as for a removal), which leaves it inside the triangle
 //! of its three neighbours; it then walks to the triangle of the remaining mesh that contains
-//! its new position, two flips per step (the triangle it leaves is restored), and Lawson flips
-//! finish as after an insertion. Only flips are used, so every vertex keeps its id and its
-//! data in every layer; the work is proportional to the folded region and to how far its
-//! vertices moved.
+//! its new position by orientation tests alone, is moved there in one edit
+//! ([`Mesh::move_vertex`]: the triangle it leaves closes, the one it enters is split), and
+//! Lawson flips finish as after an insertion. Only flips and moves are used, so every vertex
+//! keeps its id and its data in every layer; the work is proportional to the folded region
+//! and to how far its vertices moved.
 
 use crate::check::{check_covering, check_len, pos};
 use crate::covering::winding;
@@ -56,16 +57,20 @@ pub struct RestoreStats {
     pub folds: usize,
     /// Vertices relocated to repair folds (a re-insertion that keeps the vertex id).
     pub relocated: usize,
-    /// Flips spent relocating: emptying stars and walking.
+    /// Flips spent relocating: emptying stars, and landing on an edge.
     pub relocation_flips: usize,
+    /// Relocated vertices moved in one edit ([`Mesh::move_vertex`]) to the triangle their
+    /// walk found (those that did not land back in their own triangle).
+    pub relocation_moves: usize,
     /// Moved vertices merged into the vertex they collided with.
     pub merged: usize,
 }
 
 /// Restores the exact Delaunay triangulation after any displacement of any set of vertices,
 /// keeping every vertex id and its data: small moves are repaired by Lawson flips; a vertex
-/// whose faces folded is relocated by flips only (its star emptied to three edges as for a
-/// removal, then walked, two flips per step, to the triangle holding its new position).
+/// whose faces folded is relocated (its star emptied to three edges by flips as for a
+/// removal, then moved in one edit to the triangle holding its new position, which a walk
+/// that only reads finds).
 ///
 /// `moved` names the vertices whose positions changed; the work is then proportional to the
 /// region around them. `None` checks every vertex (the cost of a full scan, still no rebuild).

@@ -3,11 +3,10 @@
 
 use super::{RestoreOptions, RestoreStats, folded_faces};
 use crate::flips::{flip_limit, lawson, lawson_collect, star_and_link};
-use crate::insert::hop;
 use crate::remove::reduce_to_degree3;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
-use quadedge::{Edge, Mesh, Vertex};
+use quadedge::{Edge, Mesh, MeshError, Vertex};
 use std::collections::VecDeque;
 
 /// The vertices whose stars relocations changed: `stars` (the link, the walk's triangles, the
@@ -99,8 +98,8 @@ pub(super) fn relocate_folded<S: Surface>(
     }
 }
 
-/// Empties `v`'s star to three edges, walks it to the triangle holding its position, and
-/// flips around it.
+/// Empties `v`'s star to three edges, finds the triangle holding its position by a walk that
+/// only reads, moves `v` there in one edit and flips around it.
 fn relocate<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -115,62 +114,65 @@ fn relocate<S: Surface>(
     }
     let mut created = Vec::new();
     stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
-    let limit = 2 * mesh.face_count() + 64;
-    let mut came = Edge::INVALID;
-    let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
-    for _ in 0..limit {
-        let link = LinkTriangle::new(surface, mesh, positions, v, came, rng.next3());
-        match link.crossed {
-            Some(e) if mesh.right(e).is_valid() => {
-                came = hop_through(mesh, v, e, &link, stats, &mut touched.stars)?
-            }
-            Some(_) => return Err(DelaunayError::Outside),
-            None => {
-                if let Some(merged) = land(surface, mesh, positions, v, &link, options, stats)? {
-                    return Ok(merged);
-                }
-                flip_around(surface, mesh, positions, v, stats, touched)?;
-                return Ok(Relocation::Done);
-            }
+    let link = link_triangle(mesh, v)?;
+    let Some(landing) = walk(surface, mesh, positions, v, link)? else {
+        return Ok(Relocation::Deferred);
+    };
+    if landing.outer != link {
+        match mesh.move_vertex(v, mesh.left(landing.outer[0])) {
+            Ok(_) => stats.relocation_moves += 1,
+            // Its neighbours form a face already (a tetrahedron's vertex): no room to leave.
+            Err(MeshError::FaceExists(_)) => return Err(DelaunayError::FoldUnresolved(v)),
+            Err(e) => return Err(e.into()),
         }
     }
-    Ok(Relocation::Deferred)
+    if let Some(merged) = land(surface, mesh, positions, v, &landing, options, stats)? {
+        return Ok(merged);
+    }
+    flip_around(surface, mesh, positions, v, stats, touched)?;
+    Ok(Relocation::Done)
 }
 
-/// Where `v`'s position lies against the triangle of its three neighbours (its link, once
-/// its star is down to three edges).
-struct LinkTriangle {
-    /// `v`'s spokes, counter-clockwise: `outer[i]` is the far edge of the face left of
-    /// `spokes[i]`.
-    spokes: [Edge; 3],
-    /// Has `v` exactly these three spokes?
-    three: bool,
-    /// The link's edges a → b, with `v`'s faces on their left.
+/// The edges of `v`'s link triangle (the far edge of each of its three faces, with the face
+/// on its left), once its star is down to three spokes.
+fn link_triangle(mesh: &Mesh, v: Vertex) -> Result<[Edge; 3], DelaunayError> {
+    let mut ring = mesh.outgoing(v);
+    let mut spoke = || ring.next().ok_or(DelaunayError::FoldUnresolved(v));
+    let spokes = [spoke()?, spoke()?, spoke()?];
+    if ring.next().is_some() {
+        return Err(DelaunayError::FoldUnresolved(v));
+    }
+    Ok(spokes.map(|e| mesh.left_next(e)))
+}
+
+/// A triangle of the mesh without `v` (its edges, counter-clockwise with the triangle on
+/// their left) and where `v`'s position lies against them.
+struct Landing {
     outer: [Edge; 3],
-    /// `orient(a, b, p)` for each edge tested before a crossing was found (1 for the others).
+    /// `orient(a, b, p)` for each edge tested (1 for the edge the walk came through).
     side: [f64; 3],
-    /// The first edge (from a random start, skipping the one `v` came through) that the
-    /// position lies strictly beyond.
-    crossed: Option<Edge>,
 }
 
-impl LinkTriangle {
-    fn new<S: Surface>(
-        surface: &S,
-        mesh: &Mesh,
-        positions: &[DVec3],
-        v: Vertex,
-        came: Edge,
-        start: usize,
-    ) -> Self {
-        let p = positions[v.index()];
-        // v's star is down to three spokes.
-        let mut ring = mesh.outgoing(v);
-        let mut spoke = || ring.next().unwrap_or(Edge::INVALID);
-        let spokes = [spoke(), spoke(), spoke()];
-        let three = ring.next().is_none();
-        let outer: [Edge; 3] = spokes.map(|e| mesh.left_next(e));
+/// Walks from `v`'s link triangle (`link`) to the triangle of the mesh without `v` that holds
+/// `v`'s position, crossing the first edge (from a random start, skipping the one it came
+/// through) that the position lies strictly beyond. Reads only: the triangles crossed are
+/// those the vertex would cross flipping its way there. `None` when the walk did not end
+/// within its budget (a tangled region: the caller defers `v`).
+fn walk<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    v: Vertex,
+    link: [Edge; 3],
+) -> Result<Option<Landing>, DelaunayError> {
+    let p = positions[v.index()];
+    let limit = 2 * mesh.face_count() + 64;
+    let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
+    let (mut outer, mut came) = (link, Edge::INVALID);
+    for _ in 0..limit {
+        let start = rng.next3();
         let mut side = [1.0f64; 3];
+        let mut crossed = None;
         for k in 0..3 {
             let i = (start + k) % 3;
             if outer[i] == came {
@@ -180,72 +182,27 @@ impl LinkTriangle {
             let b = positions[mesh.dest(outer[i]).index()];
             let o = surface.orient(a, b, p);
             if o < 0.0 {
-                let crossed = Some(outer[i]);
-                return Self {
-                    spokes,
-                    three,
-                    outer,
-                    side,
-                    crossed,
-                };
+                crossed = Some(outer[i]);
+                break;
             }
             side[i] = o;
         }
-        Self {
-            spokes,
-            three,
-            outer,
-            side,
-            crossed: None,
+        let Some(e) = crossed else {
+            return Ok(Some(Landing { outer, side }));
+        };
+        if !mesh.right(e).is_valid() {
+            return Err(DelaunayError::Outside);
         }
+        // Beyond e: v's own triangle again (its faces stand for it), or a face of the mesh.
+        came = e.sym();
+        outer = if link.contains(&came) {
+            link
+        } else {
+            let next = mesh.left_next(came);
+            [came, next, mesh.left_next(next)]
+        };
     }
-}
-
-/// Moves `v` through the link edge `e` into the next triangle (two flips); returns the edge
-/// of its new triangle it came through (not to be tested again), if any.
-fn hop_through(
-    mesh: &mut Mesh,
-    v: Vertex,
-    e: Edge,
-    link: &LinkTriangle,
-    stats: &mut RestoreStats,
-    touched: &mut Vec<Vertex>,
-) -> Result<Edge, DelaunayError> {
-    let (a, b) = (mesh.origin(e), mesh.dest(e));
-    touched.extend([a, b, mesh.dest(mesh.left_next(e.sym()))]);
-    let came = match link.outer.iter().position(|&o| o == e) {
-        Some(i) if link.three => hop3(mesh, v, e, link.spokes[(i + 2) % 3])?,
-        _ => {
-            hop(mesh, v, e)?;
-            mesh.find_edge(b, a).unwrap_or(Edge::INVALID)
-        }
-    };
-    stats.relocation_flips += 2;
-    // The edge b → a of v's new triangle: the one it came through.
-    Ok(if came.is_valid() && mesh.left(came).is_valid() {
-        came
-    } else {
-        Edge::INVALID
-    })
-}
-
-/// [`hop`] when `v` has exactly three spokes and `spoke_c` is the one not beside `e` (a → b):
-/// the flips and ids are [`hop`]'s, without its ring walks. The first flip would duplicate an
-/// edge only if the corner beyond `e` were `v`'s third neighbour (`v`'s only other one), and
-/// the second rejoins a and b; returns the edge b → a that the second flip makes.
-fn hop3(mesh: &mut Mesh, v: Vertex, e: Edge, spoke_c: Edge) -> Result<Edge, DelaunayError> {
-    let (a, b) = (mesh.origin(e), mesh.dest(e));
-    let w = mesh.dest(mesh.left_next(e.sym()));
-    if w == mesh.dest(spoke_c) {
-        return Err(DelaunayError::FoldUnresolved(v));
-    }
-    mesh.flip_fresh(e)?;
-    let joined = mesh.flip_fresh(spoke_c)?;
-    Ok(match (mesh.origin(joined), mesh.dest(joined)) {
-        (o, d) if (o, d) == (b, a) => joined,
-        (o, d) if (o, d) == (a, b) => joined.sym(),
-        _ => mesh.find_edge(b, a).unwrap_or(Edge::INVALID),
-    })
+    Ok(None)
 }
 
 /// `v` is inside its link triangle, on one of its edges, or on a corner. A corner within the
@@ -257,7 +214,7 @@ fn land<S: Surface>(
     mesh: &mut Mesh,
     positions: &[DVec3],
     v: Vertex,
-    link: &LinkTriangle,
+    link: &Landing,
     options: &RestoreOptions,
     stats: &mut RestoreStats,
 ) -> Result<Option<Relocation>, DelaunayError> {

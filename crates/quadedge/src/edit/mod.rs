@@ -1,7 +1,7 @@
 //! Local edits: flip and split ([`flip_split`]; `flip_fresh` for callers that know the flip
 //! makes no parallel edge), collapse ([`collapse`]), face split and vertex dissolve ([`star`]),
-//! face removal (here), all-or-nothing sequences of edits ([`atomic`]), and the primitives
-//! they share.
+//! a vertex of degree 3 moved into another face ([`move_vertex`]), face removal (here),
+//! all-or-nothing sequences of edits ([`atomic`]), and the primitives they share.
 //!
 //! Every operation reads and validates first and writes afterwards, so a rejected operation
 //! leaves the mesh bit-identical (free lists included); [`Mesh::atomically`] extends that to
@@ -17,6 +17,7 @@ mod atomic;
 mod collapse;
 mod fans;
 mod flip_split;
+mod move_vertex;
 mod star;
 mod stitch;
 #[cfg(test)]

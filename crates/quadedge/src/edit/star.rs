@@ -152,54 +152,15 @@ impl Mesh {
         &mut self,
         v: Vertex,
     ) -> Result<DissolveRecord, MeshError> {
-        if !self.is_vertex_alive(v) {
-            return Err(MeshError::DeadVertex(v));
-        }
-        let not = Err(MeshError::NotDissolvable(v));
-        let s0 = self.vertex_edge[v.index()];
-        if !s0.is_valid() {
-            return not;
-        }
-        let s1 = self.onext(s0);
-        let s2 = self.onext(s1);
-        if s1 == s0 || s2 == s0 || self.onext(s2) != s0 {
-            return not;
-        }
-        let spokes = [s0, s1, s2];
+        let spokes = self.degree3_star(v)?;
         let faces = spokes.map(|s| self.left(s));
-        if faces.iter().any(|x| !x.is_valid()) {
-            return not;
-        }
         let corners = spokes.map(|s| self.primal_origin[s.index() ^ 1]);
         // sides[i] = c_i → c_i+1, the edge of face i opposite v.
         let sides = spokes.map(|s| self.lnext(s));
-        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
-            // Parallel spokes: `check()` rejects such meshes, but stay safe on them.
-            return not;
-        }
-        for i in 0..3 {
-            // Any other face on the three corners shares one of the sides (reversed).
-            let beyond = self.right(sides[i]);
-            if beyond.is_valid()
-                && self.primal_origin[self.lnext(sides[i].sym()).index() ^ 1]
-                    == corners[(i + 2) % 3]
-            {
-                return Err(MeshError::FaceExists(beyond));
-            }
-        }
 
         // Write: nothing below can fail.
         let face = faces[0];
-        for i in 0..3 {
-            let c = corners[i];
-            let s = spokes[i].sym();
-            self.set_next::<LOG>(sides[i], sides[(i + 2) % 3].sym());
-            if self.vertex_edge[c.index()] == s {
-                self.set_vertex_edge::<LOG>(c.index(), sides[i]);
-            }
-            self.set_dual_origin::<LOG>(sides[i].index() ^ 1, face);
-        }
-        self.set_face_edge::<LOG>(face.index(), sides[0]);
+        self.close_star::<LOG>(spokes, sides, face);
         self.free_vertex::<LOG>(v);
         let removed_edges = spokes.map(|s| s.base());
         for q in removed_edges {
@@ -218,6 +179,64 @@ impl Mesh {
         };
         self.log(|| Change::VertexDissolved(rec));
         Ok(rec)
+    }
+
+    /// The spokes of an interior vertex of degree 3, counter-clockwise from its entry edge,
+    /// whose three faces may merge into the triangle of its neighbours
+    /// ([`Mesh::dissolve_vertex`], [`Mesh::move_vertex`]), or why not.
+    pub(crate) fn degree3_star(&self, v: Vertex) -> Result<[Edge; 3], MeshError> {
+        if !self.is_vertex_alive(v) {
+            return Err(MeshError::DeadVertex(v));
+        }
+        let not = Err(MeshError::NotDissolvable(v));
+        let s0 = self.vertex_edge[v.index()];
+        if !s0.is_valid() {
+            return not;
+        }
+        let s1 = self.onext(s0);
+        let s2 = self.onext(s1);
+        if s1 == s0 || s2 == s0 || self.onext(s2) != s0 {
+            return not;
+        }
+        let spokes = [s0, s1, s2];
+        if spokes.iter().any(|&s| !self.left(s).is_valid()) {
+            return not;
+        }
+        let corners = spokes.map(|s| self.primal_origin[s.index() ^ 1]);
+        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
+            return not; // parallel spokes: `check()` rejects such meshes, but stay safe
+        }
+        for i in 0..3 {
+            // Any other face on the three corners shares one of the sides (reversed).
+            let side = self.lnext(spokes[i]);
+            let beyond = self.right(side);
+            if beyond.is_valid()
+                && self.primal_origin[self.lnext(side.sym()).index() ^ 1] == corners[(i + 2) % 3]
+            {
+                return Err(MeshError::FaceExists(beyond));
+            }
+        }
+        Ok(spokes)
+    }
+
+    /// Takes the spokes of a vertex of degree 3 out of its neighbours' rings and makes `face`
+    /// the triangle of its `sides` (the far edges of its faces); the spokes themselves are
+    /// left as they were, for the caller to free or rewire.
+    pub(crate) fn close_star<const LOG: bool>(
+        &mut self,
+        spokes: [Edge; 3],
+        sides: [Edge; 3],
+        face: Face,
+    ) {
+        for i in 0..3 {
+            let c = self.primal_origin[sides[i].index()];
+            self.set_next::<LOG>(sides[i], sides[(i + 2) % 3].sym());
+            if self.vertex_edge[c.index()] == spokes[i].sym() {
+                self.set_vertex_edge::<LOG>(c.index(), sides[i]);
+            }
+            self.set_dual_origin::<LOG>(sides[i].index() ^ 1, face);
+        }
+        self.set_face_edge::<LOG>(face.index(), sides[0]);
     }
 
     /// `lnext` of a primal edge through the dual ring, in O(1).

@@ -34,6 +34,9 @@ fn try_every_edit(m: &Mesh) -> usize {
     let n = m.vertex_slots() as u32;
     for v in 0..n {
         run(&|c| c.dissolve_vertex(Vertex::new(v)).is_ok());
+        for f in 0..m.face_slots() as u32 {
+            run(&|c| c.move_vertex(Vertex::new(v), Face::new(f)).is_ok());
+        }
         run(&|c| c.remove_vertex(Vertex::new(v)).is_ok());
         for a in 0..n {
             for b in 0..n {

@@ -61,6 +61,12 @@ impl EditReport {
                     f.push(x.face);
                     f.extend(x.faces);
                 }
+                Change::VertexMoved(x) => {
+                    // The vertex itself is reported as moved by the caller.
+                    e.extend(x.spokes);
+                    f.push(x.closed);
+                    f.extend(x.faces);
+                }
                 Change::VertexDissolved(x) => {
                     v.push(x.vertex);
                     e.extend(x.removed_edges);

@@ -20,7 +20,7 @@ use super::report::EditReport;
 use super::{EditError, Geometry, MoveOptions};
 use crate::World;
 use delaunay::{DelaunayError, RestoreStats};
-use glam::{DQuat, DVec3};
+use glam::{DMat3, DQuat, DVec3};
 use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -151,9 +151,11 @@ impl World {
                 .filter(|&r| (r as usize) < unit.len())
                 .unwrap_or(STILL)
         };
+        // As matrices: half the arithmetic of a quaternion's turn per vertex and sub-step.
+        let matrices: Vec<DMat3> = unit.iter().map(|&q| DMat3::from_quat(q)).collect();
         let turn = Turn {
             geometry,
-            unit: &unit,
+            matrices: &matrices,
             which: &which,
             projected_on_surface: projection_is_exact(geometry),
         };
@@ -195,6 +197,7 @@ impl World {
                 total.folds += s.folds;
                 total.relocated += s.relocated;
                 total.relocation_flips += s.relocation_flips;
+                total.relocation_moves += s.relocation_moves;
                 total.merged += s.merged;
             }
             Ok(total)
@@ -226,7 +229,8 @@ fn unit_turns(turns: &[DQuat]) -> Result<Vec<DQuat>, EditError> {
 /// One sub-step's turn of every region.
 struct Turn<'a, W> {
     geometry: Geometry,
-    unit: &'a [DQuat],
+    /// The rotation matrix of each region's unit turn.
+    matrices: &'a [DMat3],
     which: &'a W,
     /// Does every finite projection lie on the surface, so that testing it again (a second
     /// square root per vertex and sub-step) can be skipped? On a plane always; on a sphere
@@ -288,7 +292,7 @@ impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
         }
         let geometry = self.geometry;
         match geometry
-            .project(self.unit[r as usize] * p)
+            .project(self.matrices[r as usize] * p)
             .filter(|&q| self.projected_on_surface || geometry.contains(q))
         {
             Some(q) => q,

@@ -79,6 +79,7 @@ fn sub_steps_in_one_edit_repair_as_separate_calls() {
         sum.folds += t.folds;
         sum.relocated += t.relocated;
         sum.relocation_flips += t.relocation_flips;
+        sum.relocation_moves += t.relocation_moves;
     }
     assert!(s.folds > 0 && s.relocated > 0, "{s:?}");
     assert_eq!(s, sum);
@@ -125,4 +126,38 @@ fn a_bad_turn_or_an_off_plane_point_changes_nothing() {
     assert_eq!((s.flips, s.folds), (0, 0));
     assert_eq!(r.moved.len(), 500);
     delaunay::is_delaunay(&delaunay::Sphere, world.mesh(), world.positions()).unwrap();
+}
+
+/// Random plates (random centres, axes and speeds, some fast enough to fold the boundary
+/// and relocate vertices far) turned in random numbers of sub-steps: after every motion the
+/// mesh is valid and exactly the Delaunay triangulation of the positions (every face
+/// counter-clockwise, every edge's circle test, the covering), and relocations moved
+/// vertices in one edit.
+#[test]
+fn random_rigid_turns_stay_exactly_delaunay() {
+    let mut moves = 0;
+    for seed in 0..6 {
+        let mut rng = testkit::Rng::new(seed);
+        let mut world = World::fibonacci_sphere(2500, 1.0, 0.3, seed).unwrap();
+        let spacing = (4.0 * std::f64::consts::PI / 2500.0).sqrt();
+        for _ in 0..6 {
+            let plates = 2 + rng.below(6);
+            let angle = spacing * (0.2 + rng.unit_f64());
+            let (region, turns) =
+                testkit::plate_regions(world.positions(), plates, angle, &mut rng);
+            let steps = 1 + rng.below(3);
+            let options = MoveOptions::default();
+            let s = world
+                .turn_regions_in_steps_unreported(&region, &turns, steps, &options)
+                .unwrap();
+            moves += s.relocation_moves;
+            world.mesh().check().unwrap();
+            let pos = world.positions();
+            assert_eq!(
+                delaunay::is_delaunay(&delaunay::Sphere, world.mesh(), pos),
+                Ok(())
+            );
+        }
+    }
+    assert!(moves > 1000, "{moves} relocations moved a vertex");
 }

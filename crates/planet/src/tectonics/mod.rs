@@ -19,6 +19,7 @@
 mod band;
 mod boundary;
 mod distance;
+mod front_field;
 mod init;
 mod layer_io;
 mod new_crust;
@@ -297,6 +298,8 @@ struct Scratch {
     /// The edges joining two plates, from the front stage to the relief.
     band: Vec<quadedge::Edge>,
     crust: new_crust::Buffers,
+    /// The relief's fronts, carried between sweeps.
+    field: front_field::Field,
     /// Per vertex slot, the suture fills' labels (all unset between steps).
     terranes: Vec<u32>,
 }
@@ -391,7 +394,15 @@ impl Tectonics {
         )?;
         r.times.creation = split();
         let s = &mut self.scratch;
-        let fronts = relief::step(world, &self.plates, &self.params, &mut s.sweep, &s.band)?;
+        let (p, t) = (&self.params, self.time_myr);
+        let fronts = relief::step(
+            world,
+            &self.plates,
+            p,
+            (&mut s.sweep, &mut s.field),
+            t,
+            &s.band,
+        )?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         r.times.relief = split();
@@ -405,6 +416,7 @@ impl Tectonics {
         self.steps += 1;
         if crossed(self.time_myr, dt, self.params.rift_every_myr) {
             r.rifted = plates::rift(world, self)?;
+            self.scratch.field.invalidate();
         }
         r.times.rift = split();
         if crossed(self.time_myr, dt, self.params.resample_every_myr) {
@@ -414,6 +426,7 @@ impl Tectonics {
             // Blending the plate ids can leave stray cells along boundaries.
             r.reassigned += plates::clean_up(world, &self.params)?;
             r.resampled = true;
+            self.scratch.field.invalidate();
         }
         r.times.resample = split();
         self.subducted += r.subducted;

@@ -44,7 +44,7 @@ impl Default for Held {
 
 /// The fronts as last swept: per vertex slot, the distance (km, `∞` when none can act) and
 /// the rest of the front ([`Held`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub(super) struct Field {
     pub dist: Vec<f32>,
     pub held: Vec<Held>,
@@ -72,6 +72,17 @@ impl Front {
         diving: false,
         index: u32::MAX,
     };
+}
+
+impl std::fmt::Debug for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (slots, fronts) = (self.dist.len(), self.anchors.len());
+        write!(
+            f,
+            "Field {{ slots: {slots}, fronts: {fronts}, at: {:?} }}",
+            self.at
+        )
+    }
 }
 
 impl Field {

@@ -288,6 +288,9 @@ pub struct Tectonics {
     polarity: boundary::Polarity,
     /// Buffers kept from one step to the next (a clone starts with empty ones).
     scratch: Scratch,
+    /// The relief's fronts, swept every few Myr and carried in between (per vertex slot; a
+    /// clone keeps them, so it goes on as the original would).
+    front_field: front_field::Field,
 }
 
 /// The stages' working arrays, kept between steps so that a step allocates nothing of the
@@ -298,8 +301,6 @@ struct Scratch {
     /// The edges joining two plates, from the front stage to the relief.
     band: Vec<quadedge::Edge>,
     crust: new_crust::Buffers,
-    /// The relief's fronts, carried between sweeps.
-    field: front_field::Field,
     /// Per vertex slot, the suture fills' labels (all unset between steps).
     terranes: Vec<u32>,
 }
@@ -342,6 +343,7 @@ impl Tectonics {
             rng,
             polarity: Default::default(),
             scratch: Scratch::default(),
+            front_field: front_field::Field::default(),
         };
         plates::clean_up(world, &t.params)?;
         t.measure_areas(world);
@@ -399,7 +401,7 @@ impl Tectonics {
             world,
             &self.plates,
             p,
-            (&mut s.sweep, &mut s.field),
+            (&mut s.sweep, &mut self.front_field),
             t,
             &s.band,
         )?;
@@ -416,7 +418,7 @@ impl Tectonics {
         self.steps += 1;
         if crossed(self.time_myr, dt, self.params.rift_every_myr) {
             r.rifted = plates::rift(world, self)?;
-            self.scratch.field.invalidate();
+            self.front_field.invalidate();
         }
         r.times.rift = split();
         if crossed(self.time_myr, dt, self.params.resample_every_myr) {
@@ -426,7 +428,7 @@ impl Tectonics {
             // Blending the plate ids can leave stray cells along boundaries.
             r.reassigned += plates::clean_up(world, &self.params)?;
             r.resampled = true;
-            self.scratch.field.invalidate();
+            self.front_field.invalidate();
         }
         r.times.resample = split();
         self.subducted += r.subducted;

@@ -288,8 +288,7 @@ pub struct Tectonics {
     polarity: boundary::Polarity,
     /// Buffers kept from one step to the next (a clone starts with empty ones).
     scratch: Scratch,
-    /// The relief's fronts, swept every few Myr and carried in between (per vertex slot; a
-    /// clone keeps them, so it goes on as the original would).
+    /// The relief's fronts between sweeps (a clone keeps them, to go on as the original).
     front_field: front_field::Field,
 }
 
@@ -395,16 +394,9 @@ impl Tectonics {
             &mut self.scratch.band,
         )?;
         r.times.creation = split();
-        let s = &mut self.scratch;
-        let (p, t) = (&self.params, self.time_myr);
-        let fronts = relief::step(
-            world,
-            &self.plates,
-            p,
-            (&mut s.sweep, &mut self.front_field),
-            t,
-            &s.band,
-        )?;
+        let (s, p, t) = (&mut self.scratch, &self.params, self.time_myr);
+        let sweeps = (&mut s.sweep, &mut self.front_field);
+        let fronts = relief::step(world, &self.plates, p, sweeps, t, &s.band)?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         r.times.relief = split();

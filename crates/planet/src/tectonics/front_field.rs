@@ -229,4 +229,37 @@ mod tests {
         f.invalidate();
         assert!(f.due(2.0));
     }
+
+    /// The relief with fronts carried between sweeps is the relief with a sweep every step
+    /// (the former method, forced by invalidating the field before each step), within a
+    /// few percent: land fraction and elevation percentiles (measured: land equal to 0.1
+    /// point, the percentiles within 170 m, 1st, and 60 m, 95th and 99th).
+    #[test]
+    fn carried_fronts_make_the_relief_of_a_sweep_every_step() {
+        use crate::tectonics::{Params, Tectonics, summarize, world_ops};
+        let run = |sweep_every_step: bool| {
+            let params = Params::earth(8000, 5);
+            let r = params.radius_km;
+            let mut world = world_ops::fibonacci_world(8000, r, 0.3, 5).unwrap();
+            let mut t = Tectonics::new(&mut world, params).unwrap();
+            for _ in 0..24 {
+                if sweep_every_step {
+                    t.front_field.invalidate();
+                }
+                t.step(&mut world).unwrap();
+            }
+            summarize(&world, t.plates.len())
+        };
+        let (carried, swept) = (run(false), run(true));
+        assert_eq!(
+            carried.vertices, swept.vertices,
+            "the relief feeds nothing back"
+        );
+        let land = (carried.land_fraction - swept.land_fraction).abs();
+        assert!(land < 0.01, "land {carried:?} vs {swept:?}");
+        for (&(p, a), &(_, b)) in carried.percentiles.iter().zip(&swept.percentiles) {
+            let d = (a - b).abs();
+            assert!(d < 100.0 + 0.03 * b.abs(), "percentile {p}: {a} vs {b} m");
+        }
+    }
 }

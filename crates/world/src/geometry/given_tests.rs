@@ -206,3 +206,33 @@ fn refused_values_leave_the_world_unchanged() {
     assert!(matches!(r, Err(EditError::Values(ValuesError::Positions))));
     assert!(w == before);
 }
+
+#[test]
+fn given_values_for_every_layer_leave_nothing_to_replay() {
+    let (mut w, _) = planet();
+    w.update_layer(&AGE, |l| l.fill(4.0)).unwrap();
+    let first: Vec<Face> = w.mesh().faces().step_by(29).collect();
+    let mut plain = w.clone();
+    let (rounds, _) = plain
+        .insert_points_in_rounds(3, |mesh, pos, new| round_points(mesh, pos, new, &first))
+        .unwrap();
+    plain
+        .set_layer_values(&AGE, &rounds.concat(), age_of)
+        .unwrap();
+    let mut values = NewValues::new();
+    let age = values.column(&AGE);
+    let version = w.mesh_version();
+    let (got, _) = w
+        .insert_points_in_rounds_with(3, &mut values, |mesh, pos, new, values| {
+            let points = round_points(mesh, pos, new, &first);
+            let n = values.values(age).len();
+            values
+                .values_mut(age)
+                .extend((n..n + points.len()).map(age_of));
+            points
+        })
+        .unwrap();
+    assert_eq!(got, rounds);
+    assert!(w == plain);
+    assert!(w.mesh_version() > version);
+}

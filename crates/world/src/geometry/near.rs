@@ -16,6 +16,7 @@ use delaunay::internals::{MortonFrame, refine_runs};
 use delaunay::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Face, Mesh, Vertex};
+use rayon::prelude::*;
 
 impl World {
     /// [`World::insert_points`] with a face near each point: the point's location walks from
@@ -145,7 +146,9 @@ pub(super) fn rounds_on(
 /// their stale positions back (appended ones are dropped by the runner).
 fn dead_positions(mesh: &Mesh, positions: &[DVec3]) -> Vec<(usize, DVec3)> {
     if mesh.vertex_count() < mesh.vertex_slots() {
+        // Every slot is read (no free list is public): on all cores, in slot order.
         (0..mesh.vertex_slots().min(positions.len()))
+            .into_par_iter()
             .filter(|&i| !mesh.is_vertex_alive(Vertex::new(i as u32)))
             .map(|i| (i, positions[i]))
             .collect()

@@ -19,6 +19,7 @@
 mod band;
 mod boundary;
 mod distance;
+mod front_field;
 mod init;
 mod layer_io;
 mod new_crust;
@@ -290,6 +291,8 @@ pub struct Tectonics {
     sutures: suture::Sutures,
     /// Buffers kept from one step to the next (a clone starts with empty ones).
     scratch: Scratch,
+    /// The relief's fronts between sweeps (a clone keeps them, to go on as the original).
+    front_field: front_field::Field,
 }
 
 /// The stages' working arrays, kept between steps so that a step allocates nothing of the
@@ -341,6 +344,7 @@ impl Tectonics {
             polarity: Default::default(),
             sutures: Default::default(),
             scratch: Scratch::default(),
+            front_field: front_field::Field::default(),
         };
         plates::clean_up(world, &t.params)?;
         t.measure_areas(world);
@@ -392,8 +396,9 @@ impl Tectonics {
             &mut self.scratch.band,
         )?;
         r.times.creation = split();
-        let s = &mut self.scratch;
-        let fronts = relief::step(world, &self.plates, &self.params, &mut s.sweep, &s.band)?;
+        let (s, p, t) = (&mut self.scratch, &self.params, self.time_myr);
+        let sweeps = (&mut s.sweep, &mut self.front_field);
+        let fronts = relief::step(world, &self.plates, p, sweeps, t, &s.band)?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         r.times.relief = split();
@@ -407,6 +412,7 @@ impl Tectonics {
         self.steps += 1;
         if crossed(self.time_myr, dt, self.params.rift_every_myr) {
             r.rifted = plates::rift(world, self)?;
+            self.front_field.invalidate();
         }
         r.times.rift = split();
         if crossed(self.time_myr, dt, self.params.resample_every_myr) {
@@ -416,6 +422,7 @@ impl Tectonics {
             // Blending the plate ids can leave stray cells along boundaries.
             r.reassigned += plates::clean_up(world, &self.params)?;
             r.resampled = true;
+            self.front_field.invalidate();
         }
         r.times.resample = split();
         self.subducted += r.subducted;

@@ -6,12 +6,12 @@ use super::band;
 use super::ridge;
 use super::{
     AGE, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, RIDGE, TectonicsError, orogeny,
-    set, slice,
+    slice,
 };
 use glam::DVec3;
 use quadedge::{Edge, Face, Mesh, Vertex};
 use rayon::prelude::*;
-use world::World;
+use world::{ColumnId, NewValues, World};
 
 /// Depth of new crust at a ridge (m).
 pub const RIDGE_DEPTH_M: f32 = -2600.0;
@@ -37,7 +37,8 @@ const NONE: u32 = u32::MAX;
 /// New oceanic crust where the plates moved apart: every triangle joining two plates whose
 /// circumradius exceeds the mesh spacing gets a vertex at its centre (on the plate of the
 /// nearest corner), age 0, ridge depth; up to [`ROUNDS`] rounds, so wide gaps fill in rows.
-/// The rounds are one world edit, and each layer is written once for all of them. `edges`,
+/// The rounds are one world edit, and each layer is written once for all of them (the
+/// values given with the insertion, not replayed). `edges`,
 /// the [`band::boundary_edges`] before, are the ones after. Returns the vertices made.
 ///
 /// # Errors
@@ -77,8 +78,19 @@ pub(super) fn new_crust(
         marked,
     } = buf;
     let band = &edges[..];
+    // The new vertices' data, given with the insertion: these layers take it instead of
+    // replaying the journal (which would blend values only to be overwritten).
+    let mut values = NewValues::new();
+    let columns = (
+        values.column(&PLATE),
+        values.column(&CRUST),
+        values.column(&AGE),
+        values.column(&ELEVATION),
+        values.column(&OROGENY),
+        values.column(&RIDGE),
+    );
     let (rounds, report) = world
-        .insert_points_in_rounds(ROUNDS, |mesh, pos, new| {
+        .insert_points_in_rounds_with(ROUNDS, &mut values, |mesh, pos, new, values| {
             // The previous round's vertices and what they hold.
             for (k, &v) in new.iter().enumerate() {
                 if fresh.len() <= v.index() {
@@ -129,6 +141,7 @@ pub(super) fn new_crust(
             #[cfg(debug_assertions)]
             check_focus(&search, new, faces, &kept, &pending);
             pending = gaps(&search, faces, &kept, marks);
+            give(values, columns, &pending);
             if pending.points.is_empty() || round == ROUNDS {
                 // The last round: the insertion's journal then reaches layers no longer
                 // shared, and writes them in place.
@@ -154,15 +167,33 @@ pub(super) fn new_crust(
             *w = 0;
         }
     }
-    let new = &made.vertices;
-    set(world, &PLATE, new, |i| made.owners[i])?;
-    set(world, &CRUST, new, |_| OCEANIC)?;
-    set(world, &AGE, new, |i| made.ages[i])?;
-    set(world, &ELEVATION, new, |_| RIDGE_DEPTH_M)?;
-    set(world, &OROGENY, new, |_| orogeny::NONE)?;
-    set(world, &RIDGE, new, |i| made.ridges[i])?;
     band::update(world.mesh(), slice(world, &PLATE)?, edges, report.edges);
-    Ok(new.len())
+    Ok(made.vertices.len())
+}
+
+/// The columns of the new vertices' layers: plate, crust, age, elevation, orogeny, ridge.
+type Columns = (
+    ColumnId<u32>,
+    ColumnId<u8>,
+    ColumnId<f32>,
+    ColumnId<f32>,
+    ColumnId<u8>,
+    ColumnId<u32>,
+);
+
+/// The data of a round's new vertices, in its points' order: new ocean floor at ridge depth.
+fn give(values: &mut NewValues, (plate, crust, age, elevation, orogeny, ridge): Columns, g: &Gaps) {
+    let n = g.points.len();
+    values.values_mut(plate).extend_from_slice(&g.owners);
+    values.values_mut(crust).extend((0..n).map(|_| OCEANIC));
+    values.values_mut(age).extend_from_slice(&g.ages);
+    values
+        .values_mut(elevation)
+        .extend((0..n).map(|_| RIDGE_DEPTH_M));
+    values
+        .values_mut(orogeny)
+        .extend((0..n).map(|_| orogeny::NONE));
+    values.values_mut(ridge).extend_from_slice(&g.ridges);
 }
 
 /// The layers as they were before the rounds (shared with the world's, not copied).

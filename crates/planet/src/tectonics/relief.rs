@@ -11,10 +11,12 @@
 //! and every width in km.
 
 use super::distance::{Source, Sweep};
+use super::front_field::{Field, Front, REFRESH_MYR};
 use super::{
-    AGE, CONTINENTAL, CRUST, ELEVATION, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
-    slice, world_err, world_ops,
+    AGE, CONTINENTAL, CRUST, ELEVATION, OROGENY, PLATE, POSITION, Params, Plate, TectonicsError,
+    orogeny, slice, world_err, world_ops,
 };
+use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
 use world::World;
@@ -54,10 +56,14 @@ pub(super) struct Seen {
 /// Front tags: the source's index into the speeds, and whether the vertex is on the diving
 /// side (top bit).
 const DIVING: u32 = 1 << 31;
+/// The tag of a vertex no front reached.
+const NO_FRONT: u32 = u32::MAX;
 
-/// One relief step after the motion and the new crust (see the module docs); `edges` are
-/// the [`super::band::boundary_edges`]. The three layers it rewrites are written in place
-/// (one copy each, the one the world keeps for its rollback).
+/// One relief step after the motion and the new crust (see the module docs), at `time_myr`
+/// (the step's start); `edges` are the [`super::band::boundary_edges`]. The fronts are swept
+/// into `field` every [`REFRESH_MYR`] and carried in between ([`super::front_field`]). The
+/// three layers it rewrites are written in place (one copy each, the one the world keeps for
+/// its rollback).
 ///
 /// # Errors
 /// When the world lacks a layer.
@@ -65,37 +71,72 @@ pub(super) fn step(
     world: &mut World,
     plates: &[Plate],
     params: &Params,
-    sweep: &mut Sweep,
+    scratch: (&mut Sweep, &mut Field),
+    time_myr: f64,
     edges: &[Edge],
 ) -> Result<Seen, TectonicsError> {
+    let (sweep, field) = scratch;
+    let refresh = field.due(time_myr);
+
     let (speeds, seen) = {
         let layers = Layers::of(world)?;
-        let (sources, speeds, seen) = fronts(world, &layers, plates, params, edges);
-        let mesh = world.mesh();
-        let pos = world_ops::positions(world);
-        sweep.unordered().run(
-            mesh,
-            pos,
-            params.radius_km,
-            &sources,
-            REACH_KM,
-            Some(layers.plate),
-        );
-        (speeds, seen)
+        let (sources, fronts, seen) = fronts(world, &layers, plates, params, edges, refresh);
+        if refresh {
+            let mesh = world.mesh();
+            let pos = world_ops::positions(world);
+            let (r, plate) = (params.radius_km, Some(layers.plate));
+            sweep
+                .unordered()
+                .run(mesh, pos, r, &sources, REACH_KM, plate);
+            field.anchors.clear();
+            field
+                .anchors
+                .extend(fronts.iter().map(|f| (f.point, f.over)));
+        }
+        (fronts.iter().map(|f| f.speed).collect::<Vec<f64>>(), seen)
+    };
+    let elapsed = field.begin(time_myr, refresh);
+    // Where fronts turned to since their sweep, for the diving side.
+    let anchors = if refresh {
+        Vec::new()
+    } else {
+        field.anchors_now(plates, elapsed)
+    };
+    // How much closer any crust comes to a front in a Myr (km): twice the fastest plate.
+    let fastest = plates.iter().fold(0.0, |a: f64, p| a.max(p.omega.abs()));
+    let closing = 2.0 * fastest * params.radius_km;
+    let fronts = Fronts {
+        swept: refresh.then_some((&*sweep, &speeds[..])),
+        anchors: &anchors,
+        elapsed,
+        closing,
     };
     let err = world_err("relief");
     let tx = world.transaction();
     {
         let mesh = tx.mesh().map_err(&err)?;
         let crust = tx.read(&CRUST).map_err(&err)?;
+        let plate = tx.read(&PLATE).map_err(&err)?;
+        let pos = tx.read(&POSITION).map_err(&err)?;
         let mut age = tx.write(&AGE).map_err(&err)?;
         let mut h = tx.write(&ELEVATION).map_err(&err)?;
         let mut kind = tx.write(&OROGENY).map_err(&err)?;
         let out = (age.as_mut_slice(), h.as_mut_slice(), kind.as_mut_slice());
-        relieve_all(&mesh, crust.as_slice(), sweep, &speeds, out, params);
+        let read = (crust.as_slice(), plate.as_slice(), pos.as_slice());
+        relieve_all(&mesh, read, &fronts, field, out, params);
     }
     tx.commit().map_err(err)?;
     Ok(seen)
+}
+
+/// Where the fronts are this step: as swept now (the sweep and the fronts' closing speeds,
+/// km/Myr), or carried `elapsed` Myr from their sweep (their points now, km); `closing`
+/// bounds how fast (km/Myr) crust comes closer to a front.
+struct Fronts<'a> {
+    swept: Option<(&'a Sweep, &'a [f64])>,
+    anchors: &'a [DVec3],
+    elapsed: f64,
+    closing: f64,
 }
 
 /// The world's layers the relief step reads.
@@ -115,22 +156,32 @@ impl<'a> Layers<'a> {
     }
 }
 
+/// A converging front (a boundary edge): its midpoint (km), closing speed (km/Myr) and
+/// overriding plate.
+struct FrontEdge {
+    point: DVec3,
+    speed: f64,
+    over: u32,
+}
+
 /// The converging boundary edges as distance sources (the overriding end's and the diving
-/// end's, at the edge's midpoint), their closing speeds (km/Myr), and the edges counted. The
-/// edges are classified on all cores, in edge order.
+/// end's, at the edge's midpoint, tagged with the front's index), the fronts, and the edges
+/// counted (only counted without `sweep`). The edges are classified on all cores, in edge
+/// order.
 fn fronts(
     world: &World,
     layers: &Layers<'_>,
     plates: &[Plate],
     params: &Params,
     edges: &[Edge],
-) -> (Vec<Source>, Vec<f64>, Seen) {
+    sweep: bool,
+) -> (Vec<Source>, Vec<FrontEdge>, Seen) {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let (plate, crust, age) = (layers.plate, layers.crust, layers.age);
     // Per boundary edge between known plates: the closing speed, and the overriding and
     // diving ends when it converges.
-    let classified: Vec<(f64, Vertex, Vertex, glam::DVec3)> = edges
+    let classified: Vec<(f64, Vertex, Vertex, DVec3)> = edges
         .par_iter()
         .filter_map(|&e| {
             let (a, b) = (mesh.origin(e), mesh.dest(e));
@@ -160,15 +211,22 @@ fn fronts(
         converging: 0,
         separating: 0,
     };
-    let (mut sources, mut speeds) = (Vec::new(), Vec::new());
+    let (mut sources, mut fronts) = (Vec::new(), Vec::new());
     for (closing, over, under, mid) in classified {
         if closing <= 0.0 {
             seen.separating += 1;
             continue;
         }
         seen.converging += 1;
-        let i = speeds.len() as u32;
-        speeds.push(closing);
+        if !sweep {
+            continue;
+        }
+        let i = fronts.len() as u32;
+        fronts.push(FrontEdge {
+            point: mid,
+            speed: closing,
+            over: plate[over.index()],
+        });
         sources.push(Source {
             vertex: over,
             point: mid,
@@ -180,53 +238,86 @@ fn fronts(
             tag: i | DIVING,
         });
     }
-    (sources, speeds, seen)
+    (sources, fronts, seen)
 }
 
 /// Every live vertex ages by a step and takes its relief step ([`relieve`]), on all cores,
-/// in its age, elevation and orogeny (`out`).
+/// in its age, elevation and orogeny (`out`), from its front as swept this step (kept in
+/// the field) or as the field carries it ([`front_at`]).
 fn relieve_all(
     mesh: &Mesh,
-    crust: &[u8],
-    sweep: &Sweep,
-    speeds: &[f64],
+    read: (&[u8], &[u32], &[DVec3]),
+    fronts: &Fronts<'_>,
+    field: &mut Field,
     out: (&mut [f32], &mut [f32], &mut [u8]),
     params: &Params,
 ) {
-    let (age, h, kind) = out;
+    let ((crust, plate, pos), (age, h, kind)) = (read, out);
     let dt = params.time_step_myr as f32;
     let decay_ocean = (-dt / DAMPING_MYR).exp();
     let decay_land = (-dt / EROSION_MYR).exp();
-    // The diving side beyond a trench takes nothing from its front: no arcsine there.
-    let far_dive = sweep.beyond(TRENCH_WIDTH_KM);
+    // The diving side beyond a trench, and farther than it comes before the next sweep,
+    // takes nothing from its front: no arcsine there.
+    let far_dive = fronts
+        .swept
+        .map(|(s, _)| s.beyond(TRENCH_WIDTH_KM + fronts.closing * REFRESH_MYR));
+    let (dist, held) = field.fit(h.len());
+    let r = params.radius_km;
     h.par_iter_mut()
         .zip(age.par_iter_mut())
         .zip(kind.par_iter_mut())
+        .zip(dist.par_iter_mut().zip(held.par_iter_mut()))
         .enumerate()
         .with_min_len(4096)
-        .for_each(|(i, ((z, a), k))| {
-            if mesh.is_vertex_alive(Vertex::new(i as u32)) {
-                *a += dt;
-                let (tag, continental) = (sweep.tag(i), crust[i] == CONTINENTAL);
-                let dist = if tag & DIVING != 0 && (continental || far_dive(i)) {
-                    f64::INFINITY
-                } else {
-                    f64::from(sweep.dist(i))
-                };
-                let front = Front { dist, tag, speeds };
-                relieve(z, *a, k, continental, front, (decay_land, decay_ocean), dt);
-                *z = z.clamp(LOWEST_M, HIGHEST_M);
+        .for_each(|(i, (((z, a), k), (fd, fh)))| {
+            if !mesh.is_vertex_alive(Vertex::new(i as u32)) {
+                return;
             }
+            *a += dt;
+            let continental = crust[i] == CONTINENTAL;
+            let front = match (fronts.swept, &far_dive) {
+                (Some((sweep, speeds)), Some(far)) => {
+                    let tag = sweep.tag(i);
+                    let diving = tag & DIVING != 0;
+                    let front = if tag == NO_FRONT || (diving && (continental || far(i))) {
+                        Front::NONE
+                    } else {
+                        Front {
+                            dist: f64::from(sweep.dist(i)),
+                            speed: speeds[(tag & !DIVING) as usize],
+                            diving,
+                            index: tag & !DIVING,
+                        }
+                    };
+                    (*fd, *fh) = Field::keep(front, plate[i], *a);
+                    front
+                }
+                _ => {
+                    let front = Field::carried(*fd, *fh, plate[i], *a, fronts.elapsed);
+                    front_at(front, continental, fronts, pos[i], r)
+                }
+            };
+            relieve(z, *a, k, continental, front, (decay_land, decay_ocean), dt);
+            *z = z.clamp(LOWEST_M, HIGHEST_M);
         });
 }
 
-/// The nearest front of a vertex: distance (km; `∞` when none, or when it cannot act: a
-/// diving front beyond its trench or under a continent), tag, and the fronts' closing
-/// speeds.
-struct Front<'a> {
-    dist: f64,
-    tag: u32,
-    speeds: &'a [f64],
+/// A carried front of a vertex at `point` (km): the overriding side's as swept, the diving
+/// side's measured again to its front's point now (great circle on a sphere of `radius_km`),
+/// unless it is under a continent or cannot have come within a trench's width.
+fn front_at(front: Front, continental: bool, fronts: &Fronts<'_>, point: DVec3, r: f64) -> Front {
+    if !front.diving {
+        return front;
+    }
+    let near = front.dist - fronts.closing * fronts.elapsed < TRENCH_WIDTH_KM;
+    match fronts.anchors.get(front.index as usize) {
+        Some(x) if near && !continental => {
+            let chord = point.distance(*x);
+            let dist = 2.0 * r * (0.5 * chord / r).clamp(0.0, 1.0).asin();
+            Front { dist, ..front }
+        }
+        _ => Front::NONE,
+    }
 }
 
 /// One vertex's relief step: erosion or damping, then its front's uplift or trench.
@@ -235,7 +326,7 @@ fn relieve(
     a: f32,
     k: &mut u8,
     continental: bool,
-    front: Front<'_>,
+    front: Front,
     decay: (f32, f32),
     dt: f32,
 ) {
@@ -255,10 +346,8 @@ fn relieve(
     if !d.is_finite() {
         return;
     }
-    let t = front.tag;
-    let speed = front.speeds[(t & !DIVING) as usize];
-    let s = (speed / REF_SPEED).min(2.0);
-    if t & DIVING != 0 {
+    let s = (front.speed / REF_SPEED).min(2.0);
+    if front.diving {
         if !continental && d < TRENCH_WIDTH_KM {
             let x = (1.0 - d / TRENCH_WIDTH_KM) as f32;
             let trench = ocean_depth(a) - TRENCH_M * (s.min(1.0) as f32) * x * x;

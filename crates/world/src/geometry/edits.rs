@@ -14,7 +14,7 @@ use crate::edit::start_edit;
 use delaunay::{AdaptOptions, AdaptStats, DelaunayError, RestoreOptions, RestoreStats};
 use glam::DVec3;
 use layers::{Layer, VertexKind};
-use quadedge::{Mesh, Vertex};
+use quadedge::{Change, Mesh, Vertex};
 use rayon::prelude::*;
 
 /// How [`World::move_vertices`] treats collisions.
@@ -62,6 +62,31 @@ impl World {
         writes: PositionWrites,
         report: bool,
         edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
+    ) -> Result<(R, EditReport), EditError> {
+        self.geometric_edit_replayed(writes, report, edit, |w, changes, len, _| {
+            w.replay_lent(changes, len);
+        })
+    }
+
+    /// Ends a geometric edit the usual way: the journal replayed into every layer, the
+    /// positions the edit wrote kept (`len` is the position layer's length on entry).
+    pub(crate) fn replay_lent(&mut self, changes: Vec<Change>, len: usize) {
+        let kept = self.keep_lent(POSITION_NAME, len, &changes);
+        self.apply_journal(changes);
+        if let Some(kept) = kept {
+            self.put_back_lent(POSITION_NAME, kept);
+        }
+    }
+
+    /// [`World::geometric_edit_reported`] whose successful journal is handed to `replay`
+    /// (with the position layer's length on entry and the edit's result) instead of
+    /// [`World::replay_lent`].
+    pub(crate) fn geometric_edit_replayed<R>(
+        &mut self,
+        writes: PositionWrites,
+        report: bool,
+        edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
+        replay: impl FnOnce(&mut World, Vec<Change>, usize, &R),
     ) -> Result<(R, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         let i = self
@@ -124,11 +149,7 @@ impl World {
                     if report {
                         edits = EditReport::from_journal(&changes, &w.mesh);
                     }
-                    let kept = w.keep_lent(POSITION_NAME, len_on_entry, &changes);
-                    w.apply_journal(changes);
-                    if let Some(kept) = kept {
-                        w.put_back_lent(POSITION_NAME, kept);
-                    }
+                    replay(w, changes, len_on_entry, &r);
                 });
                 if stamp_positions {
                     self.clock += 1;

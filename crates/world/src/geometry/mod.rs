@@ -12,6 +12,9 @@ mod edits;
 pub(crate) mod fault;
 #[cfg(test)]
 mod fault_tests;
+mod given;
+#[cfg(test)]
+mod given_tests;
 mod near;
 mod query;
 mod report;
@@ -21,6 +24,7 @@ mod rigid;
 mod rigid_tests;
 
 pub use edits::MoveOptions;
+pub use given::{ColumnId, NewValues, ValuesError};
 pub use query::Sample;
 pub use report::EditReport;
 
@@ -113,8 +117,11 @@ pub enum EditError {
     Generate(sphere::SphereError),
     /// A layer could not be carried over (a resample), or a stored layer could not be read.
     Resample(crate::resample::ResampleError),
-    /// The positions layer could not be read (a damaged file).
+    /// The positions layer could not be read (a damaged file), or a layer given values
+    /// ([`NewValues`]) is missing, of another type or settings, or refuses a value.
     World(WorldError),
+    /// Values given for new vertices ([`NewValues`]) do not fit the insertion.
+    Values(ValuesError),
     /// A failure forced by this crate's tests at the named stage.
     #[cfg(test)]
     Injected(&'static str),
@@ -133,6 +140,7 @@ impl core::fmt::Display for EditError {
             EditError::Generate(e) => write!(f, "{e}"),
             EditError::Resample(e) => write!(f, "{e}"),
             EditError::World(e) => write!(f, "{e}"),
+            EditError::Values(e) => write!(f, "{e}"),
             #[cfg(test)]
             EditError::Injected(stage) => write!(f, "failure forced at {stage}"),
         }

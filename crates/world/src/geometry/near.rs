@@ -16,6 +16,7 @@ use delaunay::internals::{MortonFrame, refine_runs};
 use delaunay::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Face, Mesh, Vertex};
+use rayon::prelude::*;
 
 impl World {
     /// [`World::insert_points`] with a face near each point: the point's location walks from
@@ -89,47 +90,65 @@ impl World {
         mut next: impl FnMut(&Mesh, &[DVec3], &[Vertex]) -> Vec<(DVec3, Face)>,
     ) -> Result<(Vec<Vec<Vertex>>, EditReport), EditError> {
         self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
-            let dead = dead_positions(mesh, positions);
-            let mut rounds: Vec<Vec<Vertex>> = Vec::new();
-            let mut before = 0;
-            let mut r = Ok(());
-            for _ in 0..max_rounds {
-                let last = rounds.last().map_or(&[][..], Vec::as_slice);
-                let points = next(mesh, positions, last);
-                if points.is_empty() {
-                    break;
-                }
-                let shift = |e: EditError| match e {
-                    EditError::Item { index, error } => EditError::Item {
-                        index: before + index,
-                        error,
-                    },
-                    e => e,
-                };
-                r = match points.iter().position(|&(p, _)| !g.contains(p)) {
-                    Some(i) => Err(EditError::OffSurface { index: before + i }),
-                    None => insert_on(g, mesh, positions, &points).map(|new| rounds.push(new)),
-                }
-                .map_err(shift);
-                if r.is_err() {
-                    break;
-                }
-                before += points.len();
-            }
-            let r = r.and_then(|()| fault::stage("insert: inserted"));
-            if r.is_err() {
-                put_back(positions, &dead);
-            }
-            r.map(|()| rounds)
+            rounds_on(g, mesh, positions, max_rounds, &mut next, |_| Ok(()))
         })
     }
+}
+
+/// The rounds of [`World::insert_points_in_rounds`] on the lent mesh and positions, then
+/// `check` of the rounds' new vertices; on failure the dead slots' positions are put back
+/// (the runner rolls the rest back).
+pub(super) fn rounds_on(
+    g: Geometry,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    max_rounds: usize,
+    next: &mut impl FnMut(&Mesh, &[DVec3], &[Vertex]) -> Vec<(DVec3, Face)>,
+    check: impl FnOnce(&[Vec<Vertex>]) -> Result<(), EditError>,
+) -> Result<Vec<Vec<Vertex>>, EditError> {
+    let dead = dead_positions(mesh, positions);
+    let mut rounds: Vec<Vec<Vertex>> = Vec::new();
+    let mut before = 0;
+    let mut r = Ok(());
+    for _ in 0..max_rounds {
+        let last = rounds.last().map_or(&[][..], Vec::as_slice);
+        let points = next(mesh, positions, last);
+        if points.is_empty() {
+            break;
+        }
+        let shift = |e: EditError| match e {
+            EditError::Item { index, error } => EditError::Item {
+                index: before + index,
+                error,
+            },
+            e => e,
+        };
+        r = match points.iter().position(|&(p, _)| !g.contains(p)) {
+            Some(i) => Err(EditError::OffSurface { index: before + i }),
+            None => insert_on(g, mesh, positions, &points).map(|new| rounds.push(new)),
+        }
+        .map_err(shift);
+        if r.is_err() {
+            break;
+        }
+        before += points.len();
+    }
+    let r = r
+        .and_then(|()| fault::stage("insert: inserted"))
+        .and_then(|()| check(&rounds));
+    if r.is_err() {
+        put_back(positions, &dead);
+    }
+    r.map(|()| rounds)
 }
 
 /// The positions of the dead slots: insertions may reuse them, and the rollback must put
 /// their stale positions back (appended ones are dropped by the runner).
 fn dead_positions(mesh: &Mesh, positions: &[DVec3]) -> Vec<(usize, DVec3)> {
     if mesh.vertex_count() < mesh.vertex_slots() {
+        // Every slot is read (no free list is public): on all cores, in slot order.
         (0..mesh.vertex_slots().min(positions.len()))
+            .into_par_iter()
             .filter(|&i| !mesh.is_vertex_alive(Vertex::new(i as u32)))
             .map(|i| (i, positions[i]))
             .collect()
@@ -204,7 +223,7 @@ fn spatial_order(points: &[(DVec3, Face)]) -> Vec<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use testkit::Rng;
 
@@ -225,7 +244,7 @@ mod tests {
     }
 
     /// A planet with dead slots (removals) and a face that died with them.
-    fn planet() -> (World, Face) {
+    pub(in crate::geometry) fn planet() -> (World, Face) {
         let mut w = World::fibonacci_sphere(3000, 1.0, 0.3, 2).unwrap();
         let gone: Vec<Vertex> = w.mesh().vertices().step_by(23).collect();
         let dead_face = w.mesh().vertex_faces(gone[5]).next().unwrap();
@@ -317,7 +336,7 @@ mod tests {
 
     /// Rounds of points: each round the centres of the faces around the previous round's
     /// vertices (the first round: random faces' centres), as a filler of gaps would.
-    fn round_points(
+    pub(in crate::geometry) fn round_points(
         mesh: &Mesh,
         pos: &[DVec3],
         new: &[Vertex],

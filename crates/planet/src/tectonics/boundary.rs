@@ -23,6 +23,8 @@
 //! docs/benchmark-notes.md): plates differed by 5–17% between 100k and 1M vertices. Merged
 //! crust leaves the other plate's vertices, which never move in its frame, as the margin.
 
+mod front;
+
 use super::band;
 use super::distance::{Source, Sweep};
 use super::suture;
@@ -30,7 +32,6 @@ use super::{
     CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
     set, slice, world_ops,
 };
-use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -102,7 +103,7 @@ pub(super) fn subduct_and_collide(
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         *edges = band::boundary_edges(world.mesh(), plate);
-        let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
+        let overlaps = front::find_overlaps(world, plates, params, plate, crust, edges);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
         let c = collided(world, plates, &contacts, (plate, crust), labels);
@@ -195,115 +196,6 @@ fn decide(
     }
     doomed.sort_unstable();
     (doomed, contacts)
-}
-
-/// The vertices that the coming motion puts into another plate's present territory.
-fn find_overlaps(
-    world: &World,
-    plates: &[Plate],
-    params: &Params,
-    plate: &[u32],
-    edges: &[Edge],
-    sweep: &mut Sweep,
-) -> Vec<Overlap> {
-    let mesh = world.mesh();
-    let pos = world_ops::positions(world);
-    let dt = params.time_step_myr;
-    let fastest = plates.iter().map(|p| p.omega).fold(0.0, f64::max);
-    // The farthest any two plates can approach in a step, plus a cell.
-    let reach = 2.0 * fastest * params.radius_km * dt + 2.0 * params.spacing_km;
-    // Boundary vertices where the plate across closes in (only there can crust overlap):
-    // the band's vertices, on all cores (in vertex order whatever the threads).
-    let band = band::ends(mesh, edges);
-    let sources: Vec<Source> = band
-        .par_iter()
-        .filter_map(|&v| {
-            let i = v.index();
-            let p = plate[i];
-            let mine = plates.get(p as usize)?;
-            let other = mesh.neighbors(v).find_map(|u| {
-                let q = plate[u.index()];
-                let theirs = plates.get(q as usize)?;
-                let x = pos[i];
-                let closing = (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x);
-                (q != p && closing < 0.0).then_some(q)
-            })?;
-            Some(Source {
-                vertex: v,
-                point: pos[i],
-                tag: other,
-            })
-        })
-        .collect();
-    // Spread within each plate: every vertex learns the nearest plate across a boundary,
-    // as far as the two plates can close in on each other anywhere in a step (plus a cell):
-    // no farther vertex can pass the candidates' test below.
-    let pair_reach = |s: &Source| {
-        let (p, q) = (plate[s.vertex.index()] as usize, s.tag as usize);
-        let relative = plates[p].pole * plates[p].omega - plates[q].pole * plates[q].omega;
-        let far = relative.length() * params.radius_km * dt + params.spacing_km;
-        (far * (1.0 + 1e-3)).min(reach)
-    };
-    sweep.run_limited(
-        mesh,
-        pos,
-        params.radius_km,
-        &sources,
-        pair_reach,
-        Some(plate),
-    );
-    let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
-    let turns: Vec<DQuat> = plates.iter().map(turn).collect();
-    let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);
-    // Only vertices nearer to the boundary than the two plates close in on each other there
-    // (plus a cell) can cross it.
-    let sweep = &*sweep;
-    let candidates: Vec<Vertex> = sweep
-        .reached()
-        .par_iter()
-        .map(|&i| Vertex::new(i))
-        .filter(|&v| {
-            let (i, b) = (v.index(), sweep.tag(v.index()) as usize);
-            let Some(pb) = plates.get(b) else {
-                return false;
-            };
-            let x = pos[i];
-            let closing = (plates[plate[i] as usize].velocity(x) - pb.velocity(x)).length() * dt;
-            f64::from(sweep.dist(i)) <= closing + params.spacing_km
-        })
-        .collect();
-    // Where each candidate lands, seen from the plate across: the vertex nearest to it. On a
-    // Delaunay mesh a greedy walk finds it from any start, so each walk starts from the
-    // previous candidate's answer when that is nearer (neighbours in vertex order land side by
-    // side: a step or two instead of the whole way across from the candidate).
-    let back: Vec<DQuat> = turns.iter().map(|t| t.inverse()).collect();
-    let key =
-        |u: Vertex, q: DVec3| delaunay::Surface::distance_key(&delaunay::Sphere, q, pos[u.index()]);
-    let (turns, back) = (&turns[..], &back[..]);
-    let overlap = OVERLAP_CELLS * params.spacing_km;
-    candidates
-        .par_chunks(WALK_CHUNK)
-        .flat_map_iter(|chunk| {
-            let mut last: Option<Vertex> = None;
-            chunk.iter().filter_map(move |&v| {
-                let (a, b) = (plate[v.index()] as usize, sweep.tag(v.index()) as usize);
-                let q = back[b] * (turns[a] * pos[v.index()]);
-                let start = last.filter(|&u| key(u, q) < key(v, q)).unwrap_or(v);
-                let w = band::nearest_from(mesh, pos, start, q);
-                last = Some(w);
-                // Beyond the other plate's front row (a vertex with no neighbour on this
-                // plate), any landing overlaps.
-                let near = pos[w.index()].distance(q) < overlap
-                    || !mesh.neighbors(w).any(|u| plate[u.index()] as usize == a);
-                (plate[w.index()] as usize == b && near).then_some(Overlap {
-                    vertex: v,
-                    other: b as u32,
-                    other_continental: crust[w.index()] == CONTINENTAL,
-                    landed: w,
-                })
-            })
-        })
-        .collect()
 }
 
 /// The collision ranges rise around the contacts, on the continental crust within

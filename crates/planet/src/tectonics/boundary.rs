@@ -103,7 +103,7 @@ pub(super) fn subduct_and_collide(
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         *edges = band::boundary_edges(world.mesh(), plate);
-        let overlaps = front::find_overlaps(world, plates, params, plate, crust, edges);
+        let overlaps = front::find_overlaps(world, plates, params, plate, crust, edges, polarity);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
         let c = collided(world, plates, &contacts, (plate, crust), labels);
@@ -162,11 +162,24 @@ fn decide_polarity(
             continue;
         }
         let (a, b) = pair(plate[o.vertex.index()], o.other);
-        let speed = |p: u32| plates.get(p as usize).map_or(0.0, |p| p.omega);
-        // Ties: the lower id dives.
-        let diver = if speed(a) >= speed(b) { a } else { b };
-        polarity.entry((a, b)).or_insert(diver);
+        polarity.entry((a, b)).or_insert(diver(plates, a, b));
     }
+}
+
+/// Of two oceanic plates `a < b` meeting for the first time, the one that dives (see
+/// [`decide_polarity`]; ties: the lower id).
+fn diver(plates: &[Plate], a: u32, b: u32) -> u32 {
+    let speed = |p: u32| plates.get(p as usize).map_or(0.0, |p| p.omega);
+    if speed(a) >= speed(b) { a } else { b }
+}
+
+/// Whether plate `a`'s ocean dives under plate `b`'s: as decided, or as
+/// [`decide_polarity`] will decide it when the two have not met yet.
+fn dives(polarity: &Polarity, plates: &[Plate], a: u32, b: u32) -> bool {
+    let (lo, hi) = pair(a, b);
+    polarity
+        .get(&(lo, hi))
+        .map_or_else(|| diver(plates, lo, hi) == a, |&d| d == a)
 }
 
 /// Which overlapping vertices are consumed (in increasing order) and which continental

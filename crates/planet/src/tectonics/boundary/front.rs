@@ -17,7 +17,7 @@
 //! from); a vertex reached from two is reached from the lower-numbered. Same overlaps for
 //! any thread count.
 
-use super::{OVERLAP_CELLS, Overlap, WALK_CHUNK};
+use super::{OVERLAP_CELLS, Overlap, Polarity, WALK_CHUNK, dives};
 use crate::tectonics::{CONTINENTAL, Params, Plate, band, world_ops};
 use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
@@ -51,6 +51,7 @@ pub(super) fn find_overlaps(
     plate: &[u32],
     crust: &[u8],
     edges: &[Edge],
+    polarity: &Polarity,
 ) -> Vec<Overlap> {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
@@ -97,6 +98,15 @@ pub(super) fn find_overlaps(
         let closing = (plates[plate[i] as usize].velocity(x) - plates[b].velocity(x)).length() * dt;
         x.distance(p.source) <= closing + params.spacing_km
     };
+    // Whether the stage acts on an overlap of a vertex of plate `a` and crust `mine`: it
+    // consumes ocean under a continent or under the ocean it dives beneath (the polarity of
+    // a pair not met yet is the one `decide_polarity` gives it), and continents collide.
+    // Behind crust that overrides the other plate nothing is done.
+    let acts_on = |o: &Overlap, a: u32, mine: u8| match (mine == CONTINENTAL, o.other_continental) {
+        (false, true) | (true, true) => true,
+        (false, false) => dives(polarity, plates, a, o.other),
+        (true, false) => false,
+    };
     // Where a probe lands, seen from the plate across: the vertex nearest to it, by a greedy
     // walk (exact on a Delaunay mesh) from the nearest of its hint, the previous answer in
     // its chunk and itself; and whether that is an overlap.
@@ -119,7 +129,8 @@ pub(super) fn find_overlaps(
             other_continental: crust[w.index()] == CONTINENTAL,
             landed: w,
         });
-        (w, hit)
+        let acts = hit.is_some_and(|o| acts_on(&o, a as u32, crust[v.index()]));
+        (w, hit, acts)
     };
     let mut seen = vec![0u64; mesh.vertex_slots().div_ceil(64)];
     let mark = |seen: &mut [u64], v: Vertex| {
@@ -133,30 +144,31 @@ pub(super) fn find_overlaps(
     }
     let mut found = Vec::new();
     while !row.is_empty() {
-        // Each probe's landing (`None` when out of reach), in row order.
-        let landed: Vec<Option<(Vertex, Option<Overlap>)>> = row
+        // Each probe's landing (`None` when out of reach): the vertex nearest to it, the
+        // overlap, and whether the stage acts on it; in row order.
+        let landed: Vec<Option<(Vertex, Option<Overlap>, bool)>> = row
             .par_chunks(WALK_CHUNK)
             .flat_map_iter(|chunk| {
                 let mut last: Option<Vertex> = None;
                 chunk.iter().map(move |p| {
                     within(p).then(|| {
-                        let (w, hit) = land(p, last);
+                        let (w, hit, acts) = land(p, last);
                         last = Some(w);
-                        (w, hit)
+                        (w, hit, acts)
                     })
                 })
             })
             .collect();
-        found.extend(landed.iter().filter_map(|l| l.and_then(|(_, hit)| hit)));
-        // The next row: the unvisited neighbours on their plate of the probes that overlap
-        // or missed fewer than `MISSES` rows running, each reached from the first of them in
-        // row order.
+        found.extend(landed.iter().filter_map(|l| l.and_then(|(_, hit, _)| hit)));
+        // The next row: the unvisited neighbours on their plate of the probes whose overlap
+        // the stage acts on or that missed fewer than `MISSES` rows running, each reached
+        // from the first of them in row order.
         let seen_now = &seen[..];
         let mut next: Vec<(Vertex, u32)> = row
             .par_iter()
             .zip(&landed)
             .enumerate()
-            .filter(|(_, (p, l))| l.is_some_and(|(_, hit)| hit.is_some() || p.misses < MISSES))
+            .filter(|(_, (p, l))| l.is_some_and(|(_, _, acts)| acts || p.misses < MISSES))
             .flat_map_iter(|(k, (p, _))| {
                 let a = plate[p.vertex.index()];
                 mesh.neighbors(p.vertex)
@@ -173,13 +185,13 @@ pub(super) fn find_overlaps(
             .iter()
             .filter_map(|&(u, k)| {
                 let p = &row[k as usize];
-                let (w, hit) = landed[k as usize]?;
+                let (w, _, acts) = landed[k as usize]?;
                 Some(Probe {
                     vertex: u,
                     other: p.other,
                     source: p.source,
                     hint: w,
-                    misses: if hit.is_some() { 0 } else { p.misses + 1 },
+                    misses: if acts { 0 } else { p.misses + 1 },
                 })
             })
             .collect();

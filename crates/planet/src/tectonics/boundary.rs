@@ -236,7 +236,8 @@ fn collision_ranges(
                 tag,
             })
             .collect();
-        sweep.run(
+        // The rises are written by vertex: `reached` needs no sort.
+        sweep.unordered().run(
             mesh,
             pos,
             params.radius_km,

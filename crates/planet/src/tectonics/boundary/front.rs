@@ -58,28 +58,35 @@ pub(super) fn find_overlaps(
     let pos = world_ops::positions(world);
     let dt = params.time_step_myr;
     // The first row: boundary vertices where the plate across closes in (only there can
-    // crust overlap), in vertex order whatever the threads.
-    let ends = band::ends(mesh, edges);
-    let mut row: Vec<Probe> = ends
+    // crust overlap), from the boundary edges' two ends: each vertex once, with the plate
+    // across of the lowest id that closes in and that plate's vertex (its walk starts there,
+    // nearer to where it lands); in vertex order whatever the threads.
+    let closing = |v: Vertex, u: Vertex| {
+        let (mine, theirs) = (
+            plates.get(plate[v.index()] as usize)?,
+            plates.get(plate[u.index()] as usize)?,
+        );
+        let x = pos[v.index()];
+        let c = (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x);
+        (c < 0.0).then_some((v, plate[u.index()], u))
+    };
+    let mut first: Vec<(Vertex, u32, Vertex)> = edges
         .par_iter()
-        .filter_map(|&v| {
-            let i = v.index();
-            let p = plate[i];
-            let mine = plates.get(p as usize)?;
-            let other = mesh.neighbors(v).find_map(|u| {
-                let q = plate[u.index()];
-                let theirs = plates.get(q as usize)?;
-                let x = pos[i];
-                let closing = (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x);
-                (q != p && closing < 0.0).then_some(q)
-            })?;
-            Some(Probe {
-                vertex: v,
-                other,
-                source: pos[i],
-                hint: v,
-                misses: 0,
-            })
+        .flat_map_iter(|&e| {
+            let (v, u) = (mesh.origin(e), mesh.dest(e));
+            [closing(v, u), closing(u, v)].into_iter().flatten()
+        })
+        .collect();
+    first.par_sort_unstable();
+    first.dedup_by_key(|(v, _, _)| *v);
+    let mut row: Vec<Probe> = first
+        .iter()
+        .map(|&(v, other, across)| Probe {
+            vertex: v,
+            other,
+            source: pos[v.index()],
+            hint: across,
+            misses: 0,
         })
         .collect();
     let turns: Vec<DQuat> = plates

@@ -217,3 +217,6 @@ pub(super) fn find_overlaps(
     found.par_sort_unstable_by_key(|o| o.vertex);
     found
 }
+
+#[cfg(test)]
+mod tests;

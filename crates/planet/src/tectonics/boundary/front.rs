@@ -1,12 +1,14 @@
 //! Which vertices the coming motion puts into another plate's territory: a flood from the
 //! converging boundary into each plate, row by row, that goes on only behind crust found to
-//! overlap (or stays one row behind such crust).
+//! overlap, and one row behind crust that does not.
 //!
 //! The crust that overlaps is a strip along the front: a vertex farther from the boundary
 //! lands where its neighbour nearer the boundary would, a row further back, so if that
 //! neighbour stays on its side, it does too (the plates turn rigidly; locally the motion is a
 //! shift). The flood tests the boundary's vertices, then the unvisited neighbours on their
 //! plate of those that overlap, and so on: the test runs on the strip and one row around it.
+//! No distance filter: one from the row's first vertex (rather than the nearest boundary
+//! vertex) dropped deep probes reached along zigzags, more of them on finer meshes.
 //! The field of distances to the nearest boundary vertex that earlier versions spread first
 //! (every vertex within a step's closing of a converging boundary, ~60k at 500k vertices, and
 //! as many landing walks) cost twice the flood and its walks; most of those vertices were far
@@ -24,20 +26,17 @@ use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
 use world::World;
 
-/// Rows a flood goes on behind crust that lands in the other plate's territory but short of
-/// overlapping it: the strip is ragged (a vertex can overlap behind one that does not). With
-/// one such row the stage consumed 0.7% fewer vertices than the full search over 6 steps at
-/// 500k vertices (none: 1.1%; one row behind every probe that does not overlap, landing on
-/// its own plate too: 0.2%, for 40% more walks); the rest are consumed a step later.
+/// Rows a flood goes on behind crust that does not overlap: the strip is ragged (a vertex
+/// can overlap behind one that does not). With one row the flood found all but 0.3–0.9% of
+/// the overlaps of a full search at 500k vertices; with none 3–5% were missed (1.1% fewer
+/// vertices consumed over 6 steps); the misses are consumed a step later.
 const MISSES: u32 = 1;
 
-/// One vertex to test: its plate across, the boundary vertex its row started from, and
-/// where the walk to its landing point starts.
+/// One vertex to test: its plate across and where the walk to its landing point starts.
 #[derive(Clone, Copy)]
 struct Probe {
     vertex: Vertex,
     other: u32,
-    source: DVec3,
     hint: Vertex,
     /// Rows since the last overlap on the way here.
     misses: u32,
@@ -84,7 +83,6 @@ pub(super) fn find_overlaps(
         .map(|&(v, other, across)| Probe {
             vertex: v,
             other,
-            source: pos[v.index()],
             hint: across,
             misses: 0,
         })
@@ -98,14 +96,6 @@ pub(super) fn find_overlaps(
         |u: Vertex, q: DVec3| delaunay::Surface::distance_key(&delaunay::Sphere, q, pos[u.index()]);
     let (turns, back) = (&turns[..], &back[..]);
     let overlap = OVERLAP_CELLS * params.spacing_km;
-    // Only vertices nearer to their row's boundary vertex than the two plates close in on
-    // each other there (plus a cell) can cross the boundary.
-    let within = |p: &Probe| {
-        let (i, b) = (p.vertex.index(), p.other as usize);
-        let x = pos[i];
-        let closing = (plates[plate[i] as usize].velocity(x) - plates[b].velocity(x)).length() * dt;
-        x.distance(p.source) <= closing + params.spacing_km
-    };
     // Whether the stage acts on an overlap of a vertex of plate `a` and crust `mine`: it
     // consumes ocean under a continent or under the ocean it dives beneath (the polarity of
     // a pair not met yet is the one `decide_polarity` gives it), and continents collide.
@@ -152,37 +142,29 @@ pub(super) fn find_overlaps(
     }
     let mut found = Vec::new();
     while !row.is_empty() {
-        // Each probe's landing (`None` when out of reach): the vertex nearest to it, the
-        // overlap, and whether the stage acts on it; in row order.
-        let landed: Vec<Option<(Vertex, Option<Overlap>, bool)>> = row
+        // Each probe's landing: the vertex nearest to it, the overlap, and whether the stage
+        // acts on it; in row order.
+        let landed: Vec<(Vertex, Option<Overlap>, bool)> = row
             .par_chunks(WALK_CHUNK)
             .flat_map_iter(|chunk| {
                 let mut last: Option<Vertex> = None;
                 chunk.iter().map(move |p| {
-                    within(p).then(|| {
-                        let (w, hit, acts) = land(p, last);
-                        last = Some(w);
-                        (w, hit, acts)
-                    })
+                    let (w, hit, acts) = land(p, last);
+                    last = Some(w);
+                    (w, hit, acts)
                 })
             })
             .collect();
-        found.extend(landed.iter().filter_map(|l| l.and_then(|(_, hit, _)| hit)));
+        found.extend(landed.iter().filter_map(|(_, hit, _)| *hit));
         // The next row: the unvisited neighbours on their plate of the probes whose overlap
-        // the stage acts on, or that land short of it in the other plate's territory and
-        // missed fewer than `MISSES` rows running; each reached from the first of them in
-        // row order.
+        // the stage acts on, or that do not overlap and missed fewer than `MISSES` rows
+        // running; each reached from the first of them in row order.
         let seen_now = &seen[..];
         let mut next: Vec<(Vertex, u32)> = row
             .par_iter()
             .zip(&landed)
             .enumerate()
-            .filter(|(_, (p, l))| {
-                l.is_some_and(|(w, hit, acts)| {
-                    let short = hit.is_none() && plate[w.index()] == p.other;
-                    acts || (short && p.misses < MISSES)
-                })
-            })
+            .filter(|(_, (p, (_, hit, acts)))| *acts || (hit.is_none() && p.misses < MISSES))
             .flat_map_iter(|(k, (p, _))| {
                 let a = plate[p.vertex.index()];
                 mesh.neighbors(p.vertex)
@@ -197,16 +179,14 @@ pub(super) fn find_overlaps(
         next.dedup_by_key(|(u, _)| *u);
         let following: Vec<Probe> = next
             .iter()
-            .filter_map(|&(u, k)| {
-                let p = &row[k as usize];
-                let (w, _, acts) = landed[k as usize]?;
-                Some(Probe {
+            .map(|&(u, k)| {
+                let (p, (w, _, acts)) = (&row[k as usize], landed[k as usize]);
+                Probe {
                     vertex: u,
                     other: p.other,
-                    source: p.source,
                     hint: w,
                     misses: if acts { 0 } else { p.misses + 1 },
-                })
+                }
             })
             .collect();
         for p in &following {

@@ -121,16 +121,26 @@ pub(super) fn subduct_and_collide(
     gone.extend_from_slice(&c.taken);
     gone.sort_unstable();
     let removal = world_ops::remove_vertices(world, &gone)?;
-    collision_ranges(world, params, &c.ranges, sweep)?;
-    // The band after the edits, from what they touched.
-    let mesh = world.mesh();
-    let replated = band::around(mesh, &sutured);
-    band::update(
-        mesh,
-        slice(world, &PLATE)?,
-        edges,
-        removal.edges.iter().copied().chain(replated),
-    );
+    // The collision ranges' rises and the band after the edits (from what they touched)
+    // read the mesh as the removal left it, each what the other does not write: both at once.
+    let rises = {
+        let w: &World = world;
+        let (mesh, plate) = (w.mesh(), slice(w, &PLATE)?);
+        let touched = removal.edges.iter().copied();
+        let (rises, ()) = rayon::join(
+            || range_rises(w, params, &c.ranges, sweep),
+            || {
+                band::update(
+                    mesh,
+                    plate,
+                    edges,
+                    touched.chain(band::around(mesh, &sutured)),
+                )
+            },
+        );
+        rises?
+    };
+    raise(world, &rises)?;
     Ok(Fronts {
         subducted: doomed.len(),
         shortened: c.taken.len(),
@@ -213,17 +223,18 @@ fn decide(
 
 /// The collision ranges rise around the contacts, on the continental crust within
 /// [`COLLISION_RADIUS_KM`] of a vertex that took up the other plate's crust (`sources`,
-/// tagged with the closing speed in m/Myr; a source no longer alive is skipped).
-fn collision_ranges(
-    world: &mut World,
+/// tagged with the closing speed in m/Myr; a source no longer alive is skipped): each
+/// vertex's rise (m), written by [`raise`].
+fn range_rises(
+    world: &World,
     params: &Params,
     sources: &[(Vertex, u32)],
     sweep: &mut Sweep,
-) -> Result<(), TectonicsError> {
+) -> Result<Vec<(usize, f32)>, TectonicsError> {
     if sources.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
-    let rises = {
+    {
         let mesh = world.mesh();
         let pos = world_ops::positions(world);
         let crust = slice(world, &CRUST)?;
@@ -261,8 +272,15 @@ fn collision_ranges(
                 (i, COLLISION_UPLIFT_M_PER_MYR * dt * k * (x * x) as f32)
             })
             .collect();
-        rises
-    };
+        Ok(rises)
+    }
+}
+
+/// Writes the collision ranges' rises ([`range_rises`]) and their orogeny.
+fn raise(world: &mut World, rises: &[(usize, f32)]) -> Result<(), TectonicsError> {
+    if rises.is_empty() {
+        return Ok(());
+    }
     // Only the entries that change are written, in place (a guard would copy each layer
     // for its rollback).
     let risen: Vec<Vertex> = rises.iter().map(|&(i, _)| Vertex::new(i as u32)).collect();

@@ -136,6 +136,30 @@ fn a_large_continent_keeps_its_plate_and_is_shortened() {
 }
 
 #[test]
+fn a_continent_shortened_under_the_line_keeps_shortening() {
+    // 700 km radius: 1.5 million km², over the line at first contact. Its front shortens by
+    // the convergence until what is left is under the line; the pair was weighed once, so the
+    // remnant does not suture (it did, at a step that depended on the mesh).
+    let (mut world, mut t) = collision(700.0);
+    const { assert!(std::f64::consts::PI * 700.0 * 700.0 > SUTURE_MAX_KM2) };
+    let r = t.params.radius_km;
+    let cell = 4.0 * std::f64::consts::PI * r * r / N as f64;
+    let mut under = false;
+    let mut shortened = 0;
+    for step in 0..16 {
+        let report = t.step(&mut world).unwrap();
+        assert_eq!(report.sutured, 0, "step {step}: the remnant sutured");
+        shortened += report.shortened;
+        let left = continental_on(&world, 1).len();
+        under |= left > 0 && shortened > 0 && (left as f64) * cell < 0.8 * SUTURE_MAX_KM2;
+    }
+    assert!(
+        under,
+        "the continent never fell under the line while colliding"
+    );
+}
+
+#[test]
 fn suturing_is_the_same_on_one_and_two_threads() {
     let runs: Vec<(Vec<u32>, Vec<usize>)> = testkit::thread_pools()
         .iter()

@@ -13,8 +13,11 @@
 //! around the contact), so the other plate's margin stays where it is and the faster plate
 //! loses exactly the convergence, in km, as at a subduction front. A small continent is not
 //! shortened but sutures: when the faster plate's continental crust connected to the contact
-//! is under [`super::SUTURE_MAX_KM2`], that whole terrane is re-plated onto the other plate
-//! and moves with it ([`super::suture`]). The test is exact geometry in km: no edge counts.
+//! is under [`super::SUTURE_MAX_KM2`] (straits under [`super::SUTURE_STRAIT_KM`] bridged),
+//! that whole terrane is re-plated onto the other plate and moves with it
+//! ([`super::suture`]); once a pair has shortened a large continent, it never sutures (the
+//! remnant of a shortened continent does not re-plate). The test is exact geometry in km: no
+//! edge counts.
 //!
 //! Why not re-plate the colliding crust where it stands (the suture of earlier versions): a
 //! re-plated vertex became the other plate's new margin, half a cell or more nearer than the
@@ -97,7 +100,7 @@ pub(super) fn subduct_and_collide(
     sweep: &mut Sweep,
     polarity: &mut Polarity,
     edges: &mut Vec<Edge>,
-    labels: &mut Vec<u32>,
+    sutures: &mut suture::Sutures,
 ) -> Result<Fronts, TectonicsError> {
     let (doomed, c) = {
         let plate = slice(world, &PLATE)?;
@@ -106,7 +109,7 @@ pub(super) fn subduct_and_collide(
         let overlaps = front::find_overlaps(world, plates, params, plate, crust, edges, polarity);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
-        let c = collided(world, plates, &contacts, (plate, crust), labels);
+        let c = collided(world, plates, params, &contacts, (plate, crust), sutures);
         (doomed, c)
     };
     // The small terranes change plate (disjoint from the removed vertices)...
@@ -295,14 +298,16 @@ fn raise(world: &mut World, rises: &[(usize, f32)]) -> Result<(), TectonicsError
 /// coming motion would push into the slower one (each vertex once, the first contact that
 /// names it): a small terrane sutures whole onto the slower plate ([`suture::terranes`]),
 /// a large continent's front is taken up by the slower plate's margin (crustal shortening,
-/// as India's crust into Asia). Also the collision ranges' sources: the slower plate's
+/// as India's crust into Asia), and the pair is then kept shortening
+/// ([`suture::Collisions`]). Also the collision ranges' sources: the slower plate's
 /// vertices it runs into, each once, with the closing speed (m/Myr).
 fn collided(
     world: &World,
     plates: &[Plate],
+    params: &Params,
     contacts: &Contacts,
     layers: (&[u32], &[u8]),
-    labels: &mut Vec<u32>,
+    sutures: &mut suture::Sutures,
 ) -> Collided {
     let (plate, crust) = layers;
     let pos = world_ops::positions(world);
@@ -318,21 +323,29 @@ fn collided(
         .filter(|&(&(a, b), _)| faster(a, b))
         .map(|(&ab, touch)| (ab, touch))
         .collect();
+    // Pairs already shortening do not suture: only the others' contacts are weighed.
     let seeds: Vec<Vertex> = active
         .iter()
+        .filter(|(ab, _)| !sutures.collisions.contains(ab))
         .flat_map(|(_, touch)| touch.iter().map(|&(v, _)| v))
         .collect();
-    let terranes = suture::terranes(world, plate, crust, &seeds, labels);
+    let terranes = suture::terranes(world, plate, crust, &seeds, params.spacing_km, sutures);
     let mut c = Collided::default();
     let mut done = std::collections::BTreeSet::new();
     let mut joined = std::collections::BTreeSet::new();
     let mut sources = BTreeMap::new();
     let mut k = 0;
+    let mut shortening = Vec::new();
     for ((a, b), touch) in active {
         let (pa, pb) = (plates[a as usize], plates[b as usize]);
+        let weighed = !sutures.collisions.contains(&(a, b));
         for &(v, w) in touch {
-            let terrane = terranes.of(k);
-            k += 1;
+            let terrane = if weighed {
+                k += 1;
+                terranes.of(k - 1)
+            } else {
+                None
+            };
             if plate[v.index()] != a || done.contains(&v) {
                 continue;
             }
@@ -349,12 +362,16 @@ fn collided(
                     }
                 }
                 None => {
+                    if weighed {
+                        shortening.push((a, b));
+                    }
                     done.insert(v);
                     c.taken.push(v);
                 }
             }
         }
     }
+    sutures.collisions.extend(shortening);
     c.taken.sort_unstable();
     c.sutured.sort_unstable();
     c.ranges = sources.into_iter().collect();

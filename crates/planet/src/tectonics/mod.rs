@@ -35,7 +35,7 @@ pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plat
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
 pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
-pub use suture::SUTURE_MAX_KM2;
+pub use suture::{SUTURE_MAX_KM2, SUTURE_STRAIT_KM};
 
 use glam::{DQuat, DVec3};
 use layer_io::{read, set, slice, write};
@@ -285,6 +285,9 @@ pub struct Tectonics {
     rng: Pcg64,
     /// Which plate dives where two oceanic plates converge (kept once decided).
     polarity: boundary::Polarity,
+    /// Which pairs of plates are shortening in a continental collision (kept once decided),
+    /// and the suture fills' scratch.
+    sutures: suture::Sutures,
     /// Buffers kept from one step to the next (a clone starts with empty ones).
     scratch: Scratch,
 }
@@ -297,8 +300,6 @@ struct Scratch {
     /// The edges joining two plates, from the front stage to the relief.
     band: Vec<quadedge::Edge>,
     crust: new_crust::Buffers,
-    /// Per vertex slot, the suture fills' labels (all unset between steps).
-    terranes: Vec<u32>,
 }
 
 impl Tectonics {
@@ -338,6 +339,7 @@ impl Tectonics {
             times: StageTimes::default(),
             rng,
             polarity: Default::default(),
+            sutures: Default::default(),
             scratch: Scratch::default(),
         };
         plates::clean_up(world, &t.params)?;
@@ -376,7 +378,7 @@ impl Tectonics {
             &mut self.scratch.sweep,
             &mut self.polarity,
             &mut self.scratch.band,
-            &mut self.scratch.terranes,
+            &mut self.sutures,
         )?;
         r.subducted = b.subducted;
         r.shortened = b.shortened;

@@ -26,6 +26,8 @@
 //! docs/benchmark-notes.md): plates differed by 5–17% between 100k and 1M vertices. Merged
 //! crust leaves the other plate's vertices, which never move in its frame, as the margin.
 
+mod front;
+
 use super::band;
 use super::distance::{Source, Sweep};
 use super::suture;
@@ -33,7 +35,6 @@ use super::{
     CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
     set, slice, world_ops,
 };
-use glam::{DQuat, DVec3};
 use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -105,7 +106,7 @@ pub(super) fn subduct_and_collide(
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         *edges = band::boundary_edges(world.mesh(), plate);
-        let overlaps = find_overlaps(world, plates, params, plate, edges, sweep);
+        let overlaps = front::find_overlaps(world, plates, params, plate, crust, edges, polarity);
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
         let c = collided(world, plates, params, &contacts, (plate, crust), sutures);
@@ -123,16 +124,26 @@ pub(super) fn subduct_and_collide(
     gone.extend_from_slice(&c.taken);
     gone.sort_unstable();
     let removal = world_ops::remove_vertices(world, &gone)?;
-    collision_ranges(world, params, &c.ranges, sweep)?;
-    // The band after the edits, from what they touched.
-    let mesh = world.mesh();
-    let replated = band::around(mesh, &sutured);
-    band::update(
-        mesh,
-        slice(world, &PLATE)?,
-        edges,
-        removal.edges.iter().copied().chain(replated),
-    );
+    // The collision ranges' rises and the band after the edits (from what they touched)
+    // read the mesh as the removal left it, each what the other does not write: both at once.
+    let rises = {
+        let w: &World = world;
+        let (mesh, plate) = (w.mesh(), slice(w, &PLATE)?);
+        let touched = removal.edges.iter().copied();
+        let (rises, ()) = rayon::join(
+            || range_rises(w, params, &c.ranges, sweep),
+            || {
+                band::update(
+                    mesh,
+                    plate,
+                    edges,
+                    touched.chain(band::around(mesh, &sutured)),
+                )
+            },
+        );
+        rises?
+    };
+    raise(world, &rises)?;
     Ok(Fronts {
         subducted: doomed.len(),
         shortened: c.taken.len(),
@@ -164,11 +175,24 @@ fn decide_polarity(
             continue;
         }
         let (a, b) = pair(plate[o.vertex.index()], o.other);
-        let speed = |p: u32| plates.get(p as usize).map_or(0.0, |p| p.omega);
-        // Ties: the lower id dives.
-        let diver = if speed(a) >= speed(b) { a } else { b };
-        polarity.entry((a, b)).or_insert(diver);
+        polarity.entry((a, b)).or_insert(diver(plates, a, b));
     }
+}
+
+/// Of two oceanic plates `a < b` meeting for the first time, the one that dives (see
+/// [`decide_polarity`]; ties: the lower id).
+fn diver(plates: &[Plate], a: u32, b: u32) -> u32 {
+    let speed = |p: u32| plates.get(p as usize).map_or(0.0, |p| p.omega);
+    if speed(a) >= speed(b) { a } else { b }
+}
+
+/// Whether plate `a`'s ocean dives under plate `b`'s: as decided, or as
+/// [`decide_polarity`] will decide it when the two have not met yet.
+fn dives(polarity: &Polarity, plates: &[Plate], a: u32, b: u32) -> bool {
+    let (lo, hi) = pair(a, b);
+    polarity
+        .get(&(lo, hi))
+        .map_or_else(|| diver(plates, lo, hi) == a, |&d| d == a)
 }
 
 /// Which overlapping vertices are consumed (in increasing order) and which continental
@@ -200,128 +224,20 @@ fn decide(
     (doomed, contacts)
 }
 
-/// The vertices that the coming motion puts into another plate's present territory.
-fn find_overlaps(
-    world: &World,
-    plates: &[Plate],
-    params: &Params,
-    plate: &[u32],
-    edges: &[Edge],
-    sweep: &mut Sweep,
-) -> Vec<Overlap> {
-    let mesh = world.mesh();
-    let pos = world_ops::positions(world);
-    let dt = params.time_step_myr;
-    let fastest = plates.iter().map(|p| p.omega).fold(0.0, f64::max);
-    // The farthest any two plates can approach in a step, plus a cell.
-    let reach = 2.0 * fastest * params.radius_km * dt + 2.0 * params.spacing_km;
-    // Boundary vertices where the plate across closes in (only there can crust overlap):
-    // the band's vertices, on all cores (in vertex order whatever the threads).
-    let band = band::ends(mesh, edges);
-    let sources: Vec<Source> = band
-        .par_iter()
-        .filter_map(|&v| {
-            let i = v.index();
-            let p = plate[i];
-            let mine = plates.get(p as usize)?;
-            let other = mesh.neighbors(v).find_map(|u| {
-                let q = plate[u.index()];
-                let theirs = plates.get(q as usize)?;
-                let x = pos[i];
-                let closing = (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x);
-                (q != p && closing < 0.0).then_some(q)
-            })?;
-            Some(Source {
-                vertex: v,
-                point: pos[i],
-                tag: other,
-            })
-        })
-        .collect();
-    // Spread within each plate: every vertex learns the nearest plate across a boundary,
-    // as far as the two plates can close in on each other anywhere in a step (plus a cell):
-    // no farther vertex can pass the candidates' test below.
-    let pair_reach = |s: &Source| {
-        let (p, q) = (plate[s.vertex.index()] as usize, s.tag as usize);
-        let relative = plates[p].pole * plates[p].omega - plates[q].pole * plates[q].omega;
-        let far = relative.length() * params.radius_km * dt + params.spacing_km;
-        (far * (1.0 + 1e-3)).min(reach)
-    };
-    sweep.run_limited(
-        mesh,
-        pos,
-        params.radius_km,
-        &sources,
-        pair_reach,
-        Some(plate),
-    );
-    let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
-    let turns: Vec<DQuat> = plates.iter().map(turn).collect();
-    let crust = world.layer(&CRUST).map(|l| l.as_slice()).unwrap_or(&[]);
-    // Only vertices nearer to the boundary than the two plates close in on each other there
-    // (plus a cell) can cross it.
-    let sweep = &*sweep;
-    let candidates: Vec<Vertex> = sweep
-        .reached()
-        .par_iter()
-        .map(|&i| Vertex::new(i))
-        .filter(|&v| {
-            let (i, b) = (v.index(), sweep.tag(v.index()) as usize);
-            let Some(pb) = plates.get(b) else {
-                return false;
-            };
-            let x = pos[i];
-            let closing = (plates[plate[i] as usize].velocity(x) - pb.velocity(x)).length() * dt;
-            f64::from(sweep.dist(i)) <= closing + params.spacing_km
-        })
-        .collect();
-    // Where each candidate lands, seen from the plate across: the vertex nearest to it. On a
-    // Delaunay mesh a greedy walk finds it from any start, so each walk starts from the
-    // previous candidate's answer when that is nearer (neighbours in vertex order land side by
-    // side: a step or two instead of the whole way across from the candidate).
-    let back: Vec<DQuat> = turns.iter().map(|t| t.inverse()).collect();
-    let key =
-        |u: Vertex, q: DVec3| delaunay::Surface::distance_key(&delaunay::Sphere, q, pos[u.index()]);
-    let (turns, back) = (&turns[..], &back[..]);
-    let overlap = OVERLAP_CELLS * params.spacing_km;
-    candidates
-        .par_chunks(WALK_CHUNK)
-        .flat_map_iter(|chunk| {
-            let mut last: Option<Vertex> = None;
-            chunk.iter().filter_map(move |&v| {
-                let (a, b) = (plate[v.index()] as usize, sweep.tag(v.index()) as usize);
-                let q = back[b] * (turns[a] * pos[v.index()]);
-                let start = last.filter(|&u| key(u, q) < key(v, q)).unwrap_or(v);
-                let w = band::nearest_from(mesh, pos, start, q);
-                last = Some(w);
-                // Beyond the other plate's front row (a vertex with no neighbour on this
-                // plate), any landing overlaps.
-                let near = pos[w.index()].distance(q) < overlap
-                    || !mesh.neighbors(w).any(|u| plate[u.index()] as usize == a);
-                (plate[w.index()] as usize == b && near).then_some(Overlap {
-                    vertex: v,
-                    other: b as u32,
-                    other_continental: crust[w.index()] == CONTINENTAL,
-                    landed: w,
-                })
-            })
-        })
-        .collect()
-}
-
 /// The collision ranges rise around the contacts, on the continental crust within
 /// [`COLLISION_RADIUS_KM`] of a vertex that took up the other plate's crust (`sources`,
-/// tagged with the closing speed in m/Myr; a source no longer alive is skipped).
-fn collision_ranges(
-    world: &mut World,
+/// tagged with the closing speed in m/Myr; a source no longer alive is skipped): each
+/// vertex's rise (m), written by [`raise`].
+fn range_rises(
+    world: &World,
     params: &Params,
     sources: &[(Vertex, u32)],
     sweep: &mut Sweep,
-) -> Result<(), TectonicsError> {
+) -> Result<Vec<(usize, f32)>, TectonicsError> {
     if sources.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
-    let rises = {
+    {
         let mesh = world.mesh();
         let pos = world_ops::positions(world);
         let crust = slice(world, &CRUST)?;
@@ -334,7 +250,8 @@ fn collision_ranges(
                 tag,
             })
             .collect();
-        sweep.run(
+        // The rises are written by vertex: `reached` needs no sort.
+        sweep.unordered().run(
             mesh,
             pos,
             params.radius_km,
@@ -358,8 +275,15 @@ fn collision_ranges(
                 (i, COLLISION_UPLIFT_M_PER_MYR * dt * k * (x * x) as f32)
             })
             .collect();
-        rises
-    };
+        Ok(rises)
+    }
+}
+
+/// Writes the collision ranges' rises ([`range_rises`]) and their orogeny.
+fn raise(world: &mut World, rises: &[(usize, f32)]) -> Result<(), TectonicsError> {
+    if rises.is_empty() {
+        return Ok(());
+    }
     // Only the entries that change are written, in place (a guard would copy each layer
     // for its rollback).
     let risen: Vec<Vertex> = rises.iter().map(|&(i, _)| Vertex::new(i as u32)).collect();

@@ -1,0 +1,125 @@
+//! The flood against a test of every vertex.
+
+use super::*;
+use crate::tectonics::OCEANIC;
+
+/// Two plates split by the great circle `x = 0`, the one at `x > 0` turning about `-y` so
+/// that it runs into the other where `z > 0` and leaves it where `z < 0`; `omega` in radians
+/// per Myr. Returns the world, the plates, the settings and the plate of every vertex.
+fn converging(n: usize, omega: f64) -> (World, Vec<Plate>, Params, Vec<u32>) {
+    let params = Params::earth(n, 3);
+    let world = world_ops::fibonacci_world(n, params.radius_km, 0.3, 3).unwrap();
+    let plate: Vec<u32> = world_ops::positions(&world)
+        .iter()
+        .map(|p| u32::from(p.x > 0.0))
+        .collect();
+    let still = Plate {
+        pole: DVec3::Z,
+        omega: 0.0,
+        area_km2: 0.0,
+        parent: None,
+    };
+    let moving = Plate {
+        pole: -DVec3::Y,
+        omega,
+        ..still
+    };
+    (world, vec![still, moving], params, plate)
+}
+
+/// Every vertex of `plate` whose landing the front test calls an overlap, tested one by one
+/// from itself (no flood, no distance filter): the vertex and where it lands.
+fn every_overlap(
+    world: &World,
+    plates: &[Plate],
+    params: &Params,
+    plate: &[u32],
+    mover: u32,
+) -> Vec<(Vertex, Vertex)> {
+    let (mesh, pos) = (world.mesh(), world_ops::positions(world));
+    let dt = params.time_step_myr;
+    let turn = |p: &Plate| DQuat::from_axis_angle(p.pole, p.omega * dt);
+    let other = 1 - mover;
+    let q_of =
+        |x: DVec3| turn(&plates[other as usize]).inverse() * (turn(&plates[mover as usize]) * x);
+    mesh.vertices()
+        .filter(|v| plate[v.index()] == mover)
+        .filter_map(|v| {
+            let q = q_of(pos[v.index()]);
+            let w = band::nearest_from(mesh, pos, v, q);
+            let near = pos[w.index()].distance(q) < OVERLAP_CELLS * params.spacing_km
+                || !mesh.neighbors(w).any(|u| plate[u.index()] == mover);
+            (plate[w.index()] == other && near).then_some((v, w))
+        })
+        .collect()
+}
+
+#[test]
+fn the_flood_finds_the_overlaps_a_test_of_every_vertex_finds() {
+    // About four cells of closing per step at 20k vertices: several rows overlap.
+    let (world, plates, params, plate) = converging(20_000, 0.1);
+    let crust = vec![OCEANIC; plate.len()];
+    let edges = band::boundary_edges(world.mesh(), &plate);
+    // The moving plate is the faster: its ocean dives, and the still one's overlaps (none
+    // here: it does not move) are not acted on.
+    let polarity = Polarity::new();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| find_overlaps(&world, &plates, &params, &plate, &crust, &edges, &polarity))
+    };
+    let found = run(2);
+    let one = run(1);
+    assert!(
+        found
+            .iter()
+            .zip(&one)
+            .all(|(a, b)| a.vertex == b.vertex && a.landed == b.landed)
+            && found.len() == one.len(),
+        "same overlaps on 1 and 2 threads"
+    );
+    // The moving plate's crust dives: the flood finds every overlap a test of every vertex
+    // finds (the front is smooth), landing on the same vertex.
+    let all = every_overlap(&world, &plates, &params, &plate, 1);
+    assert!(all.len() > 300, "{} overlaps", all.len());
+    assert!(found.windows(2).all(|w| w[0].vertex < w[1].vertex));
+    let of = |p: u32| -> Vec<(Vertex, Vertex)> {
+        found
+            .iter()
+            .filter(|o| plate[o.vertex.index()] == p)
+            .map(|o| (o.vertex, o.landed))
+            .collect()
+    };
+    assert_eq!(of(1), all);
+    assert!(
+        found
+            .iter()
+            .all(|o| !o.other_continental && o.other != plate[o.vertex.index()])
+    );
+    // The still plate overrides: its front row's overlaps are found (the plate across runs
+    // into them), but the flood does not go on behind them.
+    let still = every_overlap(&world, &plates, &params, &plate, 0);
+    let front = of(0);
+    assert!(!front.is_empty() && front.len() < still.len());
+    assert!(front.iter().all(|f| still.binary_search(f).is_ok()));
+}
+
+#[test]
+fn a_still_pair_of_plates_overlaps_nowhere() {
+    let (world, mut plates, params, plate) = converging(5_000, 0.0);
+    plates[1].omega = 0.0;
+    let crust = vec![OCEANIC; plate.len()];
+    let edges = band::boundary_edges(world.mesh(), &plate);
+    let found = find_overlaps(
+        &world,
+        &plates,
+        &params,
+        &plate,
+        &crust,
+        &edges,
+        &Polarity::new(),
+    );
+    assert!(found.is_empty());
+}

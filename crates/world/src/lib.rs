@@ -80,8 +80,8 @@ pub use edit::MeshReplacement;
 pub use error::WorldError;
 pub use file::{FORMAT_VERSION, MAX_NAME_BYTES};
 pub use geometry::{
-    EditError, EditReport, Geometry, MoveOptions, PLANE_POSITION, POSITION_NAME, SPHERE_POSITION,
-    Sample,
+    EditError, EditReport, FreshSphere, Geometry, MoveOptions, PLANE_POSITION, POSITION_NAME,
+    SPHERE_POSITION, Sample,
 };
 pub use guards::{DictGuard, LayerGuard, LayerPairGuard, MeshGuard, RandomGuard};
 pub use history::History;

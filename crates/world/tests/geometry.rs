@@ -135,7 +135,14 @@ fn step(w: &mut World, rng: &mut Rng, history: &mut History, tally: &mut [usize;
             } else {
                 150 + rng.below(100)
             };
-            w.resample_fresh_sphere(n, 0.3, rng.next_u64()).map(drop)
+            if rng.one_in(2) {
+                w.resample_fresh_sphere(n, 0.3, rng.next_u64()).map(drop)
+            } else {
+                // A kept sphere, turned (too few points: refused when it is made).
+                let fresh = FreshSphere::fibonacci(n, 1.0, 0.3, rng.next_u64());
+                let turn = random_turn(rng);
+                fresh.and_then(|f| w.resample_onto_turned(&f, turn).map(drop))
+            }
         }
         _ => {
             let p = random_point(rng);

@@ -303,20 +303,25 @@ fn sample_blends_by_the_layers_policy() {
     }
 }
 
+/// `edit` applied to a copy of `base` on each of testkit's thread pools.
+fn on_every_pool(base: &World, edit: impl Fn(&mut World) + Sync) -> Vec<World> {
+    let run = |pool: &rayon::ThreadPool| {
+        pool.install(|| {
+            let mut w = base.clone();
+            edit(&mut w);
+            w
+        })
+    };
+    testkit::thread_pools().iter().map(run).collect()
+}
+
 #[test]
 fn resampling_gives_the_same_world_for_any_thread_count() {
     // Several chunks of stencils and of every gather.
     let base = planet(20_000, 4);
-    let worlds: Vec<World> = testkit::thread_pools()
-        .iter()
-        .map(|pool| {
-            pool.install(|| {
-                let mut w = base.clone();
-                w.resample_fresh_sphere(17_000, 0.3, 8).unwrap();
-                w
-            })
-        })
-        .collect();
+    let worlds = on_every_pool(&base, |w| {
+        w.resample_fresh_sphere(17_000, 0.3, 8).unwrap();
+    });
     assert_valid(&worlds[0]);
     assert!(worlds[0].layer(&PLATE).unwrap().as_slice().contains(&1));
     assert!(worlds.iter().all(|w| *w == worlds[0]), "1, 2 and 4 threads");
@@ -462,24 +467,17 @@ fn undo_across_a_turned_resample_and_the_same_world_for_any_thread_count() {
     let fresh = FreshSphere::fibonacci(17_000, 1.0, 0.3, 8).unwrap();
     let turn = DQuat::from_axis_angle(DVec3::new(0.3, -0.5, 0.8).normalize(), 2.0);
     let base = planet(20_000, 4);
-    let worlds: Vec<World> = testkit::thread_pools()
-        .iter()
-        .map(|pool| {
-            pool.install(|| {
-                let mut w = base.clone();
-                let mut history = History::new(1 << 30);
-                history.commit("start", &mut w);
-                w.resample_onto_turned(&fresh, turn).unwrap();
-                history.commit("resample", &mut w);
-                let after = w.clone();
-                assert_eq!(history.undo(&mut w), Some("start"));
-                assert!(w == base);
-                assert_eq!(history.redo(&mut w), Some("resample"));
-                assert!(w == after);
-                w
-            })
-        })
-        .collect();
+    let worlds = on_every_pool(&base, |w| {
+        let mut history = History::new(1 << 30);
+        history.commit("start", w);
+        w.resample_onto_turned(&fresh, turn).unwrap();
+        history.commit("resample", w);
+        let after = w.clone();
+        assert_eq!(history.undo(w), Some("start"));
+        assert!(*w == base);
+        assert_eq!(history.redo(w), Some("resample"));
+        assert!(*w == after);
+    });
     assert_valid(&worlds[0]);
     assert!(worlds.iter().all(|w| *w == worlds[0]), "1, 2 and 4 threads");
 }

@@ -154,3 +154,41 @@ pub fn random_turn(seed: u64) -> DQuat {
 pub fn nearest_vertex(world: &World, p: DVec3, hint: Option<Face>) -> Option<(Vertex, Face)> {
     delaunay::nearest_vertex(&delaunay::Sphere, world.mesh(), world.positions(), p, hint).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_turns_are_unit_seeded_and_spread() {
+        let turns: Vec<DQuat> = (0..200).map(random_turn).collect();
+        assert_eq!(random_turn(7), turns[7]);
+        assert!(turns.iter().all(|q| (q.length() - 1.0).abs() < 1e-12));
+        // Uniform rotations: the turned north pole's mean is near the centre.
+        let mean: DVec3 = turns.iter().map(|&q| q * DVec3::Z).sum::<DVec3>() / 200.0;
+        assert!(mean.length() < 0.15, "{mean}");
+    }
+
+    #[test]
+    fn a_kept_sphere_serves_its_settings_and_is_rebuilt_for_others() {
+        let base = fibonacci_world(1200, 6371.0, 0.3, 1).unwrap();
+        let mut kept = KeptSphere::default();
+        let mut a = base.clone();
+        kept.resample(&mut a, 1000, 0.3, 5, 9).unwrap();
+        // The kept sphere again, and a fresh keeper building the same one: the same world.
+        let mut b = base.clone();
+        kept.resample(&mut b, 1000, 0.3, 5, 9).unwrap();
+        let mut c = base.clone();
+        KeptSphere::default()
+            .resample(&mut c, 1000, 0.3, 5, 9)
+            .unwrap();
+        assert!(a == b && b == c);
+        // Another turn moves the points; other settings build another sphere.
+        kept.resample(&mut b, 1000, 0.3, 5, 10).unwrap();
+        assert!(positions(&b)[..1000] != positions(&a)[..1000]);
+        kept.resample(&mut b, 900, 0.3, 5, 10).unwrap();
+        assert_eq!(b.mesh().vertex_count(), 900);
+        let r = positions(&b)[0].length();
+        assert!((r - 6371.0).abs() < 1e-9 * 6371.0);
+    }
+}

@@ -18,7 +18,7 @@ use quadedge::Vertex;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use testkit::Rng;
-use world::{History, MoveOptions, World};
+use world::{FreshSphere, History, MoveOptions, World};
 
 const N: usize = 500_000;
 const PLATES: usize = 20;
@@ -133,6 +133,23 @@ fn planet_world(c: &mut Criterion) {
                 seed += 1;
                 let start = Instant::now();
                 w.resample_fresh_sphere(N, 0.3, seed).unwrap();
+                h.commit("resample", &mut w);
+                total += start.elapsed();
+                black_box((w, h));
+            }
+            total
+        })
+    });
+    // The same resample onto one kept sphere, turned anew each time (no sphere built).
+    let kept = FreshSphere::fibonacci(N, 1.0, 0.3, 99).unwrap();
+    g.bench_function("resample_turned_history", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let (mut w, mut h) = fresh();
+                let turn = DQuat::from_axis_angle(rng.unit_dvec3(), 2.0);
+                let start = Instant::now();
+                w.resample_onto_turned(&kept, turn).unwrap();
                 h.commit("resample", &mut w);
                 total += start.elapsed();
                 black_box((w, h));

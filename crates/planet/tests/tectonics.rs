@@ -365,7 +365,7 @@ fn same_seed_same_planet_on_one_and_two_threads() {
         .take(2)
         .map(|pool| {
             pool.install(|| {
-                let (w, _) = planet(1500, 12, 77, |_| {});
+                let (w, _) = planet(1500, 16, 77, |_| {}); // a resample at step 15
                 (
                     layer(&w, &PLATE),
                     layer(&w, &ELEVATION),

@@ -27,8 +27,8 @@ pub mod io;
 pub use error::Error;
 pub use glam;
 pub use world::{
-    ColumnId, EditError, EditReport, Geometry, History, Layer, LayerInfo, MoveOptions, NewValues,
-    Sample, ValuesError, World, WorldError,
+    ColumnId, EditError, EditReport, FreshSphere, Geometry, History, Layer, LayerInfo, MoveOptions,
+    NewValues, Sample, ValuesError, World, WorldError,
 };
 
 /// The quad-edge mesh: ids, traversal, the Voronoi dual, low-level edits, the change journal.

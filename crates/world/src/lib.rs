@@ -80,7 +80,7 @@ pub use edit::MeshReplacement;
 pub use error::WorldError;
 pub use file::{FORMAT_VERSION, MAX_NAME_BYTES};
 pub use geometry::{
-    ColumnId, EditError, EditReport, Geometry, MoveOptions, NewValues, PLANE_POSITION,
+    ColumnId, EditError, EditReport, FreshSphere, Geometry, MoveOptions, NewValues, PLANE_POSITION,
     POSITION_NAME, SPHERE_POSITION, Sample, ValuesError,
 };
 pub use guards::{DictGuard, LayerGuard, LayerPairGuard, MeshGuard, RandomGuard};

@@ -7,7 +7,7 @@ use glam::{DQuat, DVec3};
 use layers::{EdgeKind, FaceKind, Interpolation, LayerInfo, VertexKind};
 use quadedge::Vertex;
 use testkit::Rng;
-use world::{EditError, Geometry, History, MoveOptions, World};
+use world::{EditError, FreshSphere, Geometry, History, MoveOptions, World};
 
 const HEIGHT: LayerInfo<f32, VertexKind> =
     LayerInfo::new("height").interpolation(Interpolation::Lerp);
@@ -44,8 +44,13 @@ fn assert_valid(w: &World) {
 }
 
 fn planet(n: usize, seed: u64) -> World {
-    let mut w = World::fibonacci_sphere(n, 1.0, 0.3, seed).unwrap();
-    let pos = w.positions().to_vec();
+    planet_of_radius(n, seed, 1.0)
+}
+
+/// [`planet`] on a sphere of `radius` (heights from the unit direction).
+fn planet_of_radius(n: usize, seed: u64, radius: f64) -> World {
+    let mut w = World::fibonacci_sphere(n, radius, 0.3, seed).unwrap();
+    let pos: Vec<DVec3> = w.positions().iter().map(|&p| p / radius).collect();
     {
         let mut pair = w.lock_layers(&HEIGHT, &PLATE).unwrap();
         let (h, p) = pair.parts();
@@ -130,7 +135,14 @@ fn step(w: &mut World, rng: &mut Rng, history: &mut History, tally: &mut [usize;
             } else {
                 150 + rng.below(100)
             };
-            w.resample_fresh_sphere(n, 0.3, rng.next_u64()).map(drop)
+            if rng.one_in(2) {
+                w.resample_fresh_sphere(n, 0.3, rng.next_u64()).map(drop)
+            } else {
+                // A kept sphere, turned (too few points: refused when it is made).
+                let fresh = FreshSphere::fibonacci(n, 1.0, 0.3, rng.next_u64());
+                let turn = random_turn(rng);
+                fresh.and_then(|f| w.resample_onto_turned(&f, turn).map(drop))
+            }
         }
         _ => {
             let p = random_point(rng);
@@ -291,21 +303,181 @@ fn sample_blends_by_the_layers_policy() {
     }
 }
 
+/// `edit` applied to a copy of `base` on each of testkit's thread pools.
+fn on_every_pool(base: &World, edit: impl Fn(&mut World) + Sync) -> Vec<World> {
+    let run = |pool: &rayon::ThreadPool| {
+        pool.install(|| {
+            let mut w = base.clone();
+            edit(&mut w);
+            w
+        })
+    };
+    testkit::thread_pools().iter().map(run).collect()
+}
+
 #[test]
 fn resampling_gives_the_same_world_for_any_thread_count() {
     // Several chunks of stencils and of every gather.
     let base = planet(20_000, 4);
-    let worlds: Vec<World> = testkit::thread_pools()
-        .iter()
-        .map(|pool| {
-            pool.install(|| {
-                let mut w = base.clone();
-                w.resample_fresh_sphere(17_000, 0.3, 8).unwrap();
-                w
-            })
-        })
-        .collect();
+    let worlds = on_every_pool(&base, |w| {
+        w.resample_fresh_sphere(17_000, 0.3, 8).unwrap();
+    });
     assert_valid(&worlds[0]);
     assert!(worlds[0].layer(&PLATE).unwrap().as_slice().contains(&1));
+    assert!(worlds.iter().all(|w| *w == worlds[0]), "1, 2 and 4 threads");
+}
+
+/// A uniformly random rotation.
+fn random_turn(rng: &mut Rng) -> DQuat {
+    let axis = DVec3::from_array(rng.unit_vector());
+    DQuat::from_axis_angle(axis, std::f64::consts::TAU * rng.unit_f64())
+}
+
+#[test]
+fn a_turned_sphere_resample_is_the_checked_resample_onto_the_turned_points() {
+    let mut rng = Rng::new(21);
+    let template = World::fibonacci_sphere(1500, 1.0, 0.3, 11).unwrap();
+    let fresh = FreshSphere::from_world(&template).unwrap();
+    assert_eq!(fresh.vertex_count(), 1500);
+    assert!((fresh.radius() - 1.0).abs() < 1e-15);
+    for size in [1.0, 6371.0] {
+        let base = planet_of_radius(2000, 10, size);
+        // Scaled from the template's radius to the world's, both as measured.
+        let radius = match base.geometry() {
+            Some(Geometry::Sphere { radius }) => radius,
+            g => panic!("{g:?}"),
+        };
+        let scale = radius / fresh.radius();
+        let turn = random_turn(&mut rng);
+        let mut turned = base.clone();
+        turned.resample_onto_turned(&fresh, turn).unwrap();
+        assert_valid(&turned);
+        // The same world by the fully checked path: the template's mesh at the turned points.
+        let points: Vec<DVec3> = template
+            .positions()
+            .iter()
+            .map(|&p| (turn * p) * scale)
+            .collect();
+        let mut checked = base.clone();
+        checked
+            .resample_onto(template.mesh().clone(), points)
+            .unwrap();
+        assert!(turned == checked, "radius {size}");
+        // The data came along: heights follow the turned positions' height field.
+        let (h, pos) = (turned.layer(&HEIGHT).unwrap(), turned.positions());
+        for v in turned.mesh().vertices() {
+            assert!((h[v] - (pos[v.index()].z / radius) as f32 * 100.0).abs() < 6.0);
+        }
+    }
+}
+
+/// A latitude-longitude sphere: every quad between two rings and two meridians is an
+/// isosceles trapezoid, so cocircular up to the rounding of its coordinates.
+fn uv_sphere(rings: usize, meridians: usize) -> World {
+    let mut points = vec![DVec3::Z, DVec3::NEG_Z];
+    for i in 1..=rings {
+        let theta = std::f64::consts::PI * i as f64 / (rings + 1) as f64;
+        for j in 0..meridians {
+            let phi = std::f64::consts::TAU * j as f64 / meridians as f64;
+            let (s, c) = theta.sin_cos();
+            points.push(DVec3::new(s * phi.cos(), s * phi.sin(), c));
+        }
+    }
+    let (mesh, pos) = sphere::sphere_mesh(&points).unwrap();
+    World::with_positions(mesh, pos, Geometry::Sphere { radius: 1.0 }, 1).unwrap()
+}
+
+#[test]
+fn a_turn_that_breaks_circle_tests_is_repaired_to_exact_delaunay() {
+    let template = uv_sphere(30, 60);
+    let fresh = FreshSphere::from_world(&template).unwrap();
+    let mut rng = Rng::new(22);
+    let mut broken = 0;
+    for _ in 0..4 {
+        let turn = random_turn(&mut rng);
+        let mut w = planet(3000, 12);
+        let scale = match w.geometry() {
+            Some(Geometry::Sphere { radius }) => radius / fresh.radius(),
+            g => panic!("{g:?}"),
+        };
+        let points: Vec<DVec3> = (template.positions().iter())
+            .map(|&p| (turn * p) * scale)
+            .collect();
+        // The rounding of the turn breaks some of the 1800 nearly cocircular quads.
+        let plain = delaunay::is_delaunay(&delaunay::Sphere, template.mesh(), &points);
+        broken += usize::from(plain.is_err());
+        w.resample_onto_turned(&fresh, turn).unwrap();
+        assert_valid(&w);
+        assert_eq!(w.mesh().vertex_count(), 1802);
+        assert!(
+            w.positions()[..1802] == points[..],
+            "the turned points, stored exactly"
+        );
+    }
+    assert!(broken > 0, "no turn needed a repair");
+}
+
+#[test]
+fn hostile_turned_resamples_are_typed_errors_and_change_nothing() {
+    let fresh = FreshSphere::fibonacci(200, 1.0, 0.3, 1).unwrap();
+    for (n, r, jitter) in [(3, 1.0, 0.3), (500, -1.0, 0.3), (500, f64::NAN, 0.3)] {
+        assert!(matches!(
+            FreshSphere::fibonacci(n, r, jitter, 1),
+            Err(EditError::Generate(_))
+        ));
+    }
+    let mut w = planet(300, 12);
+    let shadow = w.clone();
+    let bad = [
+        DQuat::from_xyzw(f64::NAN, 0.0, 0.0, 1.0),
+        DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+        DQuat::from_xyzw(0.0, 0.0, 0.0, 2.0),
+        DQuat::from_xyzw(0.0, 0.0, 1e-3, 1.0),
+    ];
+    for turn in bad {
+        assert!(matches!(
+            w.resample_onto_turned(&fresh, turn),
+            Err(EditError::Turn(_))
+        ));
+    }
+    assert!(w == shadow);
+    // Worlds without positions: no sphere to take, none to resample.
+    let mut bare = World::new(w.mesh().clone(), 1);
+    assert!(matches!(
+        FreshSphere::from_world(&bare),
+        Err(EditError::NoGeometry)
+    ));
+    assert!(matches!(
+        bare.resample_onto_turned(&fresh, DQuat::IDENTITY),
+        Err(EditError::NoGeometry)
+    ));
+    assert_eq!(bare.mesh().vertex_count(), 300);
+    let (mesh, points) = testkit::planar_grid(6, (0.0, 0.0), 1.0);
+    let mut map = World::with_positions(mesh, points, Geometry::Plane, 1).unwrap();
+    let map_shadow = map.clone();
+    assert!(matches!(
+        map.resample_onto_turned(&fresh, DQuat::IDENTITY),
+        Err(EditError::NoGeometry)
+    ));
+    assert!(map == map_shadow);
+}
+
+#[test]
+fn undo_across_a_turned_resample_and_the_same_world_for_any_thread_count() {
+    let fresh = FreshSphere::fibonacci(17_000, 1.0, 0.3, 8).unwrap();
+    let turn = DQuat::from_axis_angle(DVec3::new(0.3, -0.5, 0.8).normalize(), 2.0);
+    let base = planet(20_000, 4);
+    let worlds = on_every_pool(&base, |w| {
+        let mut history = History::new(1 << 30);
+        history.commit("start", w);
+        w.resample_onto_turned(&fresh, turn).unwrap();
+        history.commit("resample", w);
+        let after = w.clone();
+        assert_eq!(history.undo(w), Some("start"));
+        assert!(*w == base);
+        assert_eq!(history.redo(w), Some("resample"));
+        assert!(*w == after);
+    });
+    assert_valid(&worlds[0]);
     assert!(worlds.iter().all(|w| *w == worlds[0]), "1, 2 and 4 threads");
 }

@@ -303,6 +303,8 @@ struct Scratch {
     /// The edges joining two plates, from the front stage to the relief.
     band: Vec<quadedge::Edge>,
     crust: new_crust::Buffers,
+    /// The fresh sphere every resample lands on, turned.
+    sphere: world_ops::KeptSphere,
 }
 
 impl Tectonics {
@@ -416,9 +418,13 @@ impl Tectonics {
         }
         r.times.rift = split();
         if crossed(self.time_myr, dt, self.params.resample_every_myr) {
-            let seed = noise::derive(self.params.seed, self.steps as u64);
+            // One fresh sphere for the whole run, each resample on it turned anew.
             let p = &self.params;
-            world_ops::resample_onto_fresh_sphere(world, p.vertices, p.radius_km, 0.3, seed)?;
+            let (seed, turn) = (
+                noise::derive(p.seed, KEPT_SPHERE),
+                noise::derive(p.seed, self.steps as u64),
+            );
+            (self.scratch.sphere).resample(world, p.vertices, 0.3, seed, turn)?;
             // Blending the plate ids can leave stray cells along boundaries.
             r.reassigned += plates::clean_up(world, &self.params)?;
             r.resampled = true;
@@ -488,6 +494,9 @@ impl Tectonics {
 /// one count of the covering; four cells measured cheaper than two or eight at 500k (the
 /// relocations grow with longer walks, the fixed costs with more sub-steps).
 const SUB_STEP_CELLS: f64 = 4.0;
+
+/// The salt of the kept fresh sphere's seed (the turns use the step count).
+const KEPT_SPHERE: u64 = 0x5e5a_3b1e;
 
 /// Steps between two clean-up sweeps.
 const CLEAN_EVERY: usize = 4;

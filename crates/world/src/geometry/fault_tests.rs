@@ -88,6 +88,11 @@ fn operations() -> Vec<(&'static str, Op)> {
         ("resample", |w| {
             w.resample_fresh_sphere(1200, 0.3, 7).map(drop)
         }),
+        ("resample_onto_turned", |w| {
+            let fresh = crate::FreshSphere::fibonacci(1100, 1.0, 0.3, 5).unwrap();
+            w.resample_onto_turned(&fresh, DQuat::from_rotation_x(0.4))
+                .map(drop)
+        }),
         ("resample_onto", |w| {
             let (mesh, pos) = sphere::fibonacci_sphere(900, 1.0, 0.0, 1).unwrap();
             w.resample_onto(mesh, pos).map(drop)

@@ -22,11 +22,13 @@ mod resample;
 mod rigid;
 #[cfg(test)]
 mod rigid_tests;
+mod turned;
 
 pub use edits::MoveOptions;
 pub use given::{ColumnId, NewValues, ValuesError};
 pub use query::Sample;
 pub use report::EditReport;
+pub use turned::FreshSphere;
 
 use crate::{LayerInfo, World, WorldError};
 use delaunay::DelaunayError;
@@ -115,6 +117,8 @@ pub enum EditError {
     Adapt(delaunay::AdaptError),
     /// Making the fresh mesh of a resample failed.
     Generate(sphere::SphereError),
+    /// A resample's turn is not a finite unit quaternion.
+    Turn(glam::DQuat),
     /// A layer could not be carried over (a resample), or a stored layer could not be read.
     Resample(crate::resample::ResampleError),
     /// The positions layer could not be read (a damaged file), or a layer given values
@@ -138,6 +142,7 @@ impl core::fmt::Display for EditError {
             EditError::Delaunay(e) => write!(f, "{e}"),
             EditError::Adapt(e) => write!(f, "{e}"),
             EditError::Generate(e) => write!(f, "{e}"),
+            EditError::Turn(q) => write!(f, "the turn {q} is not a finite unit quaternion"),
             EditError::Resample(e) => write!(f, "{e}"),
             EditError::World(e) => write!(f, "{e}"),
             EditError::Values(e) => write!(f, "{e}"),

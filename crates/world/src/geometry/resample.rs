@@ -67,18 +67,31 @@ impl World {
         self.resample_trusted(mesh, positions)
     }
 
-    fn resample_trusted(
+    pub(super) fn resample_trusted(
         &mut self,
-        mut mesh: Mesh,
+        mesh: Mesh,
         positions: Vec<DVec3>,
     ) -> Result<EditReport, EditError> {
+        let layers = self.carried(&mesh, positions)?;
+        self.install_carried(mesh, layers)
+    }
+
+    /// Every layer carried onto `mesh`, whose vertices sit at `positions` (which become the
+    /// position layer), ready for [`World::install_carried`]; the world is not changed.
+    pub(super) fn carried(
+        &self,
+        mesh: &Mesh,
+        positions: Vec<DVec3>,
+    ) -> Result<Vec<Slot>, EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         let i = self
             .slot_index(POSITION_NAME)
             .ok_or(EditError::NoGeometry)?;
-        self.layers[i]
+        let info = self.layers[i]
             .get::<DVec3, VertexKind>()
-            .map_err(EditError::World)?;
+            .map_err(EditError::World)?
+            .info()
+            .clone();
         let kinds = StencilKinds {
             faces: self.layers.iter().any(|s| s.kind == ElementKind::Face),
             edges: self.layers.iter().any(|s| s.kind.is_edge()),
@@ -86,13 +99,10 @@ impl World {
         let old = self.positions();
         let s: Stencils = match geometry {
             Geometry::Sphere { .. } => {
-                stencils(&delaunay::Sphere, &self.mesh, old, &mesh, &positions, kinds)
+                stencils(&delaunay::Sphere, &self.mesh, old, mesh, &positions, kinds)
             }
-            Geometry::Plane => {
-                stencils(&delaunay::Plane, &self.mesh, old, &mesh, &positions, kinds)
-            }
+            Geometry::Plane => stencils(&delaunay::Plane, &self.mesh, old, mesh, &positions, kinds),
         }?;
-        fault::stage("resample: stencils")?;
         let plan = ResamplePlan {
             vertex_corners: &s.corners,
             vertex_weights: &s.weights,
@@ -100,20 +110,25 @@ impl World {
             edges: &s.edges,
         };
         let mut layers = self
-            .resampled_layers(&mesh, &plan, Some(i), Sources::Live)
+            .resampled_layers(mesh, &plan, Some(i), Sources::Live)
             .map_err(EditError::Resample)?;
-        for _ in &layers {
-            fault::stage("resample: a layer carried over")?;
-        }
         // The positions are the new mesh's own, not a blend of the old ones.
-        let info = self.layers[i]
-            .get::<DVec3, VertexKind>()
-            .map_err(EditError::World)?
-            .info()
-            .clone();
         let mut positions = positions;
         positions.resize(mesh.vertex_slots(), DVec3::ZERO);
         layers[i] = Slot::new(Layer::from_values(info, positions), 0);
+        Ok(layers)
+    }
+
+    /// Moves the world onto `mesh` with the `layers` [`World::carried`] made for it.
+    pub(super) fn install_carried(
+        &mut self,
+        mut mesh: Mesh,
+        layers: Vec<Slot>,
+    ) -> Result<EditReport, EditError> {
+        fault::stage("resample: stencils")?;
+        for _ in &layers {
+            fault::stage("resample: a layer carried over")?;
+        }
         fault::stage("resample: before the swap")?;
         mesh.discard_journal();
         self.install_resampled(mesh, layers);

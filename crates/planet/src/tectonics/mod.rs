@@ -22,6 +22,7 @@ mod distance;
 mod front_field;
 mod init;
 mod layer_io;
+mod motion;
 mod new_crust;
 pub mod noise;
 mod plates;
@@ -38,7 +39,7 @@ pub use report::{StageTimes, StepReport};
 pub use stats::{Summary, binned_elevation, correlation, plate_areas, summarize};
 pub use suture::{SUTURE_MAX_KM2, SUTURE_STRAIT_KM};
 
-use glam::{DQuat, DVec3};
+use glam::DVec3;
 use layer_io::{read, set, slice, write};
 use layers::{Interpolation, LayerInfo, VertexKind};
 use rand::SeedableRng;
@@ -456,44 +457,7 @@ impl Tectonics {
             p.area_km2 = a;
         }
     }
-
-    /// Turns every vertex with its plate by `omega · dt` about the plate's pole.
-    fn motion(&self, world: &mut World) -> Result<delaunay::RestoreStats, TectonicsError> {
-        let dt = self.params.time_step_myr;
-        let radius = self.params.radius_km;
-        // In sub-steps of at most `SUB_STEP_CELLS` cells of relative motion: the restore then
-        // repairs short folds instead of relocating vertices across many cells (which costs
-        // more than the extra sub-steps on fine meshes).
-        let fastest = self.plates.iter().map(|p| p.omega).fold(0.0, f64::max);
-        let reach = 2.0 * fastest * radius * dt;
-        let subs = (reach / (SUB_STEP_CELLS * self.params.spacing_km))
-            .ceil()
-            .clamp(1.0, 64.0) as usize;
-        let turns: Vec<DQuat> = self
-            .plates
-            .iter()
-            .map(|p| DQuat::from_axis_angle(p.pole, p.omega * dt / subs as f64))
-            .collect();
-        // Plates do not change during the motion (a merged vertex dies, no id is reused).
-        let plate = read(world, &PLATE)?;
-        let options = world::MoveOptions {
-            tolerance: 0.0,
-            merge_collisions: true,
-        };
-        // Each plate turns rigidly: the world repairs only where plates meet, sub-step by
-        // sub-step, in one edit (one journal replay into the layers).
-        // No edit report: nothing here refreshes derived data from it.
-        world
-            .turn_regions_in_steps_unreported(&plate, &turns, subs, &options)
-            .map_err(world_err("motion"))
-    }
 }
-
-/// Most relative motion (cells) of two plates in one motion sub-step. With the restore
-/// working only where plates meet, each sub-step still pays one pass over the positions and
-/// one count of the covering; four cells measured cheaper than two or eight at 500k (the
-/// relocations grow with longer walks, the fixed costs with more sub-steps).
-const SUB_STEP_CELLS: f64 = 4.0;
 
 /// The salt of the kept fresh sphere's seed (the turns use the step count).
 const KEPT_SPHERE: u64 = 0x5e5a_3b1e;

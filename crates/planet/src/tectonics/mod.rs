@@ -379,7 +379,10 @@ impl Tectonics {
             lap = Instant::now();
             s
         };
-        r.restore = self.motion(world)?;
+        let mut moved = std::mem::take(&mut self.scratch.moved);
+        let motion = self.motion(world, &mut moved);
+        self.scratch.moved = moved;
+        r.restore = motion?;
         r.times.motion = split();
         let b = boundary::subduct_and_collide(
             world,

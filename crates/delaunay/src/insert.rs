@@ -57,6 +57,36 @@ pub fn insert<S: Surface>(
     p: DVec3,
     hint: Option<Face>,
 ) -> Result<Inserted, DelaunayError> {
+    insert_keeping(surface, mesh, positions, p, hint).map(|(ins, _)| ins)
+}
+
+/// [`insert`], also returning the position the new vertex's slot held before, when the
+/// slot was within `positions` (a dead slot the mesh reused: its stale value). A caller
+/// that must put `positions` back after a later failure keeps these instead of saving every
+/// dead slot's value beforehand.
+///
+/// ```
+/// use delaunay::{Sphere, insert_keeping, remove};
+/// let (mut mesh, mut pos) = sphere::fibonacci_sphere(500, 1.0, 0.3, 1).unwrap();
+/// let v = mesh.vertices().nth(7).unwrap();
+/// let stale = pos[v.index()];
+/// remove(&Sphere, &mut mesh, &pos, v).unwrap();
+/// let p = glam::DVec3::new(0.3, -0.4, 0.5).normalize();
+/// let (ins, old) = insert_keeping(&Sphere, &mut mesh, &mut pos, p, None).unwrap();
+/// assert_eq!((ins.vertex, old), (v, Some(stale)));
+/// let (_, old) = insert_keeping(&Sphere, &mut mesh, &mut pos, -p, None).unwrap();
+/// assert_eq!(old, None);
+/// ```
+///
+/// # Errors
+/// As [`insert`] (nothing changed).
+pub fn insert_keeping<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    p: DVec3,
+    hint: Option<Face>,
+) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
     // The centre is on no sphere around it (every direction test through it is zero).
     if surface.is_closed() && p == DVec3::ZERO {
         return Err(DelaunayError::Outside);
@@ -97,7 +127,7 @@ pub(crate) struct FlipPlan {
     flips: Vec<Edge>,
 }
 
-/// [`insert`] at a known location. Every decision is taken before the first edit: the Lawson
+/// [`insert`] at a known location (and the slot's old position, see [`insert_keeping`]). Every decision is taken before the first edit: the Lawson
 /// flips that follow the split are simulated on the unchanged mesh first (every face they
 /// read beyond the new vertex's star is an original face), so a flip that would get stuck
 /// refuses the insertion with nothing changed, and the edit itself cannot fail half-way.
@@ -108,7 +138,7 @@ pub(crate) fn insert_at<S: Surface>(
     p: DVec3,
     loc: Location,
     plan: &mut FlipPlan,
-) -> Result<Inserted, DelaunayError> {
+) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
     plan.stack.clear();
     plan.star.clear();
     plan.flips.clear();
@@ -161,6 +191,7 @@ pub(crate) fn insert_at<S: Surface>(
         }
         Location::OnVertex(_) | Location::Outside(_) => unreachable!("refused above"),
     };
+    let stale = positions.get(vertex.index()).copied();
     set_position(positions, vertex, p);
     // The planned flips: each joins the new vertex to a corner it was not joined to (the plan
     // tracked its star), across a quad the plan found convex.
@@ -168,11 +199,12 @@ pub(crate) fn insert_at<S: Surface>(
         let r = mesh.flip_fresh(e);
         debug_assert!(r.is_ok(), "planned flip of {e:?}: {r:?}");
     }
-    Ok(Inserted {
+    let ins = Inserted {
         vertex,
         flips: plan.flips.len(),
         on_edge,
-    })
+    };
+    Ok((ins, stale))
 }
 
 /// Lawson's flips after inserting `p`, decided on the mesh before the split: every queued

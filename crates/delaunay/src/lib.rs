@@ -65,7 +65,7 @@ pub use batch::{BatchError, insert_many, insert_many_atomic, remove_many};
 pub use check::{Report, Violation, delaunay_report, is_delaunay};
 pub use error::DelaunayError;
 pub use flips::{make_delaunay, make_delaunay_around, make_delaunay_from_edges};
-pub use insert::{Inserted, insert};
+pub use insert::{Inserted, insert, insert_keeping};
 pub use locate::{Location, locate, nearest_vertex};
 pub use predicates::{Plane, Sphere, Surface};
 pub use remove::{Removed, remove};

@@ -338,9 +338,10 @@ impl Sweep {
         let cut = 2.0 * r * (0.5 * arc).sin();
         // The root taken only for squares too close to the cut's to tell.
         let (lo, hi) = (cut * cut / SQUARE_MARGIN, cut * cut * SQUARE_MARGIN);
+        let all = cut < 0.0;
         move |i| {
             let k = self.square(i);
-            k > hi || (k >= lo && k.sqrt() > cut)
+            all || k > hi || (k >= lo && k.sqrt() > cut)
         }
     }
 

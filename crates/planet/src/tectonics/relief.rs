@@ -375,3 +375,36 @@ fn relieve(
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tectonics::{Tectonics, band};
+
+    /// Between sweeps the fronts are only counted: the counts of the listed fronts, and the
+    /// sources are the converging edges' two ends.
+    #[test]
+    fn counted_fronts_are_the_listed_ones() {
+        let params = Params::earth(6000, 3);
+        let mut world = world_ops::fibonacci_world(6000, params.radius_km, 0.3, 3).unwrap();
+        let mut t = Tectonics::new(&mut world, params).unwrap();
+        for _ in 0..5 {
+            t.step(&mut world).unwrap();
+        }
+        let layers = Layers::of(&world).unwrap();
+        let edges = band::boundary_edges(world.mesh(), layers.plate);
+        let (params, plates) = (&t.params, &t.plates);
+        let (s, f, listed) = fronts(&world, &layers, plates, params, &edges, true);
+        let (none, no_fronts, counted) = fronts(&world, &layers, plates, params, &edges, false);
+        assert_eq!(
+            (counted.converging, counted.separating),
+            (listed.converging, listed.separating)
+        );
+        assert!(listed.converging > 20 && listed.separating > 20);
+        assert_eq!(
+            (s.len(), f.len()),
+            (2 * listed.converging, listed.converging)
+        );
+        assert!(none.is_empty() && no_fronts.is_empty());
+    }
+}

@@ -190,9 +190,11 @@ fn insert_on(
     }
 }
 
-/// Inserts each point from its hint (see [`World::insert_points_near`]); stops at the first
-/// refusal (the caller rolls the mesh back, and puts back the slots `stale` recorded).
-fn insert_near<S: Surface>(
+/// Inserts each point from its hint (see [`World::insert_points_near`]) in spatial order,
+/// planned on all cores ([`delaunay::insert_in_order`]: the world of one insertion at a time);
+/// stops at the first refusal (the caller rolls the mesh back, and puts back the slots
+/// `stale` recorded).
+fn insert_near<S: Surface + Sync>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &mut Vec<DVec3>,
@@ -204,20 +206,13 @@ fn insert_near<S: Surface>(
         .try_reserve(points.len())
         .map_err(|_| item(0)(quadedge::MeshError::OutOfMemory.into()))?;
     let mut new = vec![Vertex::INVALID; points.len()];
-    let mut last: Option<Face> = None;
-    for i in spatial_order(points) {
-        let (p, hint) = points[i];
-        let start = if mesh.is_face_alive(hint) {
-            Some(hint)
-        } else {
-            last
-        };
-        let (ins, old) =
-            delaunay::insert_keeping(surface, mesh, positions, p, start).map_err(item(i))?;
+    let order = spatial_order(points);
+    let ordered: Vec<(DVec3, Face)> = order.iter().map(|&i| points[i]).collect();
+    delaunay::insert_in_order(surface, mesh, positions, &ordered, |k, ins, old| {
         stale.record(ins.vertex.index(), old);
-        new[i] = ins.vertex;
-        last = mesh.vertex_faces(ins.vertex).next();
-    }
+        new[order[k]] = ins.vertex;
+    })
+    .map_err(|(k, e)| item(order[k])(e))?;
     Ok(new)
 }
 
@@ -415,6 +410,39 @@ pub(super) mod tests {
             })
             .unwrap();
         assert_eq!(got.len(), 1);
+    }
+
+    /// A failure after insertions that reused dead slots puts their stale positions back,
+    /// bit for bit (the slots are recorded as they are written, not saved beforehand).
+    #[test]
+    fn a_late_refusal_puts_back_the_reused_slots_positions() {
+        let (mut w, _) = planet();
+        let bits = |w: &World| -> Vec<[u64; 3]> {
+            w.positions()
+                .iter()
+                .map(|p| p.to_array().map(f64::to_bits))
+                .collect()
+        };
+        let before = bits(&w);
+        let dead: Vec<usize> = (0..w.mesh().vertex_slots())
+            .filter(|&i| !w.mesh().is_vertex_alive(Vertex::new(i as u32)))
+            .collect();
+        assert!(dead.len() > 100);
+        let first: Vec<Face> = w.mesh().faces().step_by(7).collect();
+        let mut reused = 0;
+        let r = w.insert_points_in_rounds(3, |mesh, pos, new| {
+            reused += new.iter().filter(|v| dead.contains(&v.index())).count();
+            let mut points = round_points(mesh, pos, new, &first);
+            if !new.is_empty() {
+                // The round's last point repeats a vertex made before.
+                points.push((pos[new[0].index()], Face::INVALID));
+            }
+            points
+        });
+        assert!(matches!(r, Err(EditError::Item { .. })), "{r:?}");
+        // Every dead slot was reused by the first round, then rolled back.
+        assert_eq!(reused, dead.len());
+        assert_eq!(bits(&w), before);
     }
 
     #[test]

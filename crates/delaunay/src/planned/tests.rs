@@ -38,56 +38,51 @@ fn setup(seed: u64) -> (Mesh, Vec<DVec3>, Vec<(DVec3, Face)>) {
     (mesh, pos, points)
 }
 
-/// One insertion at a time: the new vertices, the stale positions, the journal.
-fn one_by_one(
-    mesh: &mut Mesh,
-    pos: &mut Vec<DVec3>,
-    points: &[(DVec3, Face)],
-) -> (
+/// What a run of insertions made: each insertion and its slot's stale position, the
+/// journal, and the refusal that stopped it.
+type Run = (
     Vec<(Inserted, Option<DVec3>)>,
     Vec<Change>,
     Option<(usize, DelaunayError)>,
-) {
+);
+
+/// One insertion at a time (`batch` false) or [`insert_in_order`], journaled.
+fn run(mesh: &mut Mesh, pos: &mut Vec<DVec3>, points: &[(DVec3, Face)], batch: bool) -> Run {
     let rec = mesh.record_changes().unwrap();
     let mut out = Vec::new();
-    let mut last: Option<Face> = None;
-    let mut err = None;
-    for (k, &(p, hint)) in points.iter().enumerate() {
-        let start = if mesh.is_face_alive(hint) {
-            Some(hint)
-        } else {
-            last
-        };
-        match insert_keeping(&Sphere, mesh, pos, p, start) {
-            Ok(r) => {
-                last = mesh.vertex_faces(r.0.vertex).next();
-                out.push(r);
+    let err = if batch {
+        insert_in_order(&Sphere, mesh, pos, points, |k, ins, stale| {
+            assert_eq!(k, out.len());
+            out.push((ins, stale));
+        })
+        .err()
+    } else {
+        let mut last: Option<Face> = None;
+        points.iter().enumerate().find_map(|(k, &(p, hint))| {
+            let start = if mesh.is_face_alive(hint) {
+                Some(hint)
+            } else {
+                last
+            };
+            match insert_keeping(&Sphere, mesh, pos, p, start) {
+                Ok(r) => {
+                    last = mesh.vertex_faces(r.0.vertex).next();
+                    out.push(r);
+                    None
+                }
+                Err(e) => Some((k, e)),
             }
-            Err(e) => {
-                err = Some((k, e));
-                break;
-            }
-        }
-    }
+        })
+    };
     (out, mesh.stop_recording(rec).unwrap(), err)
 }
 
-fn batched(
-    mesh: &mut Mesh,
-    pos: &mut Vec<DVec3>,
-    points: &[(DVec3, Face)],
-) -> (
-    Vec<(Inserted, Option<DVec3>)>,
-    Vec<Change>,
-    Option<(usize, DelaunayError)>,
-) {
-    let rec = mesh.record_changes().unwrap();
-    let mut out = Vec::new();
-    let r = insert_in_order(&Sphere, mesh, pos, points, |k, ins, stale| {
-        assert_eq!(k, out.len());
-        out.push((ins, stale));
-    });
-    (out, mesh.stop_recording(rec).unwrap(), r.err())
+fn one_by_one(mesh: &mut Mesh, pos: &mut Vec<DVec3>, points: &[(DVec3, Face)]) -> Run {
+    run(mesh, pos, points, false)
+}
+
+fn batched(mesh: &mut Mesh, pos: &mut Vec<DVec3>, points: &[(DVec3, Face)]) -> Run {
+    run(mesh, pos, points, true)
 }
 
 #[test]

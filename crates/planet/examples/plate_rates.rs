@@ -5,8 +5,8 @@
 //! per pair of plates and crust types across their boundary the area the relative motion
 //! opens (half of it, each side's share) and closes in one step (km²; `flux<q>c<mine><theirs>`
 //! rows, value `open;close`), and the area of the vertices the front stage removed or
-//! re-plated (`gone<q>c<crust>` rows, crust 9 = re-plated), `q` the plate most common within
-//! two rings.
+//! re-plated (`gone<q>c<crust>` rows: `q` the plate most common within two rings, or for crust
+//! 9 the plate a re-plated vertex joined).
 //!
 //! ```text
 //! cargo run --release -p quadworld-planet --example plate_rates -- 100000,1000000 40 3 out.csv
@@ -62,14 +62,14 @@ fn main() {
                     let plate = w.layer(&PLATE).expect("plates");
                     for (i, a0) in before.iter().enumerate().filter(|(_, a)| **a > 0.0) {
                         let v = quadedge::Vertex::new(i as u32);
-                        let c = if !w.mesh().is_vertex_alive(v) {
-                            crust0[i]
+                        let (q, c) = if !w.mesh().is_vertex_alive(v) {
+                            (across[i], crust0[i])
                         } else if plate[v] != plate0[i] {
-                            9
+                            (plate[v], 9)
                         } else {
                             continue;
                         };
-                        *gone.entry((plate0[i], across[i], c)).or_default() += a0;
+                        *gone.entry((plate0[i], q, c)).or_default() += a0;
                     }
                 }
                 stages.push((s, plate_areas(w, k)));

@@ -350,6 +350,7 @@ impl Tectonics {
             front_field: front_field::Field::default(),
         };
         plates::clean_up(world, &t.params)?;
+        t.sutures.collisions = init::collisions_at_start(world, &t.plates)?;
         t.measure_areas(world);
         Ok(t)
     }

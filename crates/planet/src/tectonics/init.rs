@@ -252,3 +252,38 @@ fn write_new<T: layers::LayerValue + Copy>(
 ) -> Result<(), TectonicsError> {
     write(world, info, &values)
 }
+
+/// The pairs of plates (the faster, the slower: the order [`super::boundary`] weighs
+/// collisions in) whose continents already meet across their boundary in the initial state.
+/// The initial plates are cut across the continents without regard to them, so such a
+/// boundary is a collision under way, not a terrane arriving: it shortens from the first
+/// step. Weighed as arrivals, the initial cuts re-plated the faster plate's fragment of each
+/// continent whole when it measured under [`super::SUTURE_MAX_KM2`]: 3.9 million km² at the
+/// first step (seed 3), the fragments differing between 100k and 1M vertices by up to
+/// 0.7 million km² per pair (a plate's fragment sutured at one size only), which set small
+/// plates 5–25% apart and changed which crust met at their boundaries for the rest of the
+/// run (docs/benchmark-notes.md "Plate areas IV").
+pub(super) fn collisions_at_start(
+    world: &World,
+    plates: &[Plate],
+) -> Result<super::suture::Collisions, TectonicsError> {
+    let plate = super::slice(world, &PLATE)?;
+    let crust = super::slice(world, &CRUST)?;
+    let mesh = world.mesh();
+    let faster = |a: u32, b: u32| {
+        let (pa, pb) = (plates[a as usize], plates[b as usize]);
+        pa.omega > pb.omega || (pa.omega == pb.omega && a > b)
+    };
+    let mut pairs = super::suture::Collisions::new();
+    for e in mesh.undirected_edges() {
+        let (u, v) = (mesh.origin(e).index(), mesh.dest(e).index());
+        let (a, b) = (plate[u], plate[v]);
+        if a == b || (a as usize) >= plates.len() || (b as usize) >= plates.len() {
+            continue;
+        }
+        if crust[u] == CONTINENTAL && crust[v] == CONTINENTAL {
+            pairs.insert(if faster(a, b) { (a, b) } else { (b, a) });
+        }
+    }
+    Ok(pairs)
+}

@@ -353,6 +353,7 @@ impl Tectonics {
             front_field: front_field::Field::default(),
         };
         plates::clean_up(world, &t.params)?;
+        t.sutures.collisions = init::collisions_at_start(world, &t.plates)?;
         t.measure_areas(world);
         Ok(t)
     }
@@ -364,6 +365,20 @@ impl Tectonics {
     /// [`TectonicsError::World`] when a mesh operation fails (the world is valid but the step
     /// is partly done).
     pub fn step(&mut self, world: &mut World) -> Result<StepReport, TectonicsError> {
+        self.step_traced(world, |_, _| {})
+    }
+
+    /// [`Tectonics::step`], calling `trace` with each stage's name and the world after it
+    /// (for measuring what each stage does to the plates).
+    ///
+    /// # Errors
+    /// As [`Tectonics::step`].
+    #[doc(hidden)]
+    pub fn step_traced(
+        &mut self,
+        world: &mut World,
+        mut trace: impl FnMut(&'static str, &World),
+    ) -> Result<StepReport, TectonicsError> {
         if world.mesh().vertex_count() < MIN_VERTICES {
             return Err(TectonicsError::Params(format!(
                 "the world has {} vertices: plates move on {MIN_VERTICES} or more",
@@ -384,6 +399,7 @@ impl Tectonics {
         self.scratch.moved = moved;
         r.restore = motion?;
         r.times.motion = split();
+        trace("motion", world);
         let b = boundary::subduct_and_collide(
             world,
             &self.plates,
@@ -397,6 +413,7 @@ impl Tectonics {
         r.shortened = b.shortened;
         r.sutured = b.sutured;
         r.times.subduction = split();
+        trace("subduction", world);
         r.created = new_crust::new_crust(
             world,
             &self.plates,
@@ -405,6 +422,7 @@ impl Tectonics {
             &mut self.scratch.band,
         )?;
         r.times.creation = split();
+        trace("creation", world);
         let (s, p, t) = (&mut self.scratch, &self.params, self.time_myr);
         let sweeps = (&mut s.sweep, &mut self.front_field);
         let fronts = relief::step(world, &self.plates, p, sweeps, t, &s.band)?;
@@ -417,6 +435,7 @@ impl Tectonics {
             r.reassigned = plates::clean_up_from_band(world, &self.params, &mut self.scratch.band)?;
         }
         r.times.cleanup = split();
+        trace("cleanup", world);
         self.time_myr += dt;
         self.steps += 1;
         if crossed(self.time_myr, dt, self.params.rift_every_myr) {
@@ -424,6 +443,7 @@ impl Tectonics {
             self.front_field.invalidate();
         }
         r.times.rift = split();
+        trace("rift", world);
         if crossed(self.time_myr, dt, self.params.resample_every_myr) {
             // One fresh sphere for the whole run, each resample on it turned anew.
             let p = &self.params;
@@ -438,6 +458,7 @@ impl Tectonics {
             self.front_field.invalidate();
         }
         r.times.resample = split();
+        trace("resample", world);
         self.subducted += r.subducted;
         self.created += r.created;
         r.vertices = world.mesh().vertex_count();

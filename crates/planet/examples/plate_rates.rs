@@ -1,0 +1,171 @@
+//! Per-plate area budgets, for finding rates that depend on the resolution.
+//!
+//! Lockstep mode: one seed at several vertex counts, stepped together; writes a CSV with,
+//! per step and plate, the area (km², Voronoi cells) at the start and after each stage, and
+//! per pair of plates and crust types across their boundary the area the relative motion
+//! opens (half of it, each side's share) and closes in one step (km²; `flux<q>c<mine><theirs>`
+//! rows, value `open;close`), and the area of the vertices the front stage removed or
+//! re-plated (`gone<q>c<crust>` rows: `q` the plate most common within two rings, or for crust
+//! 9 the plate a re-plated vertex joined).
+//!
+//! ```text
+//! cargo run --release -p quadworld-planet --example plate_rates -- 100000,1000000 40 3 out.csv
+//! ```
+//!
+//! The steady rates of simple boundaries are checked by `tests/plate_rates.rs`.
+
+use planet::tectonics::{CRUST, PLATE, POSITION, Params, Tectonics, plate_areas, world_ops};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use world::World;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let sizes: Vec<usize> = args
+        .get(1)
+        .map_or("100000,1000000", String::as_str)
+        .split(',')
+        .map(|s| s.parse().expect("vertex counts, comma-separated"))
+        .collect();
+    let steps: usize = args.get(2).map_or(40, |s| s.parse().expect("steps"));
+    let seed: u64 = args.get(3).map_or(3, |s| s.parse().expect("seed"));
+    let out = args.get(4).map_or("plate_rates.csv", String::as_str);
+    let mut runs: Vec<(usize, World, Tectonics)> = sizes
+        .iter()
+        .map(|&n| {
+            let params = Params::earth(n, seed);
+            let mut world =
+                world_ops::fibonacci_world(n, params.radius_km, 0.3, seed).expect("sphere");
+            let t = Tectonics::new(&mut world, params).expect("initial state");
+            (n, world, t)
+        })
+        .collect();
+    let mut csv = String::from("size,step,stage,plate,value\n");
+    for step in 0..steps {
+        for (n, world, t) in &mut runs {
+            let k = t.plates.len() + 4;
+            let row = |csv: &mut String, stage: &str, v: &[f64]| {
+                for (p, a) in v.iter().enumerate().filter(|(_, a)| **a != 0.0) {
+                    let _ = writeln!(csv, "{n},{step},{stage},{p},{a:.0}");
+                }
+            };
+            row(&mut csv, "start", &plate_areas(world, k));
+            fluxes(world, t, &mut csv, *n, step);
+            let before = cells(world);
+            let plate0 = world.layer(&PLATE).expect("plates").to_vec();
+            let crust0 = world.layer(&CRUST).expect("crust").to_vec();
+            let across = across(world, &plate0);
+            let mut gone = BTreeMap::<(u32, u32, u8), f64>::new();
+            let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
+            t.step_traced(world, |s, w| {
+                if s == "subduction" {
+                    let plate = w.layer(&PLATE).expect("plates");
+                    for (i, a0) in before.iter().enumerate().filter(|(_, a)| **a > 0.0) {
+                        let v = quadedge::Vertex::new(i as u32);
+                        let (q, c) = if !w.mesh().is_vertex_alive(v) {
+                            (across[i], crust0[i])
+                        } else if plate[v] != plate0[i] {
+                            (plate[v], 9)
+                        } else {
+                            continue;
+                        };
+                        *gone.entry((plate0[i], q, c)).or_default() += a0;
+                    }
+                }
+                stages.push((s, plate_areas(w, k)));
+            })
+            .expect("step");
+            for (s, v) in &stages {
+                row(&mut csv, s, v);
+            }
+            for ((p, q, c), a) in &gone {
+                let _ = writeln!(csv, "{n},{step},gone{q}c{c},{p},{a:.0}");
+            }
+        }
+        eprintln!("step {step}");
+    }
+    std::fs::write(out, csv).expect("write");
+}
+
+/// Per plate and plate across, by crust type on each side: the area (km²) their boundary
+/// opens in one step (half of each opening edge's Voronoi face swept at the relative speed)
+/// and closes (all of it), as CSV rows.
+fn fluxes(world: &World, t: &Tectonics, csv: &mut String, size: usize, step: usize) {
+    let mesh = world.mesh();
+    let plate = world.layer(&PLATE).expect("plates");
+    let crust = world.layer(&CRUST).expect("crust");
+    let pos = world.layer(&POSITION).expect("positions");
+    let (r, dt) = (t.params.radius_km, t.params.time_step_myr);
+    let centre = |f| {
+        let [a, b, c] = mesh.face_vertices(f).map(|v| pos[v]);
+        ((b - a).cross(c - a)).normalize() * r
+    };
+    let mut pairs = BTreeMap::<(u32, u32, u8, u8), (f64, f64)>::new();
+    for e in mesh.undirected_edges() {
+        let (o, d) = (mesh.origin(e), mesh.dest(e));
+        let (po, pd) = (plate[o], plate[d]);
+        let (Some(a), Some(b)) = (t.plates.get(po as usize), t.plates.get(pd as usize)) else {
+            continue;
+        };
+        if po == pd {
+            continue;
+        }
+        let len = centre(mesh.left(e)).distance(centre(mesh.right(e)));
+        let (x, y) = (pos[o], pos[d]);
+        let rate = (b.velocity(0.5 * (x + y)) - a.velocity(0.5 * (x + y))).dot((y - x).normalize())
+            * len
+            * dt;
+        for key in [(po, pd, crust[o], crust[d]), (pd, po, crust[d], crust[o])] {
+            let e = pairs.entry(key).or_default();
+            if rate > 0.0 {
+                e.0 += 0.5 * rate;
+            } else {
+                e.1 -= rate;
+            }
+        }
+    }
+    for ((p, q, cp, cq), (o, c)) in pairs {
+        let _ = writeln!(csv, "{size},{step},flux{q}c{cp}{cq},{p},{o:.0};{c:.0}");
+    }
+}
+
+/// Voronoi cell area (km²) per vertex slot (0 for dead slots).
+fn cells(world: &World) -> Vec<f64> {
+    let pos = world.layer(&POSITION).expect("positions");
+    let mut a = sphere::geometry::voronoi_areas(world.mesh(), pos.as_slice(), &Default::default());
+    for (i, x) in a.iter_mut().enumerate() {
+        if !world
+            .mesh()
+            .is_vertex_alive(quadedge::Vertex::new(i as u32))
+        {
+            *x = 0.0;
+        }
+    }
+    a
+}
+
+/// Per vertex slot: the plate most common among the vertex's neighbours and theirs that is
+/// not its own (its own plate when there is none).
+fn across(world: &World, plate: &[u32]) -> Vec<u32> {
+    let mesh = world.mesh();
+    let mut out = plate.to_vec();
+    for v in mesh.vertices() {
+        let mine = plate[v.index()];
+        let mut count = BTreeMap::<u32, usize>::new();
+        for u in mesh.neighbors(v) {
+            for w in std::iter::once(u).chain(mesh.neighbors(u)) {
+                let p = plate[w.index()];
+                if p != mine {
+                    *count.entry(p).or_default() += 1;
+                }
+            }
+        }
+        if let Some((p, _)) = count
+            .into_iter()
+            .max_by_key(|&(p, c)| (c, std::cmp::Reverse(p)))
+        {
+            out[v.index()] = p;
+        }
+    }
+    out
+}

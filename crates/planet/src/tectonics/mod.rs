@@ -16,6 +16,7 @@
 //! ocean depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh
 //! edits go through [`world_ops`], an adapter shaped like the world's own operations.
 
+mod accretion;
 mod band;
 mod boundary;
 mod distance;
@@ -33,6 +34,10 @@ mod stats;
 mod suture;
 pub mod world_ops;
 
+pub use accretion::{
+    ARC_KM3_PER_KM_MYR, Budget, CRUST_KM, FREEBOARD, NEW_LAND_M, WEAR_MYR, continental_fraction,
+};
+pub use boundary::RANGE_MAX_M;
 pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
@@ -284,6 +289,8 @@ pub struct Tectonics {
     pub created: usize,
     /// Seconds per stage over all steps.
     pub times: StageTimes,
+    /// The continental budget: crust shortened, stored as thickening and arcs, accreted.
+    pub budget: Budget,
     rng: Pcg64,
     /// Which plate dives where two oceanic plates converge (kept once decided).
     polarity: boundary::Polarity,
@@ -343,6 +350,7 @@ impl Tectonics {
             subducted: 0,
             created: 0,
             times: StageTimes::default(),
+            budget: Budget::default(),
             rng,
             polarity: Default::default(),
             sutures: Default::default(),
@@ -389,6 +397,7 @@ impl Tectonics {
         )?;
         r.subducted = b.subducted;
         r.shortened = b.shortened;
+        self.budget.shorten(b.shortened_km2);
         r.sutured = b.sutured;
         r.times.subduction = split();
         r.created = new_crust::new_crust(
@@ -404,6 +413,9 @@ impl Tectonics {
         let fronts = relief::step(world, &self.plates, p, sweeps, t, &s.band)?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
+        // The budget's accretion is timed with the relief.
+        let accreted = accretion::accrete(world, &mut self.budget, &self.params, r.converging)?;
+        r.accreted = accreted.len();
         r.times.relief = split();
         // Stray cells are rare (the fronts are decided before the motion): a sweep every few
         // steps, after rifting and resampling, and on demand ([`Tectonics::clean_up`]).

@@ -1,0 +1,192 @@
+//! The continental budget: continental crust is neither made nor destroyed by plate motion
+//! alone, only moved, thickened and worn down, and added where oceans are consumed.
+//!
+//! Two terms, in km³ of crust, held in one store ([`Budget::stored_km3`]):
+//! - **Thickening**: the continental crust a collision shortens ([`super::boundary`]) is not
+//!   lost. Its volume (area × [`CRUST_KM`]) thickens the other plate's margin, which rises by
+//!   Airy isostasy ([`FREEBOARD`] m of surface per m of extra crust: the collision range),
+//!   and goes into the store as excess thickness.
+//! - **Arcs**: every converging front adds arc crust ([`ARC_KM3_PER_KM_MYR`] per km of front),
+//!   as magmatism over subducting slabs does on Earth.
+//!
+//! The store wears down with [`WEAR_MYR`] (the continents' erosion time constant): thickened
+//! ranges collapse and erode, arcs weather, and the debris, deposited against the continents
+//! and accreted at their margins, becomes new continental crust of normal thickness
+//! ([`accrete`]): volume / [`CRUST_KM`] of ocean floor next to a continent turns continental.
+//! So shortened crust comes back as area over tens of Myr instead of eroding the continents
+//! away, and arcs grow them at Earth's rate. Every quantity is in km, km², km³ or Myr: the
+//! same budget at every resolution (only which cells carry it differs).
+
+use super::relief::ocean_depth;
+use super::{
+    AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, OROGENY, PLATE, Params, RIDGE,
+    TectonicsError, orogeny, set, slice, world_ops,
+};
+use quadedge::{Mesh, Vertex};
+use rayon::prelude::*;
+use world::World;
+
+/// Thickness of normal continental crust (km): the global mean, 35–40 km.
+pub const CRUST_KM: f64 = 35.0;
+/// Surface rise per unit of extra crustal thickness under Airy isostasy:
+/// `(ρ_mantle − ρ_crust) / ρ_mantle` with 3,300 and 2,800 kg/m³ (Tibet: ~70 km of crust,
+/// twice the normal, stands about 5 km high).
+pub const FREEBOARD: f64 = (3300.0 - 2800.0) / 3300.0;
+/// Arc crust added per km of converging front and Myr (km³): estimates of Earth's arc
+/// magmatic addition run 30–90 km³/km/Myr (Reymer and Schubert 1984; Clift et al. 2009).
+/// Tuned in that band so that continents hold their area over 200 Myr at the defaults
+/// (docs/benchmark-notes.md, "Continental budget IV").
+pub const ARC_KM3_PER_KM_MYR: f64 = 30.0;
+/// Time constant (Myr) with which the store wears down into new continental margin: the
+/// continents' erosion time constant ([`super::relief`]), so the range a collision raises
+/// and the area it gives back fade together.
+pub const WEAR_MYR: f64 = 35.0;
+/// Elevation (m) of newly accreted crust: a low coastal plain of sediment and arc rock.
+pub const NEW_LAND_M: f32 = 150.0;
+/// Youngest ocean floor (Myr) that a continent's debris turns continental: a young rifted
+/// margin is still hot and subsiding, a mature margin carries a thick sediment wedge.
+pub const MARGIN_AGE_MYR: f32 = 20.0;
+/// An island arc stands this much (m) above the floor of its age before it accretes on its
+/// own (away from a continent): a mature arc, built up for several Myr.
+pub const ARC_RISE_M: f32 = 1000.0;
+/// Crossings of mesh edges per km of a line on a triangular lattice of spacing `e` km: the
+/// edges' length per km² (`2√3 / e`) times `2/π` (Buffon). Turns a count of converging
+/// boundary edges into km of front, the same at every resolution.
+const CROSSINGS_PER_SPACING: f64 = 4.0 * 1.732_050_807_568_877_2 / std::f64::consts::PI;
+/// How a margin's age weighs against its rise in the order of accretion (m per Myr): arcs
+/// first, then the oldest margins, whose sediment wedges are thickest.
+const AGE_WEIGHT_M_PER_MYR: f32 = 10.0;
+
+/// The continental budget of a run (see the module docs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Budget {
+    /// Continental crust (km³) held as excess thickness and arc crust, not yet accreted.
+    pub stored_km3: f64,
+    /// Continental area (km²) shortened by collisions so far.
+    pub shortened_km2: f64,
+    /// Arc crust (km³) added so far.
+    pub arcs_km3: f64,
+    /// Continental area (km²) accreted so far.
+    pub accreted_km2: f64,
+}
+
+impl Budget {
+    /// Takes up the crust of `km2` shortened: its volume thickens the margin it ran into.
+    pub(super) fn shorten(&mut self, km2: f64) {
+        self.shortened_km2 += km2;
+        self.stored_km3 += km2 * CRUST_KM;
+    }
+}
+
+/// Front length (km) of `edges` converging boundary edges on a mesh of spacing `spacing_km`.
+pub(super) fn front_km(edges: usize, spacing_km: f64) -> f64 {
+    edges as f64 * spacing_km / CROSSINGS_PER_SPACING
+}
+
+/// One step of the budget: arcs along `converging` boundary edges add crust, the store
+/// wears by a step, and the worn volume turns ocean floor continental, in order of rise
+/// above the floor's age depth and then of age: the vertices with a continental neighbour
+/// on their plate (older than [`MARGIN_AGE_MYR`]) and risen arcs. Returns the vertices
+/// made continental.
+///
+/// # Errors
+/// When the world lacks a layer.
+pub(super) fn accrete(
+    world: &mut World,
+    budget: &mut Budget,
+    params: &Params,
+    converging: usize,
+) -> Result<Vec<Vertex>, TectonicsError> {
+    let dt = params.time_step_myr;
+    let arcs = ARC_KM3_PER_KM_MYR * front_km(converging, params.spacing_km) * dt;
+    budget.arcs_km3 += arcs;
+    budget.stored_km3 += arcs;
+    let target_km2 = budget.stored_km3 * (1.0 - (-dt / WEAR_MYR).exp()) / CRUST_KM;
+    let chosen = {
+        let mesh = world.mesh();
+        let pos = world_ops::positions(world);
+        let (plate, crust) = (slice(world, &PLATE)?, slice(world, &CRUST)?);
+        let (age, h, kind) = (
+            slice(world, &AGE)?,
+            slice(world, &ELEVATION)?,
+            slice(world, &OROGENY)?,
+        );
+        let rank = |i: usize| {
+            let rise = h[i] - ocean_depth(age[i]);
+            let arc = kind[i] == orogeny::ARC && rise >= ARC_RISE_M;
+            let coast = age[i] >= MARGIN_AGE_MYR && coastal(mesh, plate, crust, i);
+            (arc || coast).then_some(rise + AGE_WEIGHT_M_PER_MYR * age[i])
+        };
+        let mut found: Vec<(f32, u32)> = (0..mesh.vertex_slots() as u32)
+            .into_par_iter()
+            .with_min_len(4096)
+            .filter(|&i| crust[i as usize] == OCEANIC && mesh.is_vertex_alive(Vertex::new(i)))
+            .filter_map(|i| Some((rank(i as usize)?, i)))
+            .collect();
+        found.par_sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Whole cells, the last one taken when it is at least half wanted: the area placed
+        // follows the target within half a cell, without drift.
+        let mut placed = 0.0;
+        let mut chosen = Vec::new();
+        for &(_, i) in &found {
+            let cell = flat_cell(mesh, pos, Vertex::new(i));
+            if placed + 0.5 * cell > target_km2 {
+                break;
+            }
+            placed += cell;
+            chosen.push(Vertex::new(i));
+        }
+        budget.stored_km3 -= placed * CRUST_KM;
+        budget.accreted_km2 += placed;
+        chosen.sort_unstable();
+        chosen
+    };
+    if chosen.is_empty() {
+        return Ok(chosen);
+    }
+    let risen: Vec<f32> = {
+        let h = slice(world, &ELEVATION)?;
+        chosen
+            .iter()
+            .map(|v| h[v.index()].max(NEW_LAND_M))
+            .collect()
+    };
+    set(world, &CRUST, &chosen, |_| CONTINENTAL)?;
+    set(world, &ELEVATION, &chosen, |k| risen[k])?;
+    set(world, &RIDGE, &chosen, |_| NO_PLATE)?;
+    Ok(chosen)
+}
+
+/// Whether vertex `i` has a continental neighbour on its own plate.
+fn coastal(mesh: &Mesh, plate: &[u32], crust: &[u8], i: usize) -> bool {
+    mesh.neighbors(Vertex::new(i as u32))
+        .any(|u| crust[u.index()] == CONTINENTAL && plate[u.index()] == plate[i])
+}
+
+/// A vertex's cell (km²): a third of each flat triangle round it. Within 0.1% of the
+/// spherical cell on meshes of 10,000 vertices and more (triangles a few degrees wide), at a
+/// fraction of its cost (no angles).
+pub(super) fn flat_cell(mesh: &Mesh, pos: &[glam::DVec3], v: Vertex) -> f64 {
+    mesh.vertex_faces(v)
+        .map(|f| {
+            let [a, b, c] = mesh.face_vertices(f).map(|u| pos[u.index()]);
+            (b - a).cross(c - a).length() / 6.0
+        })
+        .sum()
+}
+
+/// Fraction of the surface under continental crust, by the vertices' cells.
+pub fn continental_fraction(world: &World) -> f64 {
+    let (mesh, pos) = (world.mesh(), world_ops::positions(world));
+    let Some(crust) = world.layer(&CRUST) else {
+        return 0.0;
+    };
+    let (land, all) = mesh
+        .vertices()
+        .map(|v| {
+            let a = flat_cell(mesh, pos, v);
+            (if crust[v] == CONTINENTAL { a } else { 0.0 }, a)
+        })
+        .fold((0.0, 0.0), |(l, t), (a, b)| (l + a, t + b));
+    if all > 0.0 { land / all } else { 0.0 }
+}

@@ -17,11 +17,13 @@
 //! away, and arcs grow them at Earth's rate. Every quantity is in km, km², km³ or Myr: the
 //! same budget at every resolution (only which cells carry it differs).
 
+use super::distance::{Source, Sweep};
 use super::relief::ocean_depth;
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, OROGENY, PLATE, Params, RIDGE,
     TectonicsError, orogeny, set, slice, world_ops,
 };
+use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
 use world::World;
@@ -53,6 +55,16 @@ pub const ARC_RISE_M: f32 = 1000.0;
 /// edges' length per km² (`2√3 / e`) times `2/π` (Buffon). Turns a count of converging
 /// boundary edges into km of front, the same at every resolution.
 const CROSSINGS_PER_SPACING: f64 = 4.0 * 1.732_050_807_568_877_2 / std::f64::consts::PI;
+/// Period (Myr) of the accretion: the arcs add crust at every step, the store wears and
+/// accretes every this many Myr (the scan for margins is then a tenth of a step's cost per
+/// step; the store's time constant is 3.5 times longer).
+pub const ACCRETE_EVERY_MYR: f64 = 10.0;
+/// Width (km) of the margin that accretes at once: ocean floor within this distance of a
+/// shore, ranked as that shore, so a stretch of coast grows by a band this wide whatever the
+/// cell size (a ring of cells next to the coast would be a cell wide: 20 km at 1M vertices,
+/// 160 km at 20k, and spread the same area along eight times as much coast). About the width
+/// of a continental shelf and its sediment wedge (~80 km mean, a few hundred km at most).
+pub const MARGIN_WIDTH_KM: f64 = 150.0;
 /// How a margin's age weighs against its rise in the order of accretion (m per Myr): arcs
 /// first, then the oldest margins, whose sediment wedges are thickest.
 const AGE_WEIGHT_M_PER_MYR: f32 = 10.0;
@@ -68,6 +80,8 @@ pub struct Budget {
     pub arcs_km3: f64,
     /// Continental area (km²) accreted so far.
     pub accreted_km2: f64,
+    /// Time (Myr) since the store last wore down.
+    since_myr: f64,
 }
 
 impl Budget {
@@ -83,11 +97,11 @@ pub(super) fn front_km(edges: usize, spacing_km: f64) -> f64 {
     edges as f64 * spacing_km / CROSSINGS_PER_SPACING
 }
 
-/// One step of the budget: arcs along `converging` boundary edges add crust, the store
-/// wears by a step, and the worn volume turns ocean floor continental, in order of rise
-/// above the floor's age depth and then of age: the vertices with a continental neighbour
-/// on their plate (older than [`MARGIN_AGE_MYR`]) and risen arcs. Returns the vertices
-/// made continental.
+/// One step of the budget: arcs along `converging` boundary edges add crust; every
+/// [`ACCRETE_EVERY_MYR`], the store wears by the time since it last did and the worn volume
+/// turns ocean floor continental, in order of rise above the floor's age depth and then of
+/// age: the vertices with a continental neighbour on their plate (older than
+/// [`MARGIN_AGE_MYR`]) and risen arcs. Returns the vertices made continental.
 ///
 /// # Errors
 /// When the world lacks a layer.
@@ -96,12 +110,19 @@ pub(super) fn accrete(
     budget: &mut Budget,
     params: &Params,
     converging: usize,
+    sweep: &mut Sweep,
 ) -> Result<Vec<Vertex>, TectonicsError> {
     let dt = params.time_step_myr;
     let arcs = ARC_KM3_PER_KM_MYR * front_km(converging, params.spacing_km) * dt;
     budget.arcs_km3 += arcs;
     budget.stored_km3 += arcs;
-    let target_km2 = budget.stored_km3 * (1.0 - (-dt / WEAR_MYR).exp()) / CRUST_KM;
+    budget.since_myr += dt;
+    if budget.since_myr + 1e-9 < ACCRETE_EVERY_MYR {
+        return Ok(Vec::new());
+    }
+    let worn = 1.0 - (-budget.since_myr / WEAR_MYR).exp();
+    budget.since_myr = 0.0;
+    let target_km2 = budget.stored_km3 * worn / CRUST_KM;
     let chosen = {
         let mesh = world.mesh();
         let pos = world_ops::positions(world);
@@ -111,18 +132,56 @@ pub(super) fn accrete(
             slice(world, &ELEVATION)?,
             slice(world, &OROGENY)?,
         );
-        let rank = |i: usize| {
-            let rise = h[i] - ocean_depth(age[i]);
-            let arc = kind[i] == orogeny::ARC && rise >= ARC_RISE_M;
-            let coast = age[i] >= MARGIN_AGE_MYR && coastal(mesh, plate, crust, i);
-            (arc || coast).then_some(rise + AGE_WEIGHT_M_PER_MYR * age[i])
-        };
-        let mut found: Vec<(f32, u32)> = (0..mesh.vertex_slots() as u32)
+        let rise = |i: usize| h[i] - ocean_depth(age[i]);
+        let rank = |i: usize| rise(i) + AGE_WEIGHT_M_PER_MYR * age[i];
+        // The shores (a continental vertex and an ocean neighbour on its plate, old enough),
+        // found from the continental side (the smaller), and the risen arcs.
+        let (shores, arcs): (Vec<(Vertex, DVec3)>, Vec<(f32, u32)>) = (0..mesh.vertex_slots()
+            as u32)
             .into_par_iter()
             .with_min_len(4096)
-            .filter(|&i| crust[i as usize] == OCEANIC && mesh.is_vertex_alive(Vertex::new(i)))
-            .filter_map(|i| Some((rank(i as usize)?, i)))
+            .filter(|&i| mesh.is_vertex_alive(Vertex::new(i)))
+            .flat_map_iter(|i| {
+                let v = Vertex::new(i);
+                let i = i as usize;
+                let arc = crust[i] == OCEANIC && kind[i] == orogeny::ARC && rise(i) >= ARC_RISE_M;
+                let land = crust[i] == CONTINENTAL;
+                let shore = land.then(|| mesh.neighbors(v)).into_iter().flatten();
+                let shore = shore
+                    .filter(move |u| {
+                        let u = u.index();
+                        crust[u] == OCEANIC && plate[u] == plate[i] && age[u] >= MARGIN_AGE_MYR
+                    })
+                    .map(move |u| Either::Shore(u, (pos[i] + pos[u.index()]) * 0.5));
+                arc.then_some(Either::Arc(v)).into_iter().chain(shore)
+            })
+            .partition_map(|e| match e {
+                Either::Shore(u, mid) => rayon::iter::Either::Left((u, mid)),
+                Either::Arc(v) => rayon::iter::Either::Right((rank(v.index()), v.index() as u32)),
+            });
+        // The margins: the ocean floor within [`MARGIN_WIDTH_KM`] of a shore, across its
+        // plate, each ranked as the shore it is nearest to.
+        let r = params.radius_km;
+        let sources: Vec<Source> = shores
+            .iter()
+            .enumerate()
+            .map(|(k, &(vertex, mid))| Source {
+                vertex,
+                point: mid.normalize() * r,
+                tag: k as u32,
+            })
             .collect();
+        sweep.run(mesh, pos, r, &sources, MARGIN_WIDTH_KM, Some(plate));
+        let mut found: Vec<(f32, u32)> = sweep
+            .reached()
+            .par_iter()
+            .filter(|&&i| crust[i as usize] == OCEANIC)
+            .map(|&i| (rank(shores[sweep.tag(i as usize) as usize].0.index()), i))
+            .chain(arcs.into_par_iter())
+            .collect();
+        // Each vertex once, at its best rank; then by rank.
+        found.par_sort_unstable_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)));
+        found.dedup_by_key(|x| x.1);
         found.par_sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         // Whole cells, the last one taken when it is at least half wanted: the area placed
         // follows the target within half a cell, without drift.
@@ -157,12 +216,6 @@ pub(super) fn accrete(
     Ok(chosen)
 }
 
-/// Whether vertex `i` has a continental neighbour on its own plate.
-fn coastal(mesh: &Mesh, plate: &[u32], crust: &[u8], i: usize) -> bool {
-    mesh.neighbors(Vertex::new(i as u32))
-        .any(|u| crust[u.index()] == CONTINENTAL && plate[u.index()] == plate[i])
-}
-
 /// A vertex's cell (km²): a third of each flat triangle round it. Within 0.1% of the
 /// spherical cell on meshes of 10,000 vertices and more (triangles a few degrees wide), at a
 /// fraction of its cost (no angles).
@@ -189,4 +242,99 @@ pub fn continental_fraction(world: &World) -> f64 {
         })
         .fold((0.0, 0.0), |(l, t), (a, b)| (l + a, t + b));
     if all > 0.0 { land / all } else { 0.0 }
+}
+
+/// A shore (its ocean vertex and the midpoint of its edge) or a risen arc, as found.
+enum Either {
+    Shore(Vertex, DVec3),
+    Arc(Vertex),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{boundary, suture, write};
+    use super::*;
+    use crate::tectonics::Tectonics;
+    use sphere::geometry::voronoi_areas;
+
+    /// Two continents in contact on a 20,000-vertex sphere: plate 1, a continental cap of
+    /// 1,500 km radius, runs at 10 cm/yr into plate 0's continent of 2,500 km radius (600 km
+    /// nearer: a front of ~2,000 km), flat at sea level. One front stage: the crust it shortens, measured by the Voronoi cells
+    /// before, reappears as the range's rise times the cells after, by Airy isostasy.
+    #[test]
+    fn shortened_crust_reappears_as_thickening() {
+        let n = 20_000;
+        let mut params = Params::earth(n, 5);
+        params.rift_every_myr = 0.0;
+        params.resample_every_myr = 0.0;
+        let r = params.radius_km;
+        let mut world = world_ops::fibonacci_world(n, r, 0.3, 5).unwrap();
+        let mut t = Tectonics::new(&mut world, params).unwrap();
+        let (p, gap) = (DVec3::X, 3400.0 / r);
+        let q = DVec3::new(gap.cos(), gap.sin(), 0.0);
+        let km = |a: DVec3, b: DVec3| a.angle_between(b) * r;
+        let pos = world_ops::positions(&world).to_vec();
+        let plate: Vec<u32> = pos.iter().map(|&x| u32::from(km(x, p) < 1500.0)).collect();
+        let crust: Vec<u8> = pos
+            .iter()
+            .map(|&x| {
+                if km(x, p) < 1500.0 || km(x, q) < 2500.0 {
+                    CONTINENTAL
+                } else {
+                    OCEANIC
+                }
+            })
+            .collect();
+        write(&mut world, &PLATE, &plate).unwrap();
+        write(&mut world, &CRUST, &crust).unwrap();
+        write(&mut world, &ELEVATION, &vec![0.0; pos.len()]).unwrap();
+        for pl in &mut t.plates {
+            pl.omega = 0.0;
+        }
+        t.plates[1].pole = p.cross(q).normalize();
+        t.plates[1].omega = 100.0 / r;
+        let cells =
+            |w: &World| voronoi_areas(w.mesh(), world_ops::positions(w), &Default::default());
+        let before = cells(&world);
+        let c = world.layer(&CRUST).unwrap().to_vec();
+        let fronts = boundary::subduct_and_collide(
+            &mut world,
+            &t.plates,
+            &t.params,
+            &mut Sweep::default(),
+            &mut Default::default(),
+            &mut Vec::new(),
+            &mut suture::Sutures::default(),
+        )
+        .unwrap();
+        assert!(fronts.shortened > 10, "{} shortened", fronts.shortened);
+        let mesh = world.mesh();
+        let gone: f64 = (0..pos.len())
+            .filter(|&i| c[i] == CONTINENTAL && !mesh.is_vertex_alive(Vertex::new(i as u32)))
+            .map(|i| before[i])
+            .sum();
+        // A third of each triangle against the Voronoi cell: a few percent apart on the ~15
+        // cells of a row, alike over the hundreds of a range.
+        assert!(
+            (fronts.shortened_km2 / gone - 1.0).abs() < 0.06,
+            "{} km² reported, {gone} km² gone",
+            fronts.shortened_km2
+        );
+        let after = cells(&world);
+        let h = world.layer(&ELEVATION).unwrap();
+        let risen: f64 = mesh
+            .vertices()
+            .map(|v| f64::from(h[v]) / 1000.0 * after[v.index()])
+            .sum();
+        let highest = mesh.vertices().map(|v| h[v]).fold(0.0, f32::max);
+        assert!(
+            highest > 100.0 && highest < boundary::RANGE_MAX_M,
+            "{highest} m"
+        );
+        let thickened = fronts.shortened_km2 * CRUST_KM;
+        assert!(
+            (risen / (thickened * FREEBOARD) - 1.0).abs() < 0.03,
+            "{risen} km³ of relief from {thickened} km³ of crust"
+        );
+    }
 }

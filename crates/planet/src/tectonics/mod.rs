@@ -414,7 +414,13 @@ impl Tectonics {
         r.converging = fronts.converging;
         r.separating = fronts.separating;
         // The budget's accretion is timed with the relief.
-        let accreted = accretion::accrete(world, &mut self.budget, &self.params, r.converging)?;
+        let accreted = accretion::accrete(
+            world,
+            &mut self.budget,
+            &self.params,
+            r.converging,
+            &mut self.scratch.sweep,
+        )?;
         r.accreted = accreted.len();
         r.times.relief = split();
         // Stray cells are rare (the fronts are decided before the motion): a sweep every few

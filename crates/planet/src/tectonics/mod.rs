@@ -1,7 +1,9 @@
 //! Plate tectonics in physical units on a world: plates that move as rigid caps, oceanic crust
 //! consumed at subduction fronts and made at ridges, continents that collide and shorten (small
-//! terranes suture onto the plate they meet), large plates that rift, relief raised by
-//! distance to the fronts and worn down by erosion.
+//! terranes suture onto the plate they meet) into thickened ranges, continental crust that
+//! grows back from the worn ranges and from arcs at continental margins (a budget in km³:
+//! [`Budget`]), large plates that rift, relief raised by distance to the fronts and worn down
+//! by erosion.
 //!
 //! Everything is in km, km/Myr, Myr and metres, never in edges or vertex counts, and every
 //! random choice is a function of the seed and of places on the sphere (plate seeds drawn as
@@ -13,8 +15,9 @@
 //! area. One [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore),
 //! subduction (removal of the overridden ocean) and collision (shortening or suturing), new
 //! crust in the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion,
-//! ocean depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh
-//! edits go through [`world_ops`], an adapter shaped like the world's own operations.
+//! ocean depth from age) and the continental budget's accretion, plate clean-up, rifting
+//! and resampling on their own clocks. The mesh edits go through [`world_ops`], an adapter
+//! shaped like the world's own operations.
 
 mod accretion;
 mod band;
@@ -35,7 +38,8 @@ mod suture;
 pub mod world_ops;
 
 pub use accretion::{
-    ARC_KM3_PER_KM_MYR, Budget, CRUST_KM, FREEBOARD, NEW_LAND_M, WEAR_MYR, continental_fraction,
+    ACCRETE_EVERY_MYR, ARC_KM3_PER_KM_MYR, ARC_RISE_M, Budget, CRUST_KM, FREEBOARD, MARGIN_AGE_MYR,
+    MARGIN_WIDTH_KM, NEW_LAND_M, WEAR_MYR, continental_fraction,
 };
 pub use boundary::RANGE_MAX_M;
 pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};

@@ -160,7 +160,7 @@ pub(super) fn accrete(
                 Either::Arc(v) => rayon::iter::Either::Right((rank(v.index()), v.index() as u32)),
             });
         // The margins: the ocean floor within [`MARGIN_WIDTH_KM`] of a shore, across its
-        // plate, each ranked as the shore it is nearest to.
+        // plate, each ranked as itself (a level set of a smooth field: alike on every mesh).
         let r = params.radius_km;
         let sources: Vec<Source> = shores
             .iter()
@@ -176,7 +176,7 @@ pub(super) fn accrete(
             .reached()
             .par_iter()
             .filter(|&&i| crust[i as usize] == OCEANIC)
-            .map(|&i| (rank(shores[sweep.tag(i as usize) as usize].0.index()), i))
+            .map(|&i| (rank(i as usize), i))
             .chain(arcs.into_par_iter())
             .collect();
         // Each vertex once, at its best rank; then by rank.

@@ -65,9 +65,6 @@ pub const ACCRETE_EVERY_MYR: f64 = 10.0;
 /// 160 km at 20k, and spread the same area along eight times as much coast). About the width
 /// of a continental shelf and its sediment wedge (~80 km mean, a few hundred km at most).
 pub const MARGIN_WIDTH_KM: f64 = 150.0;
-/// How a margin's age weighs against its rise in the order of accretion (m per Myr): arcs
-/// first, then the oldest margins, whose sediment wedges are thickest.
-const AGE_WEIGHT_M_PER_MYR: f32 = 10.0;
 
 /// The continental budget of a run (see the module docs).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -133,7 +130,6 @@ pub(super) fn accrete(
             slice(world, &OROGENY)?,
         );
         let rise = |i: usize| h[i] - ocean_depth(age[i]);
-        let rank = |i: usize| rise(i) + AGE_WEIGHT_M_PER_MYR * age[i];
         // The shores (a continental vertex and an ocean neighbour on its plate, old enough),
         // found from the continental side (the smaller), and the risen arcs.
         let (shores, arcs): (Vec<(Vertex, DVec3)>, Vec<(f32, u32)>) = (0..mesh.vertex_slots()
@@ -157,10 +153,11 @@ pub(super) fn accrete(
             })
             .partition_map(|e| match e {
                 Either::Shore(u, mid) => rayon::iter::Either::Left((u, mid)),
-                Either::Arc(v) => rayon::iter::Either::Right((rank(v.index()), v.index() as u32)),
+                Either::Arc(v) => rayon::iter::Either::Right((rise(v.index()), v.index() as u32)),
             });
         // The margins: the ocean floor within [`MARGIN_WIDTH_KM`] of a shore, across its
-        // plate, each ranked as itself (a level set of a smooth field: alike on every mesh).
+        // plate, nearest first (after the arcs, ranked by their rise, all positive): every
+        // mature margin advances alike, by a width the area sets, on every mesh.
         let r = params.radius_km;
         let sources: Vec<Source> = shores
             .iter()
@@ -176,7 +173,7 @@ pub(super) fn accrete(
             .reached()
             .par_iter()
             .filter(|&&i| crust[i as usize] == OCEANIC)
-            .map(|&i| (rank(i as usize), i))
+            .map(|&i| (-sweep.dist(i as usize), i))
             .chain(arcs.into_par_iter())
             .collect();
         // Each vertex once, at its best rank; then by rank.

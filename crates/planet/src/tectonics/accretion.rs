@@ -40,7 +40,7 @@ pub const FREEBOARD: f64 = (3300.0 - 2800.0) / 3300.0;
 /// (docs/benchmark-notes.md, "Continental budget IV").
 pub const ARC_KM3_PER_KM_MYR: f64 = 30.0;
 /// Time constant (Myr) with which the store wears down into new continental margin: the
-/// continents' erosion time constant ([`super::relief`]), so the range a collision raises
+/// continents' erosion time constant (the relief stage's), so the range a collision raises
 /// and the area it gives back fade together.
 pub const WEAR_MYR: f64 = 35.0;
 /// Elevation (m) of newly accreted crust: a low coastal plain of sediment and arc rock.
@@ -132,8 +132,7 @@ pub(super) fn accrete(
         let rise = |i: usize| h[i] - ocean_depth(age[i]);
         // The shores (a continental vertex and an ocean neighbour on its plate, old enough),
         // found from the continental side (the smaller), and the risen arcs.
-        let (shores, arcs): (Vec<(Vertex, DVec3)>, Vec<(f32, u32)>) = (0..mesh.vertex_slots()
-            as u32)
+        let (shores, arcs): (Vec<Shore>, Vec<(f32, u32)>) = (0..mesh.vertex_slots() as u32)
             .into_par_iter()
             .with_min_len(4096)
             .filter(|&i| mesh.is_vertex_alive(Vertex::new(i)))
@@ -240,6 +239,9 @@ pub fn continental_fraction(world: &World) -> f64 {
         .fold((0.0, 0.0), |(l, t), (a, b)| (l + a, t + b));
     if all > 0.0 { land / all } else { 0.0 }
 }
+
+/// A shore: its ocean vertex and the midpoint of its edge (km).
+type Shore = (Vertex, DVec3);
 
 /// A shore (its ocean vertex and the midpoint of its edge) or a risen arc, as found.
 enum Either {

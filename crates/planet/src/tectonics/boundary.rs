@@ -47,7 +47,7 @@ use world::World;
 const COLLISION_RADIUS_KM: f64 = 700.0;
 /// Highest a collision raises crust (m): thickening beyond it widens the range instead of
 /// raising it (the plateau's crust flows and spreads; Tibet's mean stands at about 5 km).
-/// The volume above it stays in the budget ([`super::accretion`]).
+/// The volume above it stays in the budget ([`super::Budget`]).
 pub const RANGE_MAX_M: f32 = 6000.0;
 
 /// A vertex's crust overlaps the other plate's when it lands nearer to the other plate's

@@ -10,18 +10,20 @@
 //!   as magmatism over subducting slabs does on Earth.
 //!
 //! The store wears down with [`WEAR_MYR`] (the continents' erosion time constant): thickened
-//! ranges collapse and erode, arcs weather, and the debris, deposited against the continents
-//! and accreted at their margins, becomes new continental crust of normal thickness
-//! ([`accrete`]): volume / [`CRUST_KM`] of ocean floor next to a continent turns continental.
+//! ranges collapse and erode, arcs are carried to the margins and weather, and the debris,
+//! deposited against the continents and accreted at their margins, becomes new continental
+//! crust of normal thickness ([`accrete`]): volume / [`CRUST_KM`] of ocean floor next to a
+//! continent turns continental. Island arcs far from a continent do not turn continental on
+//! their own: which arc cells stood high enough differed between meshes (5° blocks of 100k
+//! and 1M vertices correlated at 0.934 with them, 0.973 without; docs/benchmark-notes.md).
 //! So shortened crust comes back as area over tens of Myr instead of eroding the continents
 //! away, and arcs grow them at Earth's rate. Every quantity is in km, km², km³ or Myr: the
 //! same budget at every resolution (only which cells carry it differs).
 
 use super::distance::{Source, Sweep};
-use super::relief::ocean_depth;
 use super::{
-    AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, OROGENY, PLATE, Params, RIDGE,
-    TectonicsError, orogeny, set, slice, world_ops,
+    AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, PLATE, Params, RIDGE, TectonicsError,
+    set, slice, world_ops,
 };
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
@@ -48,9 +50,6 @@ pub const NEW_LAND_M: f32 = 150.0;
 /// Youngest ocean floor (Myr) that a continent's debris turns continental: a young rifted
 /// margin is still hot and subsiding, a mature margin carries a thick sediment wedge.
 pub const MARGIN_AGE_MYR: f32 = 20.0;
-/// An island arc stands this much (m) above the floor of its age before it accretes on its
-/// own (away from a continent): a mature arc, built up for several Myr.
-pub const ARC_RISE_M: f32 = 1000.0;
 /// Crossings of mesh edges per km of a line on a triangular lattice of spacing `e` km: the
 /// edges' length per km² (`2√3 / e`) times `2/π` (Buffon). Turns a count of converging
 /// boundary edges into km of front, the same at every resolution.
@@ -96,9 +95,9 @@ pub(super) fn front_km(edges: usize, spacing_km: f64) -> f64 {
 
 /// One step of the budget: arcs along `converging` boundary edges add crust; every
 /// [`ACCRETE_EVERY_MYR`], the store wears by the time since it last did and the worn volume
-/// turns ocean floor continental, in order of rise above the floor's age depth and then of
-/// age: the vertices with a continental neighbour on their plate (older than
-/// [`MARGIN_AGE_MYR`]) and risen arcs. Returns the vertices made continental.
+/// turns ocean floor continental: the floor within [`MARGIN_WIDTH_KM`] of a shore of its
+/// plate older than [`MARGIN_AGE_MYR`], nearest to the shore first. Returns the vertices
+/// made continental.
 ///
 /// # Errors
 /// When the world lacks a layer.
@@ -124,39 +123,26 @@ pub(super) fn accrete(
         let mesh = world.mesh();
         let pos = world_ops::positions(world);
         let (plate, crust) = (slice(world, &PLATE)?, slice(world, &CRUST)?);
-        let (age, h, kind) = (
-            slice(world, &AGE)?,
-            slice(world, &ELEVATION)?,
-            slice(world, &OROGENY)?,
-        );
-        let rise = |i: usize| h[i] - ocean_depth(age[i]);
+        let age = slice(world, &AGE)?;
         // The shores (a continental vertex and an ocean neighbour on its plate, old enough),
-        // found from the continental side (the smaller), and the risen arcs.
-        let (shores, arcs): (Vec<Shore>, Vec<(f32, u32)>) = (0..mesh.vertex_slots() as u32)
+        // found from the continental side (the smaller).
+        let shores: Vec<Shore> = (0..mesh.vertex_slots() as u32)
             .into_par_iter()
             .with_min_len(4096)
-            .filter(|&i| mesh.is_vertex_alive(Vertex::new(i)))
+            .filter(|&i| crust[i as usize] == CONTINENTAL && mesh.is_vertex_alive(Vertex::new(i)))
             .flat_map_iter(|i| {
-                let v = Vertex::new(i);
                 let i = i as usize;
-                let arc = crust[i] == OCEANIC && kind[i] == orogeny::ARC && rise(i) >= ARC_RISE_M;
-                let land = crust[i] == CONTINENTAL;
-                let shore = land.then(|| mesh.neighbors(v)).into_iter().flatten();
-                let shore = shore
+                mesh.neighbors(Vertex::new(i as u32))
                     .filter(move |u| {
                         let u = u.index();
                         crust[u] == OCEANIC && plate[u] == plate[i] && age[u] >= MARGIN_AGE_MYR
                     })
-                    .map(move |u| Either::Shore(u, (pos[i] + pos[u.index()]) * 0.5));
-                arc.then_some(Either::Arc(v)).into_iter().chain(shore)
+                    .map(move |u| (u, (pos[i] + pos[u.index()]) * 0.5))
             })
-            .partition_map(|e| match e {
-                Either::Shore(u, mid) => rayon::iter::Either::Left((u, mid)),
-                Either::Arc(v) => rayon::iter::Either::Right((rise(v.index()), v.index() as u32)),
-            });
+            .collect();
         // The margins: the ocean floor within [`MARGIN_WIDTH_KM`] of a shore, across its
-        // plate, nearest first (after the arcs, ranked by their rise, all positive): every
-        // mature margin advances alike, by a width the area sets, on every mesh.
+        // plate, nearest first: every mature margin advances alike, by a width the area
+        // sets, on every mesh.
         let r = params.radius_km;
         let sources: Vec<Source> = shores
             .iter()
@@ -172,13 +158,9 @@ pub(super) fn accrete(
             .reached()
             .par_iter()
             .filter(|&&i| crust[i as usize] == OCEANIC)
-            .map(|&i| (-sweep.dist(i as usize), i))
-            .chain(arcs.into_par_iter())
+            .map(|&i| (sweep.dist(i as usize), i))
             .collect();
-        // Each vertex once, at its best rank; then by rank.
-        found.par_sort_unstable_by(|a, b| a.1.cmp(&b.1).then(b.0.total_cmp(&a.0)));
-        found.dedup_by_key(|x| x.1);
-        found.par_sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        found.par_sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         // Whole cells, the last one taken when it is at least half wanted: the area placed
         // follows the target within half a cell, without drift.
         let mut placed = 0.0;
@@ -242,12 +224,6 @@ pub fn continental_fraction(world: &World) -> f64 {
 
 /// A shore: its ocean vertex and the midpoint of its edge (km).
 type Shore = (Vertex, DVec3);
-
-/// A shore (its ocean vertex and the midpoint of its edge) or a risen arc, as found.
-enum Either {
-    Shore(Vertex, DVec3),
-    Arc(Vertex),
-}
 
 #[cfg(test)]
 mod tests {

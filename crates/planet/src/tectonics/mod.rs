@@ -38,7 +38,7 @@ mod suture;
 pub mod world_ops;
 
 pub use accretion::{
-    ACCRETE_EVERY_MYR, ARC_KM3_PER_KM_MYR, ARC_RISE_M, Budget, CRUST_KM, FREEBOARD, MARGIN_AGE_MYR,
+    ACCRETE_EVERY_MYR, ARC_KM3_PER_KM_MYR, Budget, CRUST_KM, FREEBOARD, MARGIN_AGE_MYR,
     MARGIN_WIDTH_KM, NEW_LAND_M, WEAR_MYR, continental_fraction,
 };
 pub use boundary::RANGE_MAX_M;

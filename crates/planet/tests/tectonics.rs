@@ -61,7 +61,8 @@ fn plate_areas_sum_to_the_sphere_and_every_plate_is_one_clean_region() {
 #[test]
 fn subduction_never_removes_continental_crust() {
     // Without resampling, a continental vertex is only moved, or taken up where two
-    // continents collide (reported as shortened); subduction removes ocean floor only.
+    // continents collide (reported as shortened); subduction removes ocean floor only, and
+    // only the continental budget turns ocean floor continental (reported as accreted).
     let mut params = Params::earth(4000, 9);
     params.resample_every_myr = 0.0;
     let mut world = world_ops::fibonacci_world(4000, params.radius_km, 0.3, 9).unwrap();
@@ -73,17 +74,19 @@ fn subduction_never_removes_continental_crust() {
             .filter(|v| c[v.index()] == kind)
             .collect::<std::collections::BTreeSet<_>>()
     };
-    let (mut subducted, mut shortened) = (0, 0);
+    let (mut subducted, mut shortened, mut accreted) = (0, 0, 0);
     for step in 0..20 {
         let (land, sea) = (of(&world, CONTINENTAL), of(&world, OCEANIC));
         let r = t.step(&mut world).unwrap();
         let land_after = of(&world, CONTINENTAL);
-        // No vertex becomes continental; the continental ones lost are the shortened ones.
-        assert!(
-            land_after.is_subset(&land),
-            "step {step}: new continental crust"
-        );
-        assert_eq!(land.len() - land_after.len(), r.shortened, "step {step}");
+        // The continental ones lost are the shortened ones; the only new ones are ocean
+        // floor the continental budget accreted (never crust made in this step: too young).
+        let lost = land.difference(&land_after).count();
+        assert_eq!(lost, r.shortened, "step {step}");
+        let new: Vec<_> = land_after.difference(&land).collect();
+        assert_eq!(new.len(), r.accreted, "step {step}");
+        assert!(new.iter().all(|v| sea.contains(v)), "step {step}");
+        accreted += r.accreted;
         // The subducted ones were ocean floor (a slot freed may hold new crust again).
         let sea_gone = sea
             .iter()
@@ -100,6 +103,7 @@ fn subduction_never_removes_continental_crust() {
     }
     assert!(subducted > 100, "only {subducted} vertices subducted");
     assert!(shortened > 0, "no collision in 40 Myr");
+    assert!(accreted > 0, "no accretion in 40 Myr");
 }
 
 #[test]

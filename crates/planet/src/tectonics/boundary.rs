@@ -10,9 +10,10 @@
 //! is a collision: continental crust does not sink, it shortens and thickens. The faster
 //! plate's crust that would overlap the other continent is taken up into the other plate's
 //! margin (its vertices merge into the crust they run into, whose collision range rises
-//! around the contact), so the other plate's margin stays where it is and the faster plate
-//! loses exactly the convergence, in km, as at a subduction front. A small continent is not
-//! shortened but sutures: when the faster plate's continental crust connected to the contact
+//! around the contact by the volume taken up: [`super::accretion`] keeps the budget), so
+//! the other plate's margin stays where it is and the faster plate loses exactly the
+//! convergence, in km, as at a subduction front. A small continent is not shortened but
+//! sutures: when the faster plate's continental crust connected to the contact
 //! is under [`super::SUTURE_MAX_KM2`] (straits under [`super::SUTURE_STRAIT_KM`] bridged),
 //! that whole terrane is re-plated onto the other plate and moves with it
 //! ([`super::suture`]); once a pair has shortened a large continent, it never sutures (the
@@ -28,6 +29,7 @@
 
 mod front;
 
+use super::accretion::{CRUST_KM, FREEBOARD, flat_cell};
 use super::band;
 use super::distance::{Source, Sweep};
 use super::suture;
@@ -40,10 +42,13 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use world::World;
 
-/// Collision range: uplift (m/Myr) at the contact of a collision closing at 5 cm/yr, and the
-/// range's half-width (km).
-const COLLISION_UPLIFT_M_PER_MYR: f32 = 140.0;
+/// Collision range: half-width (km) of the margin the shortened crust thickens (Tibet's
+/// plateau and the Himalaya together are about 1,000–1,500 km wide).
 const COLLISION_RADIUS_KM: f64 = 700.0;
+/// Highest a collision raises crust (m): thickening beyond it widens the range instead of
+/// raising it (the plateau's crust flows and spreads; Tibet's mean stands at about 5 km).
+/// The volume above it stays in the budget ([`super::Budget`]).
+pub const RANGE_MAX_M: f32 = 6000.0;
 
 /// A vertex's crust overlaps the other plate's when it lands nearer to the other plate's
 /// vertex than to any vertex of its own plate, and either within this many mesh spacings of
@@ -66,6 +71,8 @@ pub(super) struct Fronts {
     pub subducted: usize,
     /// Continental vertices taken up by collisions.
     pub shortened: usize,
+    /// Their area (km²): its volume thickens the other margin.
+    pub shortened_km2: f64,
     /// Vertices of small terranes re-plated onto the plate they collided with.
     pub sutured: usize,
 }
@@ -158,6 +165,7 @@ pub(super) fn subduct_and_collide(
     Ok(Fronts {
         subducted: doomed.len(),
         shortened: c.taken.len(),
+        shortened_km2: c.taken_km2,
         sutured: sutured.len(),
     })
 }
@@ -235,59 +243,75 @@ fn decide(
     (doomed, contacts)
 }
 
-/// The collision ranges rise around the contacts, on the continental crust within
-/// [`COLLISION_RADIUS_KM`] of a vertex that took up the other plate's crust (`sources`,
-/// tagged with the closing speed in m/Myr; a source no longer alive is skipped): each
+/// The collision ranges rise around the contacts: the crust shortened towards each source
+/// (a vertex of the other plate that took up the faster plate's crust, with that crust's
+/// area in km²; a source no longer alive is skipped) thickens the continental crust within
+/// [`COLLISION_RADIUS_KM`] of it, most near the contact (`(1 − (d/R)²)²`), and the surface
+/// rises by [`FREEBOARD`] of the extra thickness: per source, the rises times the cells'
+/// areas sum to its area × [`CRUST_KM`] × [`FREEBOARD`] (volume kept, Airy isostasy). Each
 /// vertex's rise (m), written by [`raise`].
 fn range_rises(
     world: &World,
     params: &Params,
-    sources: &[(Vertex, u32)],
+    sources: &[(Vertex, f64)],
     sweep: &mut Sweep,
 ) -> Result<Vec<(usize, f32)>, TectonicsError> {
     if sources.is_empty() {
         return Ok(Vec::new());
     }
-    {
-        let mesh = world.mesh();
-        let pos = world_ops::positions(world);
-        let crust = slice(world, &CRUST)?;
-        let sources: Vec<Source> = sources
-            .iter()
-            .filter(|(v, _)| mesh.is_vertex_alive(*v))
-            .map(|&(vertex, tag)| Source {
-                vertex,
-                point: pos[vertex.index()],
-                tag,
-            })
-            .collect();
-        // The rises are written by vertex: `reached` needs no sort.
-        sweep.unordered().run(
-            mesh,
-            pos,
-            params.radius_km,
-            &sources,
-            COLLISION_RADIUS_KM,
-            None,
-        );
-        let dt = params.time_step_myr as f32;
-        // Only the vertices the sweep reached are in range.
-        let rises: Vec<(usize, f32)> = sweep
-            .reached()
-            .par_iter()
-            .with_min_len(4096)
-            .map(|&i| i as usize)
-            .filter(|&i| crust[i] == CONTINENTAL)
-            .map(|i| {
-                let d = f64::from(sweep.dist(i));
-                let speed = f64::from(sweep.tag(i)) / 1000.0;
-                let x = 1.0 - (d / COLLISION_RADIUS_KM).powi(2);
-                let k = (speed / 50.0).clamp(0.2, 1.5) as f32;
-                (i, COLLISION_UPLIFT_M_PER_MYR * dt * k * (x * x) as f32)
-            })
-            .collect();
-        Ok(rises)
+    let mesh = world.mesh();
+    let pos = world_ops::positions(world);
+    let crust = slice(world, &CRUST)?;
+    let live: Vec<Source> = sources
+        .iter()
+        .enumerate()
+        .filter(|(_, (v, _))| mesh.is_vertex_alive(*v))
+        .map(|(k, &(vertex, _))| Source {
+            vertex,
+            point: pos[vertex.index()],
+            tag: k as u32,
+        })
+        .collect();
+    // The rises are written by vertex: `reached` needs no sort.
+    sweep.unordered().run(
+        mesh,
+        pos,
+        params.radius_km,
+        &live,
+        COLLISION_RADIUS_KM,
+        None,
+    );
+    // Only the continental vertices the sweep reached thicken: their weight and cell.
+    let weighed: Vec<(usize, f64, f64)> = sweep
+        .reached()
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&i| i as usize)
+        .filter(|&i| crust[i] == CONTINENTAL)
+        .map(|i| {
+            let x = 1.0 - (f64::from(sweep.dist(i)) / COLLISION_RADIUS_KM).powi(2);
+            (
+                i,
+                (x * x).max(0.0),
+                flat_cell(mesh, pos, Vertex::new(i as u32)),
+            )
+        })
+        .collect();
+    let mut total = vec![0.0; sources.len()];
+    for &(i, w, cell) in &weighed {
+        total[sweep.tag(i) as usize] += w * cell;
     }
+    // km² of crust × km of thickness × freeboard, spread over km² of cells: km, to metres.
+    let per_km2 = CRUST_KM * FREEBOARD * 1000.0;
+    Ok(weighed
+        .iter()
+        .map(|&(i, w, _)| {
+            let k = sweep.tag(i) as usize;
+            let rise = sources[k].1 * per_km2 * w / total[k];
+            (i, rise as f32)
+        })
+        .filter(|&(_, rise)| rise > 0.0)
+        .collect())
 }
 
 /// Writes the collision ranges' rises ([`range_rises`]) and their orogeny.
@@ -299,7 +323,11 @@ fn raise(world: &mut World, rises: &[(usize, f32)]) -> Result<(), TectonicsError
     // for its rollback).
     let risen: Vec<Vertex> = rises.iter().map(|&(i, _)| Vertex::new(i as u32)).collect();
     let h = slice(world, &ELEVATION)?;
-    let raised: Vec<f32> = rises.iter().map(|&(i, rise)| h[i] + rise).collect();
+    // Up to [`RANGE_MAX_M`] (crust already above it stays where it is).
+    let raised: Vec<f32> = rises
+        .iter()
+        .map(|&(i, rise)| (h[i] + rise).min(h[i].max(RANGE_MAX_M)))
+        .collect();
     set(world, &ELEVATION, &risen, |k| raised[k])?;
     set(world, &OROGENY, &risen, |_| orogeny::HIMALAYAN)?;
     Ok(())
@@ -311,7 +339,7 @@ fn raise(world: &mut World, rises: &[(usize, f32)]) -> Result<(), TectonicsError
 /// a large continent's front is taken up by the slower plate's margin (crustal shortening,
 /// as India's crust into Asia), and the pair is then kept shortening
 /// ([`suture::Collisions`]). Also the collision ranges' sources: the slower plate's
-/// vertices it runs into, each once, with the closing speed (m/Myr).
+/// vertices the shortened crust runs into, each once, with the area (km²) it takes up.
 fn collided(
     world: &World,
     plates: &[Plate],
@@ -321,7 +349,7 @@ fn collided(
     sutures: &mut suture::Sutures,
 ) -> Collided {
     let (plate, crust) = layers;
-    let pos = world_ops::positions(world);
+    let (mesh, pos) = (world.mesh(), world_ops::positions(world));
     // Only the faster plate's crust is taken up or sutured (ties: the higher id's). Speeds
     // are drawn from the seed, so the choice is the same on every mesh (comparing areas was
     // not, for two plates of nearly equal size).
@@ -348,7 +376,6 @@ fn collided(
     let mut k = 0;
     let mut shortening = Vec::new();
     for ((a, b), touch) in active {
-        let (pa, pb) = (plates[a as usize], plates[b as usize]);
         let weighed = !sutures.collisions.contains(&(a, b));
         for &(v, w) in touch {
             let terrane = if weighed {
@@ -360,9 +387,6 @@ fn collided(
             if plate[v.index()] != a || done.contains(&v) {
                 continue;
             }
-            let x = pos[v.index()];
-            let speed = (pa.velocity(x) - pb.velocity(x)).length();
-            sources.entry(w).or_insert((speed * 1000.0) as u32);
             // A small terrane joins the other plate whole (the first pair that names it);
             // a large one is shortened.
             match terrane {
@@ -378,6 +402,10 @@ fn collided(
                     }
                     done.insert(v);
                     c.taken.push(v);
+                    // Its area thickens the margin it runs into, around `w`.
+                    let cell = flat_cell(mesh, pos, v);
+                    *sources.entry(w).or_insert(0.0) += cell;
+                    c.taken_km2 += cell;
                 }
             }
         }
@@ -396,6 +424,9 @@ struct Collided {
     taken: Vec<Vertex>,
     /// Vertices of small terranes with the plate they suture onto, in vertex order.
     sutured: Vec<(Vertex, u32)>,
-    /// The collision ranges' sources with the closing speed (m/Myr).
-    ranges: Vec<(Vertex, u32)>,
+    /// Their area (km²).
+    taken_km2: f64,
+    /// The collision ranges' sources with the area (km²) of the crust taken up towards
+    /// them.
+    ranges: Vec<(Vertex, f64)>,
 }

@@ -1,7 +1,9 @@
 //! Plate tectonics in physical units on a world: plates that move as rigid caps, oceanic crust
 //! consumed at subduction fronts and made at ridges, continents that collide and shorten (small
-//! terranes suture onto the plate they meet), large plates that rift, relief raised by
-//! distance to the fronts and worn down by erosion.
+//! terranes suture onto the plate they meet) into thickened ranges, continental crust that
+//! grows back from the worn ranges and from arcs at continental margins (a budget in km³:
+//! [`Budget`]), large plates that rift, relief raised by distance to the fronts and worn down
+//! by erosion.
 //!
 //! Everything is in km, km/Myr, Myr and metres, never in edges or vertex counts, and every
 //! random choice is a function of the seed and of places on the sphere (plate seeds drawn as
@@ -13,9 +15,11 @@
 //! area. One [`Tectonics::step`]: motion (the world's move with its exact Delaunay restore),
 //! subduction (removal of the overridden ocean) and collision (shortening or suturing), new
 //! crust in the gaps (insertion), relief (uplift by distance to the fronts, trenches, erosion,
-//! ocean depth from age), plate clean-up, rifting and resampling on their own clocks. The mesh
-//! edits go through [`world_ops`], an adapter shaped like the world's own operations.
+//! ocean depth from age) and the continental budget's accretion, plate clean-up, rifting
+//! and resampling on their own clocks. The mesh edits go through [`world_ops`], an adapter
+//! shaped like the world's own operations.
 
+mod accretion;
 mod band;
 mod boundary;
 mod distance;
@@ -33,6 +37,11 @@ mod stats;
 mod suture;
 pub mod world_ops;
 
+pub use accretion::{
+    ACCRETE_EVERY_MYR, ARC_KM3_PER_KM_MYR, Budget, CRUST_KM, FREEBOARD, MARGIN_AGE_MYR,
+    MARGIN_WIDTH_KM, NEW_LAND_M, WEAR_MYR, continental_fraction,
+};
+pub use boundary::RANGE_MAX_M;
 pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
@@ -284,6 +293,8 @@ pub struct Tectonics {
     pub created: usize,
     /// Seconds per stage over all steps.
     pub times: StageTimes,
+    /// The continental budget: crust shortened, stored as thickening and arcs, accreted.
+    pub budget: Budget,
     rng: Pcg64,
     /// Which plate dives where two oceanic plates converge (kept once decided).
     polarity: boundary::Polarity,
@@ -346,6 +357,7 @@ impl Tectonics {
             subducted: 0,
             created: 0,
             times: StageTimes::default(),
+            budget: Budget::default(),
             rng,
             polarity: Default::default(),
             sutures: Default::default(),
@@ -411,6 +423,7 @@ impl Tectonics {
         )?;
         r.subducted = b.subducted;
         r.shortened = b.shortened;
+        self.budget.shorten(b.shortened_km2);
         r.sutured = b.sutured;
         r.times.subduction = split();
         trace("subduction", world);
@@ -428,6 +441,15 @@ impl Tectonics {
         let fronts = relief::step(world, &self.plates, p, sweeps, t, &s.band)?;
         r.converging = fronts.converging;
         r.separating = fronts.separating;
+        // The budget's accretion is timed with the relief.
+        let accreted = accretion::accrete(
+            world,
+            &mut self.budget,
+            &self.params,
+            r.converging,
+            &mut self.scratch.sweep,
+        )?;
+        r.accreted = accreted.len();
         r.times.relief = split();
         // Stray cells are rare (the fronts are decided before the motion): a sweep every few
         // steps, after rifting and resampling, and on demand ([`Tectonics::clean_up`]).

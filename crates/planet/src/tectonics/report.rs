@@ -49,6 +49,9 @@ pub struct StepReport {
     /// Continental vertices taken up by collisions: the faster plate's crust shortened into
     /// the other plate's margin (never by subduction).
     pub shortened: usize,
+    /// Ocean-floor vertices turned continental by the continental budget (arcs and the
+    /// debris of thickened crust accreted at continental margins).
+    pub accreted: usize,
     /// Vertices of small continental terranes re-plated whole onto the plate they collided
     /// with (suturing: under [`super::SUTURE_MAX_KM2`]).
     pub sutured: usize,

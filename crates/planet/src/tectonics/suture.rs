@@ -13,6 +13,7 @@
 //! decisions are then the same at every resolution (docs/benchmark-notes.md, "Plate areas
 //! III").
 
+use super::accretion::flat_cell;
 use super::{CONTINENTAL, world_ops};
 use quadedge::Vertex;
 use std::collections::{BTreeMap, VecDeque};
@@ -196,18 +197,6 @@ pub(super) fn terranes(
         })
         .collect();
     Terranes { of_seed, members }
-}
-
-/// A vertex's cell (km²): a third of each flat triangle round it. Within 0.1% of the
-/// spherical cell on meshes of 10,000 vertices and more (triangles a few degrees wide), at a
-/// fraction of its cost (no angles): the fills weigh tens of thousands of cells a step.
-fn flat_cell(mesh: &quadedge::Mesh, pos: &[glam::DVec3], v: Vertex) -> f64 {
-    mesh.vertex_faces(v)
-        .map(|f| {
-            let [a, b, c] = mesh.face_vertices(f).map(|u| pos[u.index()]);
-            (b - a).cross(c - a).length() / 6.0
-        })
-        .sum()
 }
 
 #[cfg(test)]

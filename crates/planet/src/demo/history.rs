@@ -65,6 +65,7 @@ pub(super) fn run(
         ("vertices of new crust", total(|s| s.created)),
         ("continental vertices shortened", total(|s| s.shortened)),
         ("continental vertices sutured", total(|s| s.sutured)),
+        ("ocean floor accreted to continents", total(|s| s.accreted)),
         ("resamplings", total(|s| usize::from(s.resampled))),
         ("rifts", total(|s| usize::from(s.rifted.is_some()))),
     ];

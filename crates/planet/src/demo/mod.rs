@@ -231,7 +231,7 @@ impl Report {
         }
         if !self.motion.is_empty() {
             s += "tectonics (every step's row; time per step):\n";
-            s += "   step   flips  folds vertices subducted created shortened sutured strays  conv   sep event          time\n";
+            s += "   step   flips  folds vertices subducted created shortened sutured accreted strays  conv   sep event          time\n";
         }
         for (i, m) in self.motion.iter().enumerate() {
             let t = if times {
@@ -246,7 +246,7 @@ impl Report {
                 (None, false) => String::new(),
             };
             s += &format!(
-                "  {:5} {:7} {:6} {:8} {:9} {:7} {:9} {:7} {:6} {:5} {:5} {:<14} {t}\n",
+                "  {:5} {:7} {:6} {:8} {:9} {:7} {:9} {:7} {:8} {:6} {:5} {:5} {:<14} {t}\n",
                 i + 1,
                 m.restore.flips,
                 m.restore.folds,
@@ -255,6 +255,7 @@ impl Report {
                 m.created,
                 m.shortened,
                 m.sutured,
+                m.accreted,
                 m.reassigned,
                 m.converging,
                 m.separating,

@@ -122,8 +122,7 @@ pub(super) fn certify_windings<S: Surface>(
             wind.extend(mesh.neighbors(v));
         }
     }
-    wind.sort_unstable();
-    wind.dedup();
+    par::sort_dedup(&mut wind);
     if wind.len() >= par::PAR_MIN {
         return Ok(par::all_wind_once(surface, mesh, positions, &wind));
     }

@@ -7,6 +7,7 @@ use super::folded_faces;
 use super::pieces::{Pieces, folded_faces_in};
 use crate::check::is_reflex;
 use crate::covering::winding;
+use crate::flips::star_and_link;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
@@ -103,4 +104,44 @@ pub(super) fn keep_reflex<S: Surface>(
     last.retain(|_| keep.next() == Some(true));
     *stack = last;
     true
+}
+
+/// Sorts `vertices` and drops repeats, on all cores when there are many (the same result:
+/// equal vertices are the same value).
+pub(super) fn sort_dedup(vertices: &mut Vec<Vertex>) {
+    if vertices.len() >= PAR_MIN {
+        vertices.par_sort_unstable();
+    } else {
+        vertices.sort_unstable();
+    }
+    vertices.dedup();
+}
+
+/// Appends to `out` the star and link edges ([`star_and_link`]) of every live vertex of
+/// `lists`, list after list, each in order: what the serial loop pushes, built on all cores
+/// when there are many.
+pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out: &mut Vec<Edge>) {
+    let each = |v: Vertex, out: &mut Vec<Edge>| {
+        if mesh.is_vertex_alive(v) {
+            star_and_link(mesh, v, out);
+        }
+    };
+    for list in lists {
+        let list = list.as_ref();
+        if list.len() < PAR_MIN {
+            list.iter().for_each(|&v| each(v, out));
+            continue;
+        }
+        // Chunks in order, each built serially, then appended in order.
+        let chunks: Vec<Vec<Edge>> = list
+            .par_chunks(512)
+            .map(|chunk| {
+                let mut part = Vec::with_capacity(12 * chunk.len());
+                chunk.iter().for_each(|&v| each(v, &mut part));
+                part
+            })
+            .collect();
+        out.reserve(chunks.iter().map(Vec::len).sum());
+        chunks.iter().for_each(|part| out.extend_from_slice(part));
+    }
 }

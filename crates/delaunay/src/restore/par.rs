@@ -54,17 +54,39 @@ pub(super) fn first_folded<S: Surface>(
     Ok(None)
 }
 
-/// Does every live vertex of `vertices` wind once?
-pub(super) fn all_wind_once<S: Surface>(
+/// With `changed` sorted and part of sorted `wind`: [`DelaunayError::FoldUnresolved`] for the
+/// first vertex of `changed` with a clockwise or flat face around it (or the first error met
+/// before it), else whether every live vertex of `wind` winds once. What the fold test of
+/// `changed` followed by the windings of `wind` give, in one pass over the rings.
+pub(super) fn folds_then_windings<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
-    vertices: &[Vertex],
-) -> bool {
-    vertices
+    wind: &[Vertex],
+    changed: &[Vertex],
+) -> Result<bool, DelaunayError> {
+    let tested: Vec<(Result<bool, DelaunayError>, bool)> = wind
         .par_iter()
         .with_min_len(256)
-        .all(|&u| !mesh.is_vertex_alive(u) || winding(surface, mesh, positions, u) == 1)
+        .map(|&u| {
+            if !mesh.is_vertex_alive(u) {
+                return (Ok(false), true);
+            }
+            let folded = match changed.binary_search(&u) {
+                Ok(_) => folded_faces(surface, mesh, positions, u).map(|n| n > 0),
+                Err(_) => Ok(false),
+            };
+            (folded, winding(surface, mesh, positions, u) == 1)
+        })
+        .collect();
+    let mut once = true;
+    for (&u, (folded, winds_once)) in wind.iter().zip(tested) {
+        if folded? {
+            return Err(DelaunayError::FoldUnresolved(u));
+        }
+        once &= winds_once;
+    }
+    Ok(once)
 }
 
 /// Keeps of Lawson's starting `stack` only the live edges that are not locally Delaunay now,

@@ -103,13 +103,17 @@ pub(super) fn keep_reflex<S: Surface>(
     positions: &[DVec3],
     stack: &mut Vec<Edge>,
 ) -> bool {
-    let mut seen = vec![false; mesh.quad_slots()];
+    // One bit per quad-edge: an eighth of a byte array's cache lines for this serial pass.
+    let quads = mesh.quad_slots();
+    let mut seen = vec![0u64; quads.div_ceil(64)];
     let mut last: Vec<Edge> = Vec::with_capacity(stack.len() / 2);
     for &e in stack.iter().rev() {
-        if let Some(s) = seen.get_mut(e.quad())
-            && !*s
+        let (word, bit) = (e.quad() / 64, 1u64 << (e.quad() % 64));
+        if e.quad() < quads
+            && let Some(s) = seen.get_mut(word)
+            && *s & bit == 0
         {
-            *s = true;
+            *s |= bit;
             last.push(e);
         }
     }

@@ -57,6 +57,36 @@ pub fn insert<S: Surface>(
     p: DVec3,
     hint: Option<Face>,
 ) -> Result<Inserted, DelaunayError> {
+    insert_keeping(surface, mesh, positions, p, hint).map(|(ins, _)| ins)
+}
+
+/// [`insert`], also returning the position the new vertex's slot held before, when the
+/// slot was within `positions` (a dead slot the mesh reused: its stale value). A caller
+/// that must put `positions` back after a later failure keeps these instead of saving every
+/// dead slot's value beforehand.
+///
+/// ```
+/// use delaunay::{Sphere, insert_keeping, remove};
+/// let (mut mesh, mut pos) = sphere::fibonacci_sphere(500, 1.0, 0.3, 1).unwrap();
+/// let v = mesh.vertices().nth(7).unwrap();
+/// let stale = pos[v.index()];
+/// remove(&Sphere, &mut mesh, &pos, v).unwrap();
+/// let p = glam::DVec3::new(0.3, -0.4, 0.5).normalize();
+/// let (ins, old) = insert_keeping(&Sphere, &mut mesh, &mut pos, p, None).unwrap();
+/// assert_eq!((ins.vertex, old), (v, Some(stale)));
+/// let (_, old) = insert_keeping(&Sphere, &mut mesh, &mut pos, -p, None).unwrap();
+/// assert_eq!(old, None);
+/// ```
+///
+/// # Errors
+/// As [`insert`] (nothing changed).
+pub fn insert_keeping<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    p: DVec3,
+    hint: Option<Face>,
+) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
     // The centre is on no sphere around it (every direction test through it is zero).
     if surface.is_closed() && p == DVec3::ZERO {
         return Err(DelaunayError::Outside);
@@ -73,11 +103,12 @@ thread_local! {
 
 /// Runs `f` with this thread's flip plan (a fresh one if it is in use), then drops buffers an
 /// unusual insertion grew large.
-fn with_plan<T>(f: impl FnOnce(&mut FlipPlan) -> T) -> T {
+pub(crate) fn with_plan<T>(f: impl FnOnce(&mut FlipPlan) -> T) -> T {
     PLAN.with(|cell| match cell.try_borrow_mut() {
         Ok(mut plan) => {
             let r = f(&mut plan);
-            if plan.stack.capacity() + plan.star.capacity() + plan.flips.capacity() > 1 << 12 {
+            let held = plan.stack.capacity() + plan.star.capacity() + plan.flips.capacity();
+            if held + plan.reads.capacity() > 1 << 12 {
                 *plan = FlipPlan::default();
             }
             r
@@ -90,14 +121,16 @@ fn with_plan<T>(f: impl FnOnce(&mut FlipPlan) -> T) -> T {
 #[derive(Default)]
 pub(crate) struct FlipPlan {
     /// Link edges still to test, as in Lawson's stack.
-    stack: Vec<Edge>,
+    pub(crate) stack: Vec<Edge>,
     /// The new vertex's neighbours so far: a flip that would join one twice is refused.
-    star: Vec<Vertex>,
+    pub(crate) star: Vec<Vertex>,
     /// The edges to flip, in order.
-    flips: Vec<Edge>,
+    pub(crate) flips: Vec<Edge>,
+    /// The far faces the plan read (see [`crate::planned`]).
+    pub(crate) reads: Vec<Face>,
 }
 
-/// [`insert`] at a known location. Every decision is taken before the first edit: the Lawson
+/// [`insert`] at a known location (and the slot's old position, see [`insert_keeping`]). Every decision is taken before the first edit: the Lawson
 /// flips that follow the split are simulated on the unchanged mesh first (every face they
 /// read beyond the new vertex's star is an original face), so a flip that would get stuck
 /// refuses the insertion with nothing changed, and the edit itself cannot fail half-way.
@@ -108,10 +141,8 @@ pub(crate) fn insert_at<S: Surface>(
     p: DVec3,
     loc: Location,
     plan: &mut FlipPlan,
-) -> Result<Inserted, DelaunayError> {
-    plan.stack.clear();
-    plan.star.clear();
-    plan.flips.clear();
+) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
+    plan.clear();
     let on_edge = match loc {
         Location::OnVertex(v) => return Err(DelaunayError::Duplicate(v)),
         Location::Outside(_) => return Err(DelaunayError::Outside),
@@ -145,10 +176,32 @@ pub(crate) fn insert_at<S: Surface>(
         plan.star.extend(plan.stack.iter().map(|&x| mesh.origin(x)));
     }
     plan_flips(surface, mesh, positions, p, plan)?;
-    let vertex = match loc {
+    make(surface, mesh, positions, p, loc, &plan.flips)
+}
+
+impl FlipPlan {
+    pub(crate) fn clear(&mut self) {
+        self.stack.clear();
+        self.star.clear();
+        self.flips.clear();
+        self.reads.clear();
+    }
+}
+
+/// The edit of an insertion at `loc` whose flips were planned (`flips`, in order): the split,
+/// the position, the flips; returns the slot's old position too (see [`insert_keeping`]).
+pub(crate) fn make<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    p: DVec3,
+    loc: Location,
+    flips: &[Edge],
+) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
+    let (vertex, on_edge) = match loc {
         Location::InFace(f) => {
             let w = barycentric(surface, corners(mesh, positions, f)?, p);
-            mesh.split_face(f, w)?.vertex
+            (mesh.split_face(f, w)?.vertex, false)
         }
         Location::OnEdge(e) => {
             let (pa, pb) = (
@@ -157,22 +210,25 @@ pub(crate) fn insert_at<S: Surface>(
             );
             let (da, db) = (pa.distance(p), pb.distance(p));
             let t = if da + db > 0.0 { da / (da + db) } else { 0.5 };
-            mesh.split(e, t as f32)?.vertex
+            (mesh.split(e, t as f32)?.vertex, true)
         }
-        Location::OnVertex(_) | Location::Outside(_) => unreachable!("refused above"),
+        Location::OnVertex(v) => return Err(DelaunayError::Duplicate(v)),
+        Location::Outside(_) => return Err(DelaunayError::Outside),
     };
+    let stale = positions.get(vertex.index()).copied();
     set_position(positions, vertex, p);
     // The planned flips: each joins the new vertex to a corner it was not joined to (the plan
     // tracked its star), across a quad the plan found convex.
-    for &e in &plan.flips {
+    for &e in flips {
         let r = mesh.flip_fresh(e);
         debug_assert!(r.is_ok(), "planned flip of {e:?}: {r:?}");
     }
-    Ok(Inserted {
+    let ins = Inserted {
         vertex,
-        flips: plan.flips.len(),
+        flips: flips.len(),
         on_edge,
-    })
+    };
+    Ok((ins, stale))
 }
 
 /// Lawson's flips after inserting `p`, decided on the mesh before the split: every queued
@@ -185,7 +241,7 @@ pub(crate) fn insert_at<S: Surface>(
 /// [`DelaunayError::NotConvex`] when a flip would be needed but cannot be made (its quad is not
 /// convex, or it would join the new vertex to a neighbour twice); positions not finite;
 /// [`DelaunayError::FlipLimit`].
-fn plan_flips<S: Surface>(
+pub(crate) fn plan_flips<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
@@ -198,6 +254,7 @@ fn plan_flips<S: Surface>(
         if !mesh.left(es).is_valid() {
             continue; // A boundary edge of the plane: never reflex.
         }
+        plan.reads.push(mesh.left(es));
         let far = mesh.left_next(es);
         let (a, b, d) = (mesh.origin(e), mesh.dest(e), mesh.dest(far));
         let [pa, pb, pd, _] = finite4(positions, [a, b, d, d])?;

@@ -53,6 +53,7 @@ mod hint;
 mod insert;
 mod locate;
 mod morton;
+mod planned;
 pub mod predicates;
 mod remove;
 // The resample stencils are the world's plumbing (`World::resample_onto` is the user's door).
@@ -65,8 +66,9 @@ pub use batch::{BatchError, insert_many, insert_many_atomic, remove_many};
 pub use check::{Report, Violation, delaunay_report, is_delaunay};
 pub use error::DelaunayError;
 pub use flips::{make_delaunay, make_delaunay_around, make_delaunay_from_edges};
-pub use insert::{Inserted, insert};
+pub use insert::{Inserted, insert, insert_keeping};
 pub use locate::{Location, locate, nearest_vertex};
+pub use planned::insert_in_order;
 pub use predicates::{Plane, Sphere, Surface};
 pub use remove::{Removed, remove};
 pub use restore::{

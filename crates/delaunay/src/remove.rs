@@ -238,9 +238,11 @@ fn plan_removal<S: Surface>(
             let [px, py, pz] = [x, y, z].map(|i| plan.link[i].1);
             let beyond = if y == (x + 1) % n {
                 plan.link[x].2
-            } else {
-                // The other triangle holding y → x; each diagonal is checked from both sides,
-                // which costs one test more and keeps the loop simple.
+            } else if x < y {
+                // The other triangle holding y → x. A diagonal is tested from one side only:
+                // the exact sign of the test is the same from the other (the two triangles'
+                // corners in an even permutation), and a triangle that does not turn
+                // counter-clockwise fails its own test above.
                 plan.triangles
                     .iter()
                     .enumerate()
@@ -248,6 +250,8 @@ fn plan_removal<S: Surface>(
                     .map(|(_, o)| {
                         plan.link[o.iter().copied().find(|&i| i != x && i != y).unwrap_or(x)].1
                     })
+            } else {
+                None
             };
             if let Some(w) = beyond
                 && surface.in_circle(px, py, pz, w) > 0.0

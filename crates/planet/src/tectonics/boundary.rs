@@ -89,7 +89,10 @@ struct Overlap {
 }
 
 /// Decides and applies subduction and collision for the coming motion (see the module docs);
-/// `edges` becomes the [`band::boundary_edges`] after it.
+/// `edges` becomes the [`band::boundary_edges`] after it. `moved` is the band of vertices the
+/// motion handed back ([`World::turn_regions_in_steps_banded`]), emptied here so that it is
+/// never read stale; when empty, the boundary edges come from a scan of every edge (and the
+/// band's vertices from them).
 ///
 /// # Errors
 /// When the world lacks a layer or refuses the removal.
@@ -99,14 +102,22 @@ pub(super) fn subduct_and_collide(
     params: &Params,
     sweep: &mut Sweep,
     polarity: &mut Polarity,
-    edges: &mut Vec<Edge>,
+    (moved, edges): (&mut Vec<Vertex>, &mut Vec<Edge>),
     sutures: &mut suture::Sutures,
 ) -> Result<Fronts, TectonicsError> {
     let (doomed, c) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
-        *edges = band::boundary_edges(world.mesh(), plate);
-        let overlaps = front::find_overlaps(world, plates, params, plate, crust, edges, polarity);
+        let mesh = world.mesh();
+        if moved.is_empty() {
+            *edges = band::boundary_edges(mesh, plate);
+            *moved = band::ends(mesh, edges);
+        } else {
+            *edges = band::from_vertices(mesh, plate, moved);
+            debug_assert!(*moved == band::ends(mesh, edges), "the band's vertices");
+        }
+        let overlaps = front::find_overlaps(world, plates, params, plate, crust, moved, polarity);
+        moved.clear();
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
         let c = collided(world, plates, params, &contacts, (plate, crust), sutures);

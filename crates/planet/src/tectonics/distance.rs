@@ -5,7 +5,9 @@
 //! A label-correcting sweep: a vertex taken from the queue offers its source to its
 //! neighbours, which keep it when it is nearer to them than what they have (and are queued
 //! again). Chord lengths compare (the same order as arcs, cheaper), converted to arcs when
-//! read. A first-in first-out queue visits the vertices ring by ring from the sources, so few
+//! read; the sweep keeps squared chords and takes a root only where two squares are too close
+//! to tell the order of their rounded roots (so every decision is that of comparing the
+//! roots). A first-in first-out queue visits the vertices ring by ring from the sources, so few
 //! are improved twice; no heap.
 //!
 //! The sources split into independent groups: those of different regions (plates) when the
@@ -40,7 +42,7 @@ pub struct Source {
 /// written by the one group's sweep that owns it (relaxed atomics: plain loads and stores,
 /// no contention, no locked instruction).
 struct Slot {
-    /// Chord (km) to the vertex's source, as `f64` bits; `+∞` when none.
+    /// Squared chord (km²) to the vertex's source, as `f64` bits; `+∞` when none.
     key: AtomicU64,
     /// The source (index into the last sweep's sources), [`NONE`] when none.
     src: AtomicU32,
@@ -67,27 +69,57 @@ impl Slot {
 struct Reach {
     point: DVec3,
     chord: f64,
-    /// A squared chord beyond which no distance is within `chord` (`-1` when none is).
-    chord2: f64,
+    /// Squared chords above this have their root beyond `chord` (`-1` when every one has).
+    above: f64,
+    /// Squared chords up to this have their root within `chord` (`-1` when none has).
+    within: f64,
 }
 
 impl Reach {
     fn new(point: DVec3, chord: f64) -> Reach {
-        let chord2 = if chord >= 0.0 {
-            chord * chord * SQUARE_MARGIN
+        let (above, within) = if chord >= 0.0 {
+            let c2 = chord * chord;
+            (c2 * SQUARE_MARGIN, c2 / SQUARE_MARGIN)
         } else {
-            -1.0
+            (-1.0, -1.0)
         };
         Reach {
             point,
             chord,
-            chord2,
+            above,
+            within,
+        }
+    }
+
+    /// Whether a squared chord `d2` has its (rounded) root within the limit.
+    fn holds(&self, d2: f64) -> bool {
+        if d2 <= self.within {
+            true
+        } else if d2 > self.above {
+            false
+        } else {
+            d2.sqrt() <= self.chord
         }
     }
 }
 
-/// A squared distance above `x² · SQUARE_MARGIN` has its root above `x` after rounding.
+/// A square above `x² · SQUARE_MARGIN` has its root above `x` after rounding, and one below
+/// `x² / SQUARE_MARGIN` below it (the margin is far above the roundings of a square, a
+/// product and a root).
 const SQUARE_MARGIN: f64 = 1.0 + 1e-12;
+
+/// Whether the rounded root of the squared chord `d2` is below that of `old2`: told from the
+/// squares when they are far enough apart (a root never reverses the order of two squares,
+/// but may round two close ones to the same value).
+fn nearer(d2: f64, old2: f64) -> bool {
+    if d2 >= old2 {
+        false
+    } else if d2 * SQUARE_MARGIN < old2 {
+        true
+    } else {
+        d2.sqrt() < old2.sqrt()
+    }
+}
 
 /// The arrays of a sweep, kept between sweeps.
 #[derive(Default)]
@@ -235,12 +267,12 @@ impl Sweep {
         // First in, first out: a vector read from `head` on (each vertex is queued about
         // once, so nothing is worth reclaiming).
         let mut queue: Vec<u32> = Vec::new();
-        let mut offer = |v: usize, old: f64, d: f64, src: u32, queue: &mut Vec<u32>| {
+        let mut offer = |v: usize, old: f64, d2: f64, src: u32, queue: &mut Vec<u32>| {
             let slot = &slots[v];
             if old == f64::INFINITY {
                 reached.push(v as u32);
             }
-            slot.key.store(d.to_bits(), Relaxed);
+            slot.key.store(d2.to_bits(), Relaxed);
             slot.src.store(src, Relaxed);
             if !slot.queued.load(Relaxed) {
                 slot.queued.store(true, Relaxed);
@@ -250,10 +282,10 @@ impl Sweep {
         for &i in group {
             let v = sources[i as usize].vertex.index();
             let r = reach[i as usize];
-            let d = pos[v].distance(r.point);
+            let d2 = pos[v].distance_squared(r.point);
             let old = slots[v].key();
-            if d <= r.chord && d < old {
-                offer(v, old, d, i, &mut queue);
+            if r.holds(d2) && nearer(d2, old) {
+                offer(v, old, d2, i, &mut queue);
             }
         }
         let mut head = 0;
@@ -266,19 +298,20 @@ impl Sweep {
             let home = region.map(|r| (r, r[v]));
             for u in mesh.neighbors(Vertex::new(v as u32)) {
                 let u = u.index();
+                // Most neighbours hold a nearer source already (no root taken for them).
+                let d2 = pos[u].distance_squared(r.point);
+                let old = slots[u].key();
+                if d2 >= old || d2 > r.above {
+                    continue;
+                }
+                // Then the region (read for the few left): a neighbour of another region is
+                // skipped either way, so its key, written by another group's sweep meanwhile,
+                // changes nothing but which test skips it.
                 if home.is_some_and(|(r, h)| r[u] != h) {
                     continue;
                 }
-                // Most neighbours hold a nearer source already: told apart by the squares, with
-                // a margin far above their rounding (the square root only for the others).
-                let d2 = pos[u].distance_squared(r.point);
-                let old = slots[u].key();
-                if d2 > old * old * SQUARE_MARGIN || d2 > r.chord2 {
-                    continue;
-                }
-                let d = d2.sqrt();
-                if d < old && d <= r.chord {
-                    offer(u, old, d, i, &mut queue);
+                if nearer(d2, old) && r.holds(d2) {
+                    offer(u, old, d2, i, &mut queue);
                 }
             }
         }
@@ -303,11 +336,22 @@ impl Sweep {
         let r = self.radius_km;
         let arc = (km * (1.0 + 1e-6) / r).min(std::f64::consts::PI);
         let cut = 2.0 * r * (0.5 * arc).sin();
-        move |i| self.chord(i) > cut
+        // The root taken only for squares too close to the cut's to tell.
+        let (lo, hi) = (cut * cut / SQUARE_MARGIN, cut * cut * SQUARE_MARGIN);
+        let all = cut < 0.0;
+        move |i| {
+            let k = self.square(i);
+            all || k > hi || (k >= lo && k.sqrt() > cut)
+        }
     }
 
     /// The chord (km) from slot `i` to its source, `+∞` when none.
     fn chord(&self, i: usize) -> f64 {
+        self.square(i).sqrt()
+    }
+
+    /// The squared chord (km²) from slot `i` to its source, `+∞` when none.
+    fn square(&self, i: usize) -> f64 {
         self.slots.get(i).map_or(f64::INFINITY, Slot::key)
     }
 

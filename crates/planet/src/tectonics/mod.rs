@@ -303,6 +303,9 @@ struct Scratch {
     sweep: distance::Sweep,
     /// The edges joining two plates, from the front stage to the relief.
     band: Vec<quadedge::Edge>,
+    /// The vertices with a neighbour on another plate after the motion, when the motion
+    /// hands them back (the front stage takes them; empty: it scans the edges).
+    moved: Vec<quadedge::Vertex>,
     crust: new_crust::Buffers,
     /// The fresh sphere every resample lands on, turned.
     sphere: world_ops::KeptSphere,
@@ -376,7 +379,10 @@ impl Tectonics {
             lap = Instant::now();
             s
         };
-        r.restore = self.motion(world)?;
+        let mut moved = std::mem::take(&mut self.scratch.moved);
+        let motion = self.motion(world, &mut moved);
+        self.scratch.moved = moved;
+        r.restore = motion?;
         r.times.motion = split();
         let b = boundary::subduct_and_collide(
             world,
@@ -384,7 +390,7 @@ impl Tectonics {
             &self.params,
             &mut self.scratch.sweep,
             &mut self.polarity,
-            &mut self.scratch.band,
+            (&mut self.scratch.moved, &mut self.scratch.band),
             &mut self.sutures,
         )?;
         r.subducted = b.subducted;

@@ -7,10 +7,12 @@ use super::{PLATE, Tectonics, TectonicsError, read, world_err};
 use world::World;
 
 impl Tectonics {
-    /// Turns every vertex with its plate by `omega · dt` about the plate's pole.
+    /// Turns every vertex with its plate by `omega · dt` about the plate's pole, and leaves in
+    /// `band` the vertices with a neighbour on another plate (the subduction's starting set).
     pub(super) fn motion(
         &self,
         world: &mut World,
+        band: &mut Vec<quadedge::Vertex>,
     ) -> Result<delaunay::RestoreStats, TectonicsError> {
         let dt = self.params.time_step_myr;
         let radius = self.params.radius_km;
@@ -35,9 +37,10 @@ impl Tectonics {
         };
         // Each plate turns rigidly: the world repairs only where plates meet, sub-step by
         // sub-step, in one edit (one journal replay into the layers).
-        // No edit report: nothing here refreshes derived data from it.
+        // No edit report: nothing here refreshes derived data from it. The band comes back for
+        // the subduction, which then does not scan every edge.
         world
-            .turn_regions_in_steps_unreported(&plate, &turns, subs, &options)
+            .turn_regions_in_steps_banded(&plate, &turns, subs, &options, band)
             .map_err(world_err("motion"))
     }
 }

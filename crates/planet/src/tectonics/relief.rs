@@ -166,8 +166,8 @@ struct FrontEdge {
 
 /// The converging boundary edges as distance sources (the overriding end's and the diving
 /// end's, at the edge's midpoint, tagged with the front's index), the fronts, and the edges
-/// counted (only counted without `sweep`). The edges are classified on all cores, in edge
-/// order.
+/// counted (only counted without `sweep`: no list made). The edges are classified on all
+/// cores, in edge order.
 fn fronts(
     world: &World,
     layers: &Layers<'_>,
@@ -181,32 +181,44 @@ fn fronts(
     let (plate, crust, age) = (layers.plate, layers.crust, layers.age);
     // Per boundary edge between known plates: the closing speed, and the overriding and
     // diving ends when it converges.
-    let classified: Vec<(f64, Vertex, Vertex, DVec3)> = edges
-        .par_iter()
-        .filter_map(|&e| {
-            let (a, b) = (mesh.origin(e), mesh.dest(e));
-            let (pa, pb) = (plate[a.index()] as usize, plate[b.index()] as usize);
-            if pa >= plates.len() || pb >= plates.len() {
-                return None;
-            }
-            let (xa, xb) = (pos[a.index()], pos[b.index()]);
-            let mid = (xa + xb).normalize() * params.radius_km;
-            let dir = (xb - xa).try_normalize()?;
-            let closing = -(plates[pb].velocity(mid) - plates[pa].velocity(mid)).dot(dir);
-            let (ca, cb) = (
-                crust[a.index()] == CONTINENTAL,
-                crust[b.index()] == CONTINENTAL,
-            );
-            // Which end overrides: a continent over an ocean, else the younger crust.
-            let a_over = match (ca, cb) {
-                (true, false) => true,
-                (false, true) => false,
-                _ => age[a.index()] <= age[b.index()],
-            };
-            let (over, under) = if a_over { (a, b) } else { (b, a) };
-            Some((closing, over, under, mid))
-        })
-        .collect();
+    let classify = |&e: &Edge| {
+        let (a, b) = (mesh.origin(e), mesh.dest(e));
+        let (pa, pb) = (plate[a.index()] as usize, plate[b.index()] as usize);
+        if pa >= plates.len() || pb >= plates.len() {
+            return None;
+        }
+        let (xa, xb) = (pos[a.index()], pos[b.index()]);
+        let mid = (xa + xb).normalize() * params.radius_km;
+        let dir = (xb - xa).try_normalize()?;
+        let closing = -(plates[pb].velocity(mid) - plates[pa].velocity(mid)).dot(dir);
+        let (ca, cb) = (
+            crust[a.index()] == CONTINENTAL,
+            crust[b.index()] == CONTINENTAL,
+        );
+        // Which end overrides: a continent over an ocean, else the younger crust.
+        let a_over = match (ca, cb) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => age[a.index()] <= age[b.index()],
+        };
+        let (over, under) = if a_over { (a, b) } else { (b, a) };
+        Some((closing, over, under, mid))
+    };
+    if !sweep {
+        // Counted only: no list of the edges.
+        let (separating, all) = edges
+            .par_iter()
+            .filter_map(classify)
+            .map(|c| (usize::from(c.0 <= 0.0), 1))
+            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
+        let seen = Seen {
+            converging: all - separating,
+            separating,
+        };
+        return (Vec::new(), Vec::new(), seen);
+    }
+    let classified: Vec<(f64, Vertex, Vertex, DVec3)> =
+        edges.par_iter().filter_map(classify).collect();
     let mut seen = Seen {
         converging: 0,
         separating: 0,
@@ -218,9 +230,6 @@ fn fronts(
             continue;
         }
         seen.converging += 1;
-        if !sweep {
-            continue;
-        }
         let i = fronts.len() as u32;
         fronts.push(FrontEdge {
             point: mid,
@@ -364,5 +373,38 @@ fn relieve(
         } else {
             orogeny::ARC
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tectonics::{Tectonics, band};
+
+    /// Between sweeps the fronts are only counted: the counts of the listed fronts, and the
+    /// sources are the converging edges' two ends.
+    #[test]
+    fn counted_fronts_are_the_listed_ones() {
+        let params = Params::earth(6000, 3);
+        let mut world = world_ops::fibonacci_world(6000, params.radius_km, 0.3, 3).unwrap();
+        let mut t = Tectonics::new(&mut world, params).unwrap();
+        for _ in 0..5 {
+            t.step(&mut world).unwrap();
+        }
+        let layers = Layers::of(&world).unwrap();
+        let edges = band::boundary_edges(world.mesh(), layers.plate);
+        let (params, plates) = (&t.params, &t.plates);
+        let (s, f, listed) = fronts(&world, &layers, plates, params, &edges, true);
+        let (none, no_fronts, counted) = fronts(&world, &layers, plates, params, &edges, false);
+        assert_eq!(
+            (counted.converging, counted.separating),
+            (listed.converging, listed.separating)
+        );
+        assert!(listed.converging > 20 && listed.separating > 20);
+        assert_eq!(
+            (s.len(), f.len()),
+            (2 * listed.converging, listed.converging)
+        );
+        assert!(none.is_empty() && no_fronts.is_empty());
     }
 }

@@ -16,7 +16,6 @@ use delaunay::internals::{MortonFrame, refine_runs};
 use delaunay::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Face, Mesh, Vertex};
-use rayon::prelude::*;
 
 impl World {
     /// [`World::insert_points`] with a face near each point: the point's location walks from
@@ -47,11 +46,11 @@ impl World {
             return Err(EditError::OffSurface { index });
         }
         self.geometric_edit(PositionWrites::Appended, |g, mesh, positions| {
-            let dead = dead_positions(mesh, positions);
-            let r = insert_on(g, mesh, positions, points)
+            let mut stale = Stale::of(positions);
+            let r = insert_on(g, mesh, positions, points, &mut stale)
                 .and_then(|new| fault::stage("insert: inserted").map(|()| new));
             if r.is_err() {
-                put_back(positions, &dead);
+                stale.put_back(positions);
             }
             r
         })
@@ -61,8 +60,8 @@ impl World {
     /// gives each round's points (with a face near each) from the mesh as the rounds before
     /// left it, `new` being the previous round's new vertices in its input order (empty for
     /// the first round); an empty round, or `max_rounds` of them, ends. The world is the one
-    /// the same rounds make as separate calls, but the layers see one journal replay and the
-    /// dead slots are scanned once (separate calls pay both per round). Returns each round's
+    /// the same rounds make as separate calls, but the layers see one journal replay
+    /// (separate calls pay one per round). Returns each round's
     /// new vertices, in its input order.
     ///
     /// ```
@@ -96,8 +95,8 @@ impl World {
 }
 
 /// The rounds of [`World::insert_points_in_rounds`] on the lent mesh and positions, then
-/// `check` of the rounds' new vertices; on failure the dead slots' positions are put back
-/// (the runner rolls the rest back).
+/// `check` of the rounds' new vertices; on failure the reused dead slots' positions are put
+/// back (the runner rolls the rest back).
 pub(super) fn rounds_on(
     g: Geometry,
     mesh: &mut Mesh,
@@ -106,7 +105,7 @@ pub(super) fn rounds_on(
     next: &mut impl FnMut(&Mesh, &[DVec3], &[Vertex]) -> Vec<(DVec3, Face)>,
     check: impl FnOnce(&[Vec<Vertex>]) -> Result<(), EditError>,
 ) -> Result<Vec<Vec<Vertex>>, EditError> {
-    let dead = dead_positions(mesh, positions);
+    let mut stale = Stale::of(positions);
     let mut rounds: Vec<Vec<Vertex>> = Vec::new();
     let mut before = 0;
     let mut r = Ok(());
@@ -125,7 +124,7 @@ pub(super) fn rounds_on(
         };
         r = match points.iter().position(|&(p, _)| !g.contains(p)) {
             Some(i) => Err(EditError::OffSurface { index: before + i }),
-            None => insert_on(g, mesh, positions, &points).map(|new| rounds.push(new)),
+            None => insert_on(g, mesh, positions, &points, &mut stale).map(|new| rounds.push(new)),
         }
         .map_err(shift);
         if r.is_err() {
@@ -137,30 +136,43 @@ pub(super) fn rounds_on(
         .and_then(|()| fault::stage("insert: inserted"))
         .and_then(|()| check(&rounds));
     if r.is_err() {
-        put_back(positions, &dead);
+        stale.put_back(positions);
     }
     r.map(|()| rounds)
 }
 
-/// The positions of the dead slots: insertions may reuse them, and the rollback must put
-/// their stale positions back (appended ones are dropped by the runner).
-fn dead_positions(mesh: &Mesh, positions: &[DVec3]) -> Vec<(usize, DVec3)> {
-    if mesh.vertex_count() < mesh.vertex_slots() {
-        // Every slot is read (no free list is public): on all cores, in slot order.
-        (0..mesh.vertex_slots().min(positions.len()))
-            .into_par_iter()
-            .filter(|&i| !mesh.is_vertex_alive(Vertex::new(i as u32)))
-            .map(|i| (i, positions[i]))
-            .collect()
-    } else {
-        Vec::new()
-    }
+/// The stale positions of the dead slots an edit's insertions reused (kept by the rollback,
+/// which drops appended positions only): recorded as each insertion overwrites one, so an
+/// edit costs what it inserts, not a pass over every slot.
+struct Stale {
+    /// The positions' length when the edit began: slots past it are appended ones.
+    len: usize,
+    reused: Vec<(usize, DVec3)>,
 }
 
-/// See [`dead_positions`].
-fn put_back(positions: &mut [DVec3], dead: &[(usize, DVec3)]) {
-    for &(i, p) in dead {
-        positions[i] = p;
+impl Stale {
+    fn of(positions: &[DVec3]) -> Stale {
+        Stale {
+            len: positions.len(),
+            reused: Vec::new(),
+        }
+    }
+
+    /// Slot `i` held `old` before an insertion wrote it.
+    fn record(&mut self, i: usize, old: Option<DVec3>) {
+        if let Some(old) = old.filter(|_| i < self.len) {
+            self.reused.push((i, old));
+        }
+    }
+
+    /// The reused slots' positions as they were (latest first, so a slot written twice
+    /// ends with its first value).
+    fn put_back(&self, positions: &mut [DVec3]) {
+        for &(i, p) in self.reused.iter().rev() {
+            if let Some(x) = positions.get_mut(i) {
+                *x = p;
+            }
+        }
     }
 }
 
@@ -170,38 +182,37 @@ fn insert_on(
     mesh: &mut Mesh,
     positions: &mut Vec<DVec3>,
     points: &[(DVec3, Face)],
+    stale: &mut Stale,
 ) -> Result<Vec<Vertex>, EditError> {
     match g {
-        Geometry::Sphere { .. } => insert_near(&delaunay::Sphere, mesh, positions, points),
-        Geometry::Plane => insert_near(&delaunay::Plane, mesh, positions, points),
+        Geometry::Sphere { .. } => insert_near(&delaunay::Sphere, mesh, positions, points, stale),
+        Geometry::Plane => insert_near(&delaunay::Plane, mesh, positions, points, stale),
     }
 }
 
-/// Inserts each point from its hint (see [`World::insert_points_near`]); stops at the first
-/// refusal (the caller rolls the mesh back).
-fn insert_near<S: Surface>(
+/// Inserts each point from its hint (see [`World::insert_points_near`]) in spatial order,
+/// planned on all cores ([`delaunay::insert_in_order`]: the world of one insertion at a time);
+/// stops at the first refusal (the caller rolls the mesh back, and puts back the slots
+/// `stale` recorded).
+fn insert_near<S: Surface + Sync>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &mut Vec<DVec3>,
     points: &[(DVec3, Face)],
+    stale: &mut Stale,
 ) -> Result<Vec<Vertex>, EditError> {
     let item = |index: usize| move |error: DelaunayError| EditError::Item { index, error };
     positions
         .try_reserve(points.len())
         .map_err(|_| item(0)(quadedge::MeshError::OutOfMemory.into()))?;
     let mut new = vec![Vertex::INVALID; points.len()];
-    let mut last: Option<Face> = None;
-    for i in spatial_order(points) {
-        let (p, hint) = points[i];
-        let start = if mesh.is_face_alive(hint) {
-            Some(hint)
-        } else {
-            last
-        };
-        let ins = delaunay::insert(surface, mesh, positions, p, start).map_err(item(i))?;
-        new[i] = ins.vertex;
-        last = mesh.vertex_faces(ins.vertex).next();
-    }
+    let order = spatial_order(points);
+    let ordered: Vec<(DVec3, Face)> = order.iter().map(|&i| points[i]).collect();
+    delaunay::insert_in_order(surface, mesh, positions, &ordered, |k, ins, old| {
+        stale.record(ins.vertex.index(), old);
+        new[order[k]] = ins.vertex;
+    })
+    .map_err(|(k, e)| item(order[k])(e))?;
     Ok(new)
 }
 
@@ -399,6 +410,39 @@ pub(super) mod tests {
             })
             .unwrap();
         assert_eq!(got.len(), 1);
+    }
+
+    /// A failure after insertions that reused dead slots puts their stale positions back,
+    /// bit for bit (the slots are recorded as they are written, not saved beforehand).
+    #[test]
+    fn a_late_refusal_puts_back_the_reused_slots_positions() {
+        let (mut w, _) = planet();
+        let bits = |w: &World| -> Vec<[u64; 3]> {
+            w.positions()
+                .iter()
+                .map(|p| p.to_array().map(f64::to_bits))
+                .collect()
+        };
+        let before = bits(&w);
+        let dead: Vec<usize> = (0..w.mesh().vertex_slots())
+            .filter(|&i| !w.mesh().is_vertex_alive(Vertex::new(i as u32)))
+            .collect();
+        assert!(dead.len() > 100);
+        let first: Vec<Face> = w.mesh().faces().step_by(7).collect();
+        let mut reused = 0;
+        let r = w.insert_points_in_rounds(3, |mesh, pos, new| {
+            reused += new.iter().filter(|v| dead.contains(&v.index())).count();
+            let mut points = round_points(mesh, pos, new, &first);
+            if !new.is_empty() {
+                // The round's last point repeats a vertex made before.
+                points.push((pos[new[0].index()], Face::INVALID));
+            }
+            points
+        });
+        assert!(matches!(r, Err(EditError::Item { .. })), "{r:?}");
+        // Every dead slot was reused by the first round, then rolled back.
+        assert_eq!(reused, dead.len());
+        assert_eq!(bits(&w), before);
     }
 
     #[test]

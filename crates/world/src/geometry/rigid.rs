@@ -97,7 +97,7 @@ impl World {
         steps: usize,
         options: &MoveOptions,
     ) -> Result<(RestoreStats, EditReport), EditError> {
-        self.turn_in_steps(region, turns, steps, options, true)
+        self.turn_in_steps(region, turns, steps, options, true, None)
     }
 
     /// [`World::turn_regions_in_steps`] without the [`EditReport`], for a caller that
@@ -126,11 +126,55 @@ impl World {
         steps: usize,
         options: &MoveOptions,
     ) -> Result<RestoreStats, EditError> {
-        let (stats, _) = self.turn_in_steps(region, turns, steps, options, false)?;
+        let (stats, _) = self.turn_in_steps(region, turns, steps, options, false, None)?;
         Ok(stats)
     }
 
-    /// The motion of [`World::turn_regions_in_steps`], with its report or without.
+    /// [`World::turn_regions_in_steps_unreported`] that also hands back where the regions
+    /// meet after the motion: `band` (emptied first, left empty on error) becomes the live
+    /// vertices with a neighbour in another region, sorted, regions told apart as the motion
+    /// does (every value at or beyond `turns.len()` is one region that stays). The motion
+    /// finds it from its last sub-step's band and the vertices that sub-step's repair
+    /// changed, so a caller that needs the boundaries after the motion (a planet's plate
+    /// boundaries) skips a pass over every edge.
+    ///
+    /// ```
+    /// use world::{MoveOptions, World};
+    /// let mut world = World::fibonacci_sphere(5000, 1.0, 0.3, 1).unwrap();
+    /// let region: Vec<u32> = world.positions().iter().map(|p| u32::from(p.z < 0.0)).collect();
+    /// let turns = [glam::DQuat::from_rotation_z(0.002)];
+    /// let mut band = Vec::new();
+    /// world
+    ///     .turn_regions_in_steps_banded(&region, &turns, 2, &MoveOptions::default(), &mut band)
+    ///     .unwrap();
+    /// let mesh = world.mesh();
+    /// let across = |v: quadedge::Vertex| {
+    ///     mesh.neighbors(v).any(|u| region[u.index()] != region[v.index()])
+    /// };
+    /// let scan: Vec<_> = mesh.vertices().filter(|&v| across(v)).collect();
+    /// assert!(band == scan && !band.is_empty());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`World::turn_regions_in_steps`], the world unchanged and `band` empty.
+    pub fn turn_regions_in_steps_banded(
+        &mut self,
+        region: &[u32],
+        turns: &[DQuat],
+        steps: usize,
+        options: &MoveOptions,
+        band: &mut Vec<Vertex>,
+    ) -> Result<RestoreStats, EditError> {
+        band.clear();
+        let r = self.turn_in_steps(region, turns, steps, options, false, Some(&mut *band));
+        if r.is_err() {
+            band.clear();
+        }
+        Ok(r?.0)
+    }
+
+    /// The motion of [`World::turn_regions_in_steps`], with its report or without, and the
+    /// band after it into `band_out` when given.
     fn turn_in_steps(
         &mut self,
         region: &[u32],
@@ -138,12 +182,10 @@ impl World {
         steps: usize,
         options: &MoveOptions,
         report: bool,
+        band_out: Option<&mut Vec<Vertex>>,
     ) -> Result<(RestoreStats, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         let unit = unit_turns(turns)?;
-        if steps == 0 {
-            return Ok(Default::default());
-        }
         let which = |i: usize| {
             region
                 .get(i)
@@ -151,6 +193,12 @@ impl World {
                 .filter(|&r| (r as usize) < unit.len())
                 .unwrap_or(STILL)
         };
+        if steps == 0 {
+            if let Some(out) = band_out {
+                *out = band(&self.mesh, &which);
+            }
+            return Ok(Default::default());
+        }
         // As matrices: half the arithmetic of a quaternion's turn per vertex and sub-step.
         let matrices: Vec<DMat3> = unit.iter().map(|&q| DMat3::from_quat(q)).collect();
         let turn = Turn {
@@ -199,6 +247,14 @@ impl World {
                 total.relocation_flips += s.relocation_flips;
                 total.relocation_moves += s.relocation_moves;
                 total.merged += s.merged;
+            }
+            if let Some(out) = band_out {
+                *out = if total.merged == 0 {
+                    next_band(mesh, &which, &band, &changed)
+                } else {
+                    self::band(mesh, &which)
+                };
+                debug_assert_eq!(*out, self::band(mesh, &which), "the band after the motion");
             }
             Ok(total)
         });

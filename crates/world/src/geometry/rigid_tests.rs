@@ -161,3 +161,63 @@ fn random_rigid_turns_stay_exactly_delaunay() {
     }
     assert!(moves > 1000, "{moves} relocations moved a vertex");
 }
+
+/// The band handed back by the banded motion is the scan of every vertex's ring after it,
+/// the world is the one the motion without it makes, on one thread and on two, and zero
+/// steps hand back the band as it stands.
+#[test]
+fn the_banded_motion_hands_back_the_band_a_scan_finds() {
+    let scan = |world: &World, region: &[u32], regions: usize| -> Vec<quadedge::Vertex> {
+        let which = |v: quadedge::Vertex| region[v.index()].min(regions as u32);
+        let mesh = world.mesh();
+        mesh.vertices()
+            .filter(|&v| mesh.neighbors(v).any(|u| which(u) != which(v)))
+            .collect()
+    };
+    let mut sizes = 0;
+    for seed in 0..4 {
+        let mut rng = testkit::Rng::new(seed + 40);
+        let mut world = World::fibonacci_sphere(2500, 1.0, 0.3, seed).unwrap();
+        let spacing = (4.0 * std::f64::consts::PI / 2500.0).sqrt();
+        for round in 0..4 {
+            let plates = 2 + rng.below(6);
+            let angle = spacing * (0.2 + rng.unit_f64());
+            let (mut region, turns) =
+                testkit::plate_regions(world.positions(), plates, angle, &mut rng);
+            // Some vertices beyond the turns (they stay, one region with any such value).
+            for r in region.iter_mut().step_by(97) {
+                *r = turns.len() as u32 + (*r % 3);
+            }
+            let steps = round % 3;
+            let options = MoveOptions::default();
+            let mut plain = world.clone();
+            plain
+                .turn_regions_in_steps_unreported(&region, &turns, steps, &options)
+                .unwrap();
+            let mut bands = Vec::new();
+            for pool in testkit::thread_pools() {
+                let mut banded = world.clone();
+                let mut band = vec![quadedge::Vertex::new(3)];
+                pool.install(|| {
+                    banded
+                        .turn_regions_in_steps_banded(&region, &turns, steps, &options, &mut band)
+                        .unwrap()
+                });
+                assert!(banded == plain, "seed {seed} round {round}");
+                assert_eq!(band, scan(&banded, &region, turns.len()));
+                bands.push(band);
+            }
+            assert!(bands.iter().all(|b| *b == bands[0]));
+            sizes += bands[0].len();
+            world = plain;
+        }
+    }
+    assert!(sizes > 2000, "{sizes}");
+    // A refused motion leaves the band empty.
+    let mut world = World::fibonacci_sphere(500, 1.0, 0.3, 5).unwrap();
+    let zero = [DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0)];
+    let mut band = vec![quadedge::Vertex::new(1)];
+    let e =
+        world.turn_regions_in_steps_banded(&[0; 500], &zero, 2, &MoveOptions::default(), &mut band);
+    assert!(e.is_err() && band.is_empty());
+}

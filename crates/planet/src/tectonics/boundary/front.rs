@@ -22,7 +22,7 @@
 use super::{OVERLAP_CELLS, Overlap, Polarity, WALK_CHUNK, dives};
 use crate::tectonics::{CONTINENTAL, Params, Plate, band, world_ops};
 use glam::{DQuat, DVec3};
-use quadedge::{Edge, Vertex};
+use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
 use world::World;
 
@@ -43,41 +43,21 @@ struct Probe {
 }
 
 /// The vertices that the coming motion puts into another plate's present territory, in
-/// increasing order (see the module docs).
+/// increasing order (see the module docs); `ends` are the boundary band's vertices (those
+/// with a neighbour on another plate), in increasing order.
 pub(super) fn find_overlaps(
     world: &World,
     plates: &[Plate],
     params: &Params,
     plate: &[u32],
     crust: &[u8],
-    edges: &[Edge],
+    ends: &[Vertex],
     polarity: &Polarity,
 ) -> Vec<Overlap> {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let dt = params.time_step_myr;
-    // The first row: boundary vertices where the plate across closes in (only there can
-    // crust overlap), from the boundary edges' two ends: each vertex once, with the plate
-    // across of the lowest id that closes in and that plate's vertex (its walk starts there,
-    // nearer to where it lands); in vertex order whatever the threads.
-    let closing = |v: Vertex, u: Vertex| {
-        let (mine, theirs) = (
-            plates.get(plate[v.index()] as usize)?,
-            plates.get(plate[u.index()] as usize)?,
-        );
-        let x = pos[v.index()];
-        let c = (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x);
-        (c < 0.0).then_some((v, plate[u.index()], u))
-    };
-    let mut first: Vec<(Vertex, u32, Vertex)> = edges
-        .par_iter()
-        .flat_map_iter(|&e| {
-            let (v, u) = (mesh.origin(e), mesh.dest(e));
-            [closing(v, u), closing(u, v)].into_iter().flatten()
-        })
-        .collect();
-    first.par_sort_unstable();
-    first.dedup_by_key(|(v, _, _)| *v);
+    let first = first_row(mesh, pos, plates, plate, ends);
     let mut row: Vec<Probe> = first
         .iter()
         .map(|&(v, other, across)| Probe {
@@ -196,6 +176,38 @@ pub(super) fn find_overlaps(
     }
     found.par_sort_unstable_by_key(|o| o.vertex);
     found
+}
+
+/// The first row: the boundary vertices where the plate across closes in (only there can
+/// crust overlap), each with the plate across of the lowest id that closes in and that
+/// plate's lowest vertex next to it (its walk starts there, nearer to where it lands); in
+/// vertex order whatever the threads. From `ends` (sorted, each once) by a ring each, no
+/// sort: each boundary edge's two ends are met once from either side, as a pass over the
+/// edges would meet them.
+fn first_row(
+    mesh: &Mesh,
+    pos: &[DVec3],
+    plates: &[Plate],
+    plate: &[u32],
+    ends: &[Vertex],
+) -> Vec<(Vertex, u32, Vertex)> {
+    ends.par_iter()
+        .with_min_len(1024)
+        .filter_map(|&v| {
+            let mine = plates.get(plate[v.index()] as usize)?;
+            let x = pos[v.index()];
+            mesh.neighbors(v)
+                .filter(|u| plate[u.index()] != plate[v.index()])
+                .filter(|u| {
+                    plates.get(plate[u.index()] as usize).is_some_and(|theirs| {
+                        (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x) < 0.0
+                    })
+                })
+                .map(|u| (plate[u.index()], u))
+                .min()
+                .map(|(other, u)| (v, other, u))
+        })
+        .collect()
 }
 
 #[cfg(test)]

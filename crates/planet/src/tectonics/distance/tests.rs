@@ -254,9 +254,15 @@ fn beyond_is_never_wrong_and_sure_well_past_its_distance() {
     let mut sweep = Sweep::default();
     sweep.run(&mesh, &pos, r, &sources, 2500.0, None);
     let (mut sure, mut open) = (0, 0);
+    // The chord against the cut, as the squares' test stands for.
+    let by_chord = |km: f64, v: usize| {
+        let arc = (km * (1.0 + 1e-6) / r).min(std::f64::consts::PI);
+        sweep.chord(v) > 2.0 * r * (0.5 * arc).sin()
+    };
     for km in [0.0, 180.0, 180.00001, 1000.0, 2500.0] {
         let beyond = sweep.beyond(km);
         for v in 0..pos.len() {
+            assert_eq!(beyond(v), by_chord(km, v), "{km} {v}");
             let d = f64::from(sweep.dist(v));
             if beyond(v) {
                 assert!(d >= km, "{v}: {d} < {km}");
@@ -273,10 +279,39 @@ fn beyond_is_never_wrong_and_sure_well_past_its_distance() {
     for km in [f64::NAN, -5.0, 1e9, f64::INFINITY] {
         let beyond = sweep.beyond(km);
         for v in 0..pos.len() + 10 {
+            assert_eq!(beyond(v), by_chord(km, v), "{km} {v}");
             if beyond(v) {
                 let d = sweep.dist(v);
                 assert!(d == FAR || f64::from(d) >= km, "{km} {v}: {d}");
             }
         }
     }
+}
+
+/// The squares' tests decide as the rounded roots do, at ties and within an ulp of them.
+#[test]
+fn squares_order_as_their_rounded_roots() {
+    let mut rng = testkit::Rng::new(23);
+    let mut close = 0;
+    for k in 0..200_000 {
+        // A chord, and squares around its square: equal roots, an ulp apart, far apart.
+        let c = 1e-3 + rng.unit_f64() * 2e4;
+        let c2 = c * c;
+        let step = |x: f64, n: i64| f64::from_bits((x.to_bits() as i64 + n) as u64);
+        let a = step(c2, rng.below(9) as i64 - 4);
+        let b = match k % 3 {
+            0 => step(a, rng.below(9) as i64 - 4),
+            1 => a * (1.0 + (rng.unit_f64() - 0.5) * 1e-11),
+            _ => a * (0.5 + rng.unit_f64()),
+        };
+        close += usize::from(a.sqrt() == b.sqrt() && a != b);
+        assert_eq!(nearer(a, b), a.sqrt() < b.sqrt(), "{a:e} {b:e}");
+        assert_eq!(nearer(a, f64::INFINITY), a.sqrt() < f64::INFINITY);
+        let reach = Reach::new(DVec3::ZERO, c);
+        assert_eq!(reach.holds(a), a.sqrt() <= c, "{a:e} within {c:e}");
+        assert_eq!(reach.holds(b), b.sqrt() <= c, "{b:e} within {c:e}");
+    }
+    // Squares whose roots round alike did occur (the case the roots decide).
+    assert!(close > 1000, "{close}");
+    assert!(!Reach::new(DVec3::ZERO, -1.0).holds(0.0));
 }

@@ -127,3 +127,46 @@ fn lying_labels_do_not_panic() {
         }
     }
 }
+
+/// Plates turned far enough that the band's fold tests, Lawson's start and the certificate's
+/// windings take the parallel paths (a band of at least 2048 vertices, but at most an eighth
+/// of them, beyond which whole-mesh scans take over): the repair is the same mesh, stats and
+/// changed vertices on 1, 2 and 4 threads, and Delaunay.
+#[test]
+fn rigid_band_restore_is_the_same_on_any_thread_count() {
+    let options = RestoreOptions::default();
+    let n = 60000;
+    let (mesh, mut pos) = sphere::fibonacci_sphere(n, 1.0, 0.4, 4).unwrap();
+    let mut rng = Rng::new(4);
+    let (labels, band) = turn_plates(&mesh, &mut pos, 8, 5.0 * mean_edge(n), &mut rng);
+    let parallel = 2048..n / 8;
+    assert!(parallel.contains(&band.len()), "band {}", band.len());
+    let runs: Vec<_> = testkit::thread_pools()
+        .iter()
+        .map(|pool| {
+            pool.install(|| {
+                let mut m = mesh.clone();
+                let mut changed = Vec::new();
+                let s = restore_rigid_band(
+                    &Sphere,
+                    &mut m,
+                    &mut pos,
+                    &band,
+                    &labels,
+                    &options,
+                    &mut changed,
+                )
+                .unwrap();
+                (m, s, changed)
+            })
+        })
+        .collect();
+    let (first, s, changed) = &runs[0];
+    assert!(s.relocated > 100 && changed.len() > 2048, "{s:?}");
+    assert_eq!(is_delaunay(&Sphere, first, &pos), Ok(()));
+    assert_eq!(triangle_set(first), from_scratch(first, &pos));
+    for (m, t, c) in &runs[1..] {
+        assert!(m == first);
+        assert_eq!((t, c), (s, changed));
+    }
+}

@@ -112,7 +112,6 @@ pub(super) fn certify_windings<S: Surface>(
     changed: &[Vertex],
     rigid: bool,
 ) -> Result<bool, DelaunayError> {
-    refuse_folds_around(surface, mesh, positions, changed)?;
     // A vertex winds as before unless it moved, its star changed or a neighbour moved.
     let mut wind: Vec<Vertex> = Vec::with_capacity(8 * moved.len() + changed.len());
     wind.extend_from_slice(changed);
@@ -122,11 +121,12 @@ pub(super) fn certify_windings<S: Surface>(
             wind.extend(mesh.neighbors(v));
         }
     }
-    wind.sort_unstable();
-    wind.dedup();
+    par::sort_dedup(&mut wind);
     if wind.len() >= par::PAR_MIN {
-        return Ok(par::all_wind_once(surface, mesh, positions, &wind));
+        // `changed` is part of `wind`: one walk of each ring for both tests.
+        return par::folds_then_windings(surface, mesh, positions, &wind, changed);
     }
+    refuse_folds_around(surface, mesh, positions, changed)?;
     Ok(wind
         .iter()
         .all(|&u| !mesh.is_vertex_alive(u) || winding(surface, mesh, positions, u) == 1))

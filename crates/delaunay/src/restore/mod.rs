@@ -13,7 +13,7 @@
 
 use crate::check::{check_covering, check_len, pos};
 use crate::covering::winding;
-use crate::flips::{flip_limit, lawson_tracked, star_and_link};
+use crate::flips::{flip_limit, lawson_tracked};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
@@ -189,8 +189,7 @@ fn restore_edits<S: Surface>(
     changed.extend_from_slice(&relocated);
     stats.flips += moved.lawson(mesh, &mut changed)?;
     changed.extend(touched.flipped);
-    changed.sort_unstable();
-    changed.dedup();
+    par::sort_dedup(&mut changed);
     // Folds, merges and mass motion are where vertices can pass one another far enough for
     // the repaired mesh to wrap the surface twice, with every local condition met (see
     // `crate::covering`); small moves (no fold) keep the covering. On the sphere without a
@@ -311,21 +310,15 @@ impl<'a, S: Surface> Moved<'a, S> {
     /// the number of flips.
     fn lawson(&self, mesh: &mut Mesh, changed: &mut Vec<Vertex>) -> Result<usize, DelaunayError> {
         let mut stack = Vec::new();
-        changed.sort_unstable();
-        changed.dedup();
+        par::sort_dedup(changed);
         match &self.mask {
-            Some(m) => scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?,
-            None => {
-                for &v in &self.vertices {
-                    if mesh.is_vertex_alive(v) {
-                        star_and_link(mesh, v, &mut stack);
-                    }
-                }
+            Some(m) => {
+                scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?;
+                par::stars_and_links(mesh, &[changed.as_slice()], &mut stack);
             }
-        }
-        for &v in changed.iter() {
-            if mesh.is_vertex_alive(v) {
-                star_and_link(mesh, v, &mut stack);
+            None => {
+                let lists = [self.vertices.as_slice(), changed.as_slice()];
+                par::stars_and_links(mesh, &lists, &mut stack);
             }
         }
         // The budget counts every edge queued, before the first tests drop most of them.

@@ -7,6 +7,7 @@ use super::folded_faces;
 use super::pieces::{Pieces, folded_faces_in};
 use crate::check::is_reflex;
 use crate::covering::winding;
+use crate::flips::star_and_link;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
@@ -53,17 +54,39 @@ pub(super) fn first_folded<S: Surface>(
     Ok(None)
 }
 
-/// Does every live vertex of `vertices` wind once?
-pub(super) fn all_wind_once<S: Surface>(
+/// With `changed` sorted and part of sorted `wind`: [`DelaunayError::FoldUnresolved`] for the
+/// first vertex of `changed` with a clockwise or flat face around it (or the first error met
+/// before it), else whether every live vertex of `wind` winds once. What the fold test of
+/// `changed` followed by the windings of `wind` give, in one pass over the rings.
+pub(super) fn folds_then_windings<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
-    vertices: &[Vertex],
-) -> bool {
-    vertices
+    wind: &[Vertex],
+    changed: &[Vertex],
+) -> Result<bool, DelaunayError> {
+    let tested: Vec<(Result<bool, DelaunayError>, bool)> = wind
         .par_iter()
         .with_min_len(256)
-        .all(|&u| !mesh.is_vertex_alive(u) || winding(surface, mesh, positions, u) == 1)
+        .map(|&u| {
+            if !mesh.is_vertex_alive(u) {
+                return (Ok(false), true);
+            }
+            let folded = match changed.binary_search(&u) {
+                Ok(_) => folded_faces(surface, mesh, positions, u).map(|n| n > 0),
+                Err(_) => Ok(false),
+            };
+            (folded, winding(surface, mesh, positions, u) == 1)
+        })
+        .collect();
+    let mut once = true;
+    for (&u, (folded, winds_once)) in wind.iter().zip(tested) {
+        if folded? {
+            return Err(DelaunayError::FoldUnresolved(u));
+        }
+        once &= winds_once;
+    }
+    Ok(once)
 }
 
 /// Keeps of Lawson's starting `stack` only the live edges that are not locally Delaunay now,
@@ -80,13 +103,17 @@ pub(super) fn keep_reflex<S: Surface>(
     positions: &[DVec3],
     stack: &mut Vec<Edge>,
 ) -> bool {
-    let mut seen = vec![false; mesh.quad_slots()];
+    // One bit per quad-edge: an eighth of a byte array's cache lines for this serial pass.
+    let quads = mesh.quad_slots();
+    let mut seen = vec![0u64; quads.div_ceil(64)];
     let mut last: Vec<Edge> = Vec::with_capacity(stack.len() / 2);
     for &e in stack.iter().rev() {
-        if let Some(s) = seen.get_mut(e.quad())
-            && !*s
+        let (word, bit) = (e.quad() / 64, 1u64 << (e.quad() % 64));
+        if e.quad() < quads
+            && let Some(s) = seen.get_mut(word)
+            && *s & bit == 0
         {
-            *s = true;
+            *s |= bit;
             last.push(e);
         }
     }
@@ -103,4 +130,44 @@ pub(super) fn keep_reflex<S: Surface>(
     last.retain(|_| keep.next() == Some(true));
     *stack = last;
     true
+}
+
+/// Sorts `vertices` and drops repeats, on all cores when there are many (the same result:
+/// equal vertices are the same value).
+pub(super) fn sort_dedup(vertices: &mut Vec<Vertex>) {
+    if vertices.len() >= PAR_MIN {
+        vertices.par_sort_unstable();
+    } else {
+        vertices.sort_unstable();
+    }
+    vertices.dedup();
+}
+
+/// Appends to `out` the star and link edges ([`star_and_link`]) of every live vertex of
+/// `lists`, list after list, each in order: what the serial loop pushes, built on all cores
+/// when there are many.
+pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out: &mut Vec<Edge>) {
+    let each = |v: Vertex, out: &mut Vec<Edge>| {
+        if mesh.is_vertex_alive(v) {
+            star_and_link(mesh, v, out);
+        }
+    };
+    for list in lists {
+        let list = list.as_ref();
+        if list.len() < PAR_MIN {
+            list.iter().for_each(|&v| each(v, out));
+            continue;
+        }
+        // Chunks in order, each built serially, then appended in order.
+        let chunks: Vec<Vec<Edge>> = list
+            .par_chunks(512)
+            .map(|chunk| {
+                let mut part = Vec::with_capacity(12 * chunk.len());
+                chunk.iter().for_each(|&v| each(v, &mut part));
+                part
+            })
+            .collect();
+        out.reserve(chunks.iter().map(Vec::len).sum());
+        chunks.iter().for_each(|part| out.extend_from_slice(part));
+    }
 }

@@ -16,6 +16,9 @@ use std::collections::VecDeque;
 pub(super) struct Touched {
     pub(super) stars: Vec<Vertex>,
     pub(super) flipped: Vec<Vertex>,
+    /// The faces the last relocation made that may be clockwise or flat (their corners; see
+    /// [`fold_suspects`]).
+    made: Vec<[Vertex; 3]>,
 }
 
 enum Relocation {
@@ -51,6 +54,8 @@ pub(super) fn relocate_folded<S: Surface>(
     let mut progress = false;
     // The old neighbours of the vertex being relocated, then its new ones (one buffer).
     let mut link: Vec<Vertex> = Vec::new();
+    // The corners of the clockwise or flat faces among those each relocation made.
+    let mut suspects = Vec::new();
     loop {
         let Some(v) = queue.pop_front() else {
             if deferred.is_empty() || !progress {
@@ -74,15 +79,22 @@ pub(super) fn relocate_folded<S: Surface>(
         link.clear();
         link.extend(mesh.neighbors(v));
         touched.stars.extend_from_slice(&link);
+        touched.made.clear();
         match relocate(surface, mesh, positions, v, options, stats, &mut touched)? {
             Relocation::Done => {
                 progress = true;
                 stats.relocated += 1;
                 relocated.push(v);
-                // Ear flips and the walk may have folded the old or new neighbourhood.
+                // Ear flips and the move may have folded the old or new neighbourhood. Only
+                // the corners of a clockwise or flat face among those the relocation made
+                // can have gained a fold (see `fold_suspects`): the others are not tested.
                 link.extend(mesh.neighbors(v));
+                fold_suspects(surface, positions, &touched.made, &mut suspects);
                 for &u in &link {
-                    if !queued[u.index()] && folded_faces(surface, mesh, positions, u)? > 0 {
+                    if suspects.contains(&u)
+                        && !queued[u.index()]
+                        && folded_faces(surface, mesh, positions, u)? > 0
+                    {
                         queued[u.index()] = true;
                         queue.push_back(u);
                     }
@@ -98,8 +110,34 @@ pub(super) fn relocate_folded<S: Surface>(
     }
 }
 
+/// The corners (in `out`, emptied first) of the faces among `made` that are clockwise or flat.
+///
+/// A relocation makes faces of four kinds: the ears that empty the star (convex unless a
+/// fallback ear was taken), the triangle of the last three neighbours that closes when the
+/// vertex leaves, the faces around the vertex in its new place, and the faces of Lawson flips
+/// (counter-clockwise: `lawson_collect` refuses any other). Every other face is as before,
+/// and every vertex with a fold is in the queue or being relocated (a relocated vertex's faces
+/// are counter-clockwise), so a vertex not in the queue gains a fold only as a corner of a
+/// clockwise or flat face of the first three kinds: `made` holds them all (some may be gone
+/// since, which only makes a corner tested for nothing).
+fn fold_suspects<S: Surface>(
+    surface: &S,
+    positions: &[DVec3],
+    made: &[[Vertex; 3]],
+    out: &mut Vec<Vertex>,
+) {
+    out.clear();
+    for f in made {
+        let [a, b, c] = f.map(|u| positions[u.index()]);
+        if surface.orient(a, b, c) <= 0.0 {
+            out.extend_from_slice(f);
+        }
+    }
+}
+
 /// Empties `v`'s star to three edges, finds the triangle holding its position by a walk that
-/// only reads, moves `v` there in one edit and flips around it.
+/// only reads, moves `v` there in one edit and flips around it. Appends to `touched.made` the
+/// corners of the faces it made that may be clockwise or flat (see [`fold_suspects`]).
 fn relocate<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
@@ -114,7 +152,20 @@ fn relocate<S: Surface>(
     }
     let mut created = Vec::new();
     stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
+    // The ears: the faces beside each new diagonal, except the (at most one) around `v`.
+    for &e in &created {
+        for f in [mesh.left(e), mesh.right(e)] {
+            if f.is_valid() {
+                let corners = mesh.face_vertices(f);
+                if !corners.contains(&v) {
+                    touched.made.push(corners);
+                }
+            }
+        }
+    }
     let link = link_triangle(mesh, v)?;
+    // The triangle that closes when `v` leaves it.
+    touched.made.push(link.map(|e| mesh.origin(e)));
     let Some(landing) = walk(surface, mesh, positions, v, link)? else {
         return Ok(Relocation::Deferred);
     };
@@ -130,6 +181,13 @@ fn relocate<S: Surface>(
         return Ok(merged);
     }
     flip_around(surface, mesh, positions, v, stats, touched)?;
+    // The faces around `v` in its new place (those of a landing flip included).
+    for e in mesh.outgoing(v) {
+        let f = mesh.left(e);
+        if f.is_valid() {
+            touched.made.push(mesh.face_vertices(f));
+        }
+    }
     Ok(Relocation::Done)
 }
 

@@ -423,19 +423,26 @@ fn next_band(
 }
 
 /// The live vertices with a neighbour in another region, sorted: one pass over the edges
-/// (cheaper than walking every vertex's ring), on all cores.
+/// (cheaper than walking every vertex's ring), on all cores in chunks of quad-edges, each a
+/// plain loop.
 fn band(mesh: &Mesh, which: &(impl Fn(usize) -> u32 + Sync)) -> Vec<Vertex> {
-    let mut ends: Vec<Vertex> = (0..mesh.quad_slots())
+    const CHUNK: usize = 8192;
+    let quads = mesh.quad_slots();
+    let mut ends: Vec<Vertex> = (0..quads.div_ceil(CHUNK))
         .into_par_iter()
-        .flat_map_iter(|q| {
-            let e = Edge::of_quad(q as u32);
-            let (a, b) = if mesh.is_edge_alive(e) {
-                (mesh.origin(e), mesh.dest(e))
-            } else {
-                (Vertex::INVALID, Vertex::INVALID)
-            };
-            let across = a.is_valid() && b.is_valid() && which(a.index()) != which(b.index());
-            across.then_some([a, b]).into_iter().flatten()
+        .flat_map_iter(|c| {
+            let mut part = Vec::new();
+            for q in c * CHUNK..quads.min((c + 1) * CHUNK) {
+                let e = Edge::of_quad(q as u32);
+                if !mesh.is_edge_alive(e) {
+                    continue;
+                }
+                let (a, b) = (mesh.origin(e), mesh.dest(e));
+                if a.is_valid() && b.is_valid() && which(a.index()) != which(b.index()) {
+                    part.extend([a, b]);
+                }
+            }
+            part
         })
         .collect();
     ends.par_sort_unstable();

@@ -5,19 +5,18 @@
 //! cargo run --release -p quadworld-planet --example budget -- 20000,100000 100 [seed] [every]
 //! ```
 
+mod args;
+
 use planet::tectonics::{Params, Tectonics, continental_fraction, summarize, world_ops};
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let sizes: Vec<usize> = args
-        .get(1)
-        .map_or("20000,100000", String::as_str)
-        .split(',')
-        .map(|s| s.parse().expect("vertex counts, comma-separated"))
-        .collect();
-    let steps: usize = args.get(2).map_or(100, |s| s.parse().expect("steps"));
-    let seed: u64 = args.get(3).map_or(2026, |s| s.parse().expect("seed"));
-    let every: usize = args.get(4).map_or(10, |s| s.parse().expect("every"));
+    let args::Args {
+        sizes,
+        steps,
+        seed,
+        rest,
+    } = args::parse("20000,100000", 100, 2026);
+    let every: usize = rest.first().map_or(10, |s| s.parse().expect("every"));
     for &n in &sizes {
         let params = Params::earth(n, seed);
         let mut world = world_ops::fibonacci_world(n, params.radius_km, 0.3, seed).expect("sphere");

@@ -14,22 +14,21 @@
 //!
 //! The steady rates of simple boundaries are checked by `tests/plate_rates.rs`.
 
+mod args;
+
 use planet::tectonics::{CRUST, PLATE, POSITION, Params, Tectonics, plate_areas, world_ops};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use world::World;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let sizes: Vec<usize> = args
-        .get(1)
-        .map_or("100000,1000000", String::as_str)
-        .split(',')
-        .map(|s| s.parse().expect("vertex counts, comma-separated"))
-        .collect();
-    let steps: usize = args.get(2).map_or(40, |s| s.parse().expect("steps"));
-    let seed: u64 = args.get(3).map_or(3, |s| s.parse().expect("seed"));
-    let out = args.get(4).map_or("plate_rates.csv", String::as_str);
+    let args::Args {
+        sizes,
+        steps,
+        seed,
+        rest,
+    } = args::parse("100000,1000000", 40, 3);
+    let out = rest.first().map_or("plate_rates.csv", String::as_str);
     let mut runs: Vec<(usize, World, Tectonics)> = sizes
         .iter()
         .map(|&n| {

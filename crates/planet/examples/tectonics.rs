@@ -5,20 +5,19 @@
 //! cargo run --release -p quadworld-planet --example tectonics -- 20000,100000,1000000 60 [seed] [threads]
 //! ```
 
+mod args;
+
 use planet::tectonics::{Params, Tectonics, binned_elevation, correlation, summarize, world_ops};
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let sizes: Vec<usize> = args
-        .get(1)
-        .map_or("20000,100000", String::as_str)
-        .split(',')
-        .map(|s| s.parse().expect("vertex counts, comma-separated"))
-        .collect();
-    let steps: usize = args.get(2).map_or(60, |s| s.parse().expect("steps"));
-    let seed: u64 = args.get(3).map_or(2026, |s| s.parse().expect("seed"));
-    let threads: usize = args.get(4).map_or(2, |s| s.parse().expect("threads"));
+    let args::Args {
+        sizes,
+        steps,
+        seed,
+        rest,
+    } = args::parse("20000,100000", 60, 2026);
+    let threads: usize = rest.first().map_or(2, |s| s.parse().expect("threads"));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

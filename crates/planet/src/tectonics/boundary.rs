@@ -350,13 +350,8 @@ fn collided(
 ) -> Collided {
     let (plate, crust) = layers;
     let (mesh, pos) = (world.mesh(), world_ops::positions(world));
-    // Only the faster plate's crust is taken up or sutured (ties: the higher id's). Speeds
-    // are drawn from the seed, so the choice is the same on every mesh (comparing areas was
-    // not, for two plates of nearly equal size).
-    let faster = |a: u32, b: u32| {
-        let (pa, pb) = (plates[a as usize], plates[b as usize]);
-        pa.omega > pb.omega || (pa.omega == pb.omega && a > b)
-    };
+    // Only the faster plate's crust is taken up or sutured.
+    let faster = |a: u32, b: u32| suture::faster(plates, a, b);
     let active: Vec<_> = contacts
         .iter()
         .filter(|&(&(a, b), _)| faster(a, b))

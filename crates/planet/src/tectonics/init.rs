@@ -270,10 +270,7 @@ pub(super) fn collisions_at_start(
     let plate = super::slice(world, &PLATE)?;
     let crust = super::slice(world, &CRUST)?;
     let mesh = world.mesh();
-    let faster = |a: u32, b: u32| {
-        let (pa, pb) = (plates[a as usize], plates[b as usize]);
-        pa.omega > pb.omega || (pa.omega == pb.omega && a > b)
-    };
+    let faster = |a: u32, b: u32| super::suture::faster(plates, a, b);
     let mut pairs = super::suture::Collisions::new();
     for e in mesh.undirected_edges() {
         let (u, v) = (mesh.origin(e).index(), mesh.dest(e).index());

@@ -37,6 +37,14 @@ pub const SUTURE_MAX_KM2: f64 = 1_000_000.0;
 /// one resolution and not yet at the other, moving about 0.2% of the sphere.
 pub(super) type Collisions = std::collections::BTreeSet<(u32, u32)>;
 
+/// Whether plate `a` is the faster of `a` and `b` (ties: the higher id), the one whose crust a
+/// collision takes up or sutures. Speeds are drawn from the seed, so the choice is the same on
+/// every mesh (comparing areas was not, for two plates of nearly equal size).
+pub(super) fn faster(plates: &[super::Plate], a: u32, b: u32) -> bool {
+    let (pa, pb) = (plates[a as usize], plates[b as usize]);
+    pa.omega > pb.omega || (pa.omega == pb.omega && a > b)
+}
+
 /// What suturing keeps between steps: the pairs in collision, and per vertex slot the fills'
 /// scratch (all unset between calls: only the labelled vertices are reset).
 #[derive(Clone, Debug, Default)]

@@ -45,8 +45,17 @@ pub const ARC_KM3_PER_KM_MYR: f64 = 30.0;
 /// continents' erosion time constant (the relief stage's), so the range a collision raises
 /// and the area it gives back fade together.
 pub const WEAR_MYR: f64 = 35.0;
-/// Elevation (m) of newly accreted crust: a low coastal plain of sediment and arc rock.
+/// Mean elevation (m) of newly accreted crust: a low coastal plain of sediment and arc rock.
 pub const NEW_LAND_M: f32 = 150.0;
+/// The accreted plain's relief: `NEW_LAND_M` times `1 ± NEW_LAND_SPREAD` by noise on the sphere
+/// with features [`NEW_LAND_SCALE_KM`] wide (a flat 150 m everywhere read as terraces in the
+/// maps and stacked the elevation percentiles on one value). Noise evaluated at the unit
+/// direction: the same plain at every resolution.
+const NEW_LAND_SPREAD: f32 = 0.6;
+/// See [`NEW_LAND_SPREAD`] (km).
+const NEW_LAND_SCALE_KM: f64 = 400.0;
+/// Salt of the accreted plain's noise seed.
+const NEW_LAND_SALT: u64 = 0xacc2_e7e0;
 /// Youngest ocean floor (Myr) that a continent's debris turns continental: a young rifted
 /// margin is still hot and subsiding, a mature margin carries a thick sediment wedge.
 pub const MARGIN_AGE_MYR: f32 = 20.0;
@@ -182,10 +191,15 @@ pub(super) fn accrete(
         return Ok(chosen);
     }
     let risen: Vec<f32> = {
-        let h = slice(world, &ELEVATION)?;
+        let (h, pos) = (slice(world, &ELEVATION)?, world_ops::positions(world));
+        let seed = super::noise::derive(params.seed, NEW_LAND_SALT);
         chosen
             .iter()
-            .map(|v| h[v.index()].max(NEW_LAND_M))
+            .map(|v| {
+                let dir = pos[v.index()].normalize();
+                let n = super::noise::fbm(seed, dir, params.radius_km, NEW_LAND_SCALE_KM, 4, 0.5);
+                h[v.index()].max(NEW_LAND_M * (1.0 + NEW_LAND_SPREAD * n as f32))
+            })
             .collect()
     };
     set(world, &CRUST, &chosen, |_| CONTINENTAL)?;

@@ -10,12 +10,7 @@ mod args;
 use planet::tectonics::{Params, Tectonics, continental_fraction, summarize, world_ops};
 
 fn main() {
-    let args::Args {
-        sizes,
-        steps,
-        seed,
-        rest,
-    } = args::parse("20000,100000", 100, 2026);
+    let (sizes, steps, seed, rest) = args::parse("20000,100000", 100, 2026);
     let every: usize = rest.first().map_or(10, |s| s.parse().expect("every"));
     for &n in &sizes {
         let params = Params::earth(n, seed);

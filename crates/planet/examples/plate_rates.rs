@@ -22,12 +22,7 @@ use std::fmt::Write as _;
 use world::World;
 
 fn main() {
-    let args::Args {
-        sizes,
-        steps,
-        seed,
-        rest,
-    } = args::parse("100000,1000000", 40, 3);
+    let (sizes, steps, seed, rest) = args::parse("100000,1000000", 40, 3);
     let out = rest.first().map_or("plate_rates.csv", String::as_str);
     let mut runs: Vec<(usize, World, Tectonics)> = sizes
         .iter()

@@ -11,12 +11,7 @@ use planet::tectonics::{Params, Tectonics, binned_elevation, correlation, summar
 use std::time::Instant;
 
 fn main() {
-    let args::Args {
-        sizes,
-        steps,
-        seed,
-        rest,
-    } = args::parse("20000,100000", 60, 2026);
+    let (sizes, steps, seed, rest) = args::parse("20000,100000", 60, 2026);
     let threads: usize = rest.first().map_or(2, |s| s.parse().expect("threads"));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

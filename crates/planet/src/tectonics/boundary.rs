@@ -27,9 +27,10 @@
 //! docs/benchmark-notes.md): plates differed by 5–17% between 100k and 1M vertices. Merged
 //! crust leaves the other plate's vertices, which never move in its frame, as the margin.
 
+mod cells;
 mod front;
 
-use super::accretion::{CRUST_KM, FREEBOARD, flat_cell};
+use super::accretion::{CRUST_KM, FREEBOARD};
 use super::band;
 use super::distance::{Source, Sweep};
 use super::suture;
@@ -37,6 +38,7 @@ use super::{
     CONTINENTAL, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, TectonicsError, orogeny,
     set, slice, world_ops,
 };
+use cells::flat_cell;
 use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -64,7 +66,7 @@ const OVERLAP_CELLS: f64 = 0.5;
 
 /// Candidates per task of the overlap test (each task's walks start from the previous
 /// answer).
-const WALK_CHUNK: usize = 1024;
+const WALK_CHUNK: usize = 256;
 
 /// What the front stage did.
 pub(super) struct Fronts {

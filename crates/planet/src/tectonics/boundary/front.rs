@@ -72,8 +72,6 @@ pub(super) fn find_overlaps(
         .map(|p| DQuat::from_axis_angle(p.pole, p.omega * dt))
         .collect();
     let back: Vec<DQuat> = turns.iter().map(|t| t.inverse()).collect();
-    let key =
-        |u: Vertex, q: DVec3| delaunay::Surface::distance_key(&delaunay::Sphere, q, pos[u.index()]);
     let (turns, back) = (&turns[..], &back[..]);
     let overlap = OVERLAP_CELLS * params.spacing_km;
     // Whether the stage acts on an overlap of a vertex of plate `a` and crust `mine`: it
@@ -92,11 +90,15 @@ pub(super) fn find_overlaps(
         let v = p.vertex;
         let (a, b) = (plate[v.index()] as usize, p.other as usize);
         let q = back[b] * (turns[a] * pos[v.index()]);
+        let key = |u: Vertex| band::distance_key(pos, u, q);
         let start = [Some(p.hint), last]
             .into_iter()
             .flatten()
-            .fold(v, |s, u| if key(u, q) < key(s, q) { u } else { s });
-        let w = band::nearest_from(mesh, pos, start, q);
+            .fold((v, key(v)), |(s, ks), u| {
+                let k = key(u);
+                if k < ks { (u, k) } else { (s, ks) }
+            });
+        let w = band::nearest_from_keyed(mesh, pos, start.0, start.1, q);
         // Beyond the other plate's front row (a vertex with no neighbour on this plate), any
         // landing overlaps.
         let near = pos[w.index()].distance(q) < overlap
@@ -194,13 +196,14 @@ fn first_row(
     ends.par_iter()
         .with_min_len(1024)
         .filter_map(|&v| {
-            let mine = plates.get(plate[v.index()] as usize)?;
+            let a = plate[v.index()];
             let x = pos[v.index()];
+            let mine = plates.get(a as usize)?.velocity(x);
             mesh.neighbors(v)
-                .filter(|u| plate[u.index()] != plate[v.index()])
+                .filter(|u| plate[u.index()] != a)
                 .filter(|u| {
                     plates.get(plate[u.index()] as usize).is_some_and(|theirs| {
-                        (theirs.velocity(x) - mine.velocity(x)).dot(pos[u.index()] - x) < 0.0
+                        (theirs.velocity(x) - mine).dot(pos[u.index()] - x) < 0.0
                     })
                 })
                 .map(|u| (plate[u.index()], u))

@@ -149,14 +149,9 @@ pub(super) fn distance_key(pos: &[DVec3], u: Vertex, q: DVec3) -> f64 {
     delaunay::Sphere.distance_key(q, pos[u.index()])
 }
 
-/// Ring entries a walk remembers (degrees above it only cost repeated keys).
-const RING: usize = 12;
-
 /// [`nearest_from`] with the key of `v` known. Each step scans the ring of the nearest vertex
-/// so far for the first strictly nearer one, skipping the previous vertex and its ring: each
-/// was scanned against a key no lower than the current one and not taken, so none can be
-/// taken now (keys only fall along the walk). Same answer as scanning every neighbour, with
-/// about half the keys computed.
+/// so far for the first strictly nearer one, skipping the vertex it came from (nearer to `q`
+/// than that one is why it moved): the answer of a scan of every neighbour.
 pub(super) fn nearest_from_keyed(
     mesh: &Mesh,
     pos: &[DVec3],
@@ -165,19 +160,11 @@ pub(super) fn nearest_from_keyed(
     q: DVec3,
 ) -> Vertex {
     let (mut best, mut key) = (v, key_v);
-    // The previous vertex and its ring, scanned already.
-    let mut known = [Vertex::INVALID; RING + 1];
-    let mut n_known = 0;
+    let mut came = Vertex::INVALID;
     loop {
         let from = best;
-        let mut ring = [Vertex::INVALID; RING + 1];
-        let mut n = 0;
         for u in mesh.neighbors(from) {
-            if n < RING {
-                ring[n] = u;
-                n += 1;
-            }
-            if known[..n_known].contains(&u) {
+            if u == came {
                 continue;
             }
             let k = distance_key(pos, u, q);
@@ -188,8 +175,7 @@ pub(super) fn nearest_from_keyed(
         if best == from {
             return best;
         }
-        ring[n] = from;
-        (known, n_known) = (ring, n + 1);
+        came = from;
     }
 }
 
@@ -259,11 +245,11 @@ mod tests {
         assert!(total > 1000, "{total}");
     }
 
-    /// The walk that skips what it scanned ends where a walk scanning every neighbour of
-    /// every step ends (the same vertex, ties included), from random starts to random
-    /// points a few cells away and far away.
+    /// The walk that skips the vertex it came from ends where a walk scanning every
+    /// neighbour of every step ends, from random starts to random points a few cells away
+    /// and far away.
     #[test]
-    fn the_walk_skipping_scanned_vertices_ends_where_the_full_walk_ends() {
+    fn the_walk_skipping_where_it_came_from_ends_where_the_full_walk_ends() {
         let world = world::World::fibonacci_sphere(20_000, 6371.0, 0.3, 9).unwrap();
         let (mesh, pos) = (world.mesh(), world.positions());
         let full = |v: Vertex, q: DVec3| {

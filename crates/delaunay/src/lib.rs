@@ -56,7 +56,6 @@ mod morton;
 mod planned;
 pub mod predicates;
 mod remove;
-mod remove_rounds;
 // The resample stencils are the world's plumbing (`World::resample_onto` is the user's door).
 #[doc(hidden)]
 pub mod resample;
@@ -72,7 +71,6 @@ pub use locate::{Location, locate, nearest_vertex};
 pub use planned::insert_in_order;
 pub use predicates::{Plane, Sphere, Surface};
 pub use remove::{Removed, remove};
-pub use remove_rounds::remove_in_rounds;
 pub use restore::{
     RestoreOptions, RestoreStats, restore, restore_rigid_band, restore_with_changes,
 };

@@ -134,13 +134,13 @@ fn refuse_hole_folds<S: Surface>(
 
 /// The ear flips of a removal, decided before the first edit (reusable buffers).
 #[derive(Default)]
-pub(crate) struct RemovalPlan {
+struct RemovalPlan {
     /// The link still to cut: spoke, corner position, blocked (unused here).
     ring: Vec<(Edge, DVec3, bool)>,
     /// For each entry of `ring`, its index in the original link.
     index: Vec<usize>,
     /// The spokes to flip, in order.
-    pub(crate) ears: Vec<Edge>,
+    ears: Vec<Edge>,
     /// The hole's triangles, as indices into the original link, counter-clockwise.
     triangles: Vec<[usize; 3]>,
     /// The original link: corner and the apex beyond each link edge (`None` on a boundary).
@@ -153,7 +153,7 @@ thread_local! {
 }
 
 /// Runs `f` with this thread's removal plan (a fresh one if it is in use).
-pub(crate) fn with_plan<T>(f: impl FnOnce(&mut RemovalPlan) -> T) -> T {
+fn with_plan<T>(f: impl FnOnce(&mut RemovalPlan) -> T) -> T {
     PLAN.with(|cell| match cell.try_borrow_mut() {
         Ok(mut plan) => {
             let r = f(&mut plan);
@@ -172,7 +172,7 @@ pub(crate) fn with_plan<T>(f: impl FnOnce(&mut RemovalPlan) -> T) -> T {
 /// the plan cannot settle the removal (no Delaunay ear, an ear whose diagonal exists already,
 /// a degree above [`EAR_TEST_MAX_DEGREE`], a hole edge that is not locally Delaunay): the
 /// caller then takes the general path.
-pub(crate) fn plan_removal<S: Surface>(
+fn plan_removal<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],

@@ -143,10 +143,7 @@ pub(super) fn subduct_and_collide(
     gone.extend_from_slice(&doomed);
     gone.extend_from_slice(&c.taken);
     gone.sort_unstable();
-    // Planned on all cores (the same triangulation as one removal after another).
-    let removal = world
-        .remove_vertices_in_rounds(&gone)
-        .map_err(|e| TectonicsError::World(format!("remove: {e}")))?;
+    let removal = world_ops::remove_vertices(world, &gone)?;
     // The collision ranges' rises and the band after the edits (from what they touched)
     // read the mesh as the removal left it, each what the other does not write: both at once.
     let rises = {

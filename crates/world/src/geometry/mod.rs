@@ -17,7 +17,6 @@ mod given;
 mod given_tests;
 mod near;
 mod query;
-mod remove_rounds;
 mod report;
 mod resample;
 mod rigid;

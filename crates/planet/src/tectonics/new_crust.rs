@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use world::{ColumnId, NewValues, World};
 
 mod search;
-use search::{Known, Search, Wide, floor_at, merged, wide_gaps};
+use search::{Cornered, Known, Search, Wide, cornered, faces_around, floor_at, merged, wide_gaps};
 
 /// Depth of new crust at a ridge (m).
 pub const RIDGE_DEPTH_M: f32 = -2600.0;
@@ -69,9 +69,9 @@ pub(super) fn new_crust(
     let mut round = 0;
     let mut made = Made::default();
     let mut pending = Gaps::default();
-    let mut focus: Option<Vec<Face>> = None;
+    let mut focus: Option<Vec<Cornered>> = None;
     let mut recorded = 0;
-    let mut first: Option<Vec<Face>> = None;
+    let mut first: Option<Vec<Cornered>> = None;
     // The wide faces a round skipped that the insertion left as they were.
     let mut kept: Vec<Wide> = Vec::new();
     let Buffers {
@@ -132,7 +132,7 @@ pub(super) fn new_crust(
             // The first round: the faces across the band.
             let faces = match &focus {
                 Some(f) => f.as_slice(),
-                None => first.get_or_insert_with(|| band::sides(mesh, band)),
+                None => first.get_or_insert_with(|| cornered(mesh, &band::sides(mesh, band))),
             };
             let search = Search {
                 mesh,
@@ -263,7 +263,7 @@ impl Marks<'_> {
 /// what the last round changed: a face whose corners are all on one plate is no gap), at
 /// most one per vertex's star per round (so two new points never crowd), and the plate each
 /// joins.
-fn gaps(search: &Search<'_>, faces: &[Face], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
+fn gaps(search: &Search<'_>, faces: &[Cornered], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
     let mesh = search.mesh;
     let fresh = wide_gaps(search, faces);
     let mut found = Gaps::default();
@@ -307,7 +307,7 @@ fn next_focus(
     mesh: &Mesh,
     new: &[Vertex],
     skipped: &[Wide],
-    focus: &mut Vec<Face>,
+    focus: &mut Vec<Cornered>,
     kept: &mut Vec<Wide>,
 ) {
     focus.clear();
@@ -315,36 +315,39 @@ fn next_focus(
         new.par_iter()
             .with_min_len(256)
             .filter(|v| mesh.is_vertex_alive(**v))
-            .flat_map_iter(|&v| mesh.vertex_faces(v)),
+            .flat_map_iter(|&v| faces_around(mesh, v)),
     );
-    // Per skipped face: gone, the same (kept), or another face under its id (looked at).
-    let fate: Vec<u8> = skipped
+    // Per skipped face: gone (`None`), or its corners now (the same: kept; others: looked
+    // at again).
+    let now: Vec<Option<[Vertex; 3]>> = skipped
         .par_iter()
         .with_min_len(256)
-        .map(|w| match mesh.is_face_alive(w.0) {
-            false => 0,
-            true if mesh.face_vertices(w.0) == w.1 => 1,
-            true => 2,
-        })
+        .map(|w| mesh.is_face_alive(w.0).then(|| mesh.face_vertices(w.0)))
         .collect();
     kept.clear();
-    for (&w, &k) in skipped.iter().zip(&fate) {
-        match k {
-            1 => kept.push(w),
-            2 => focus.push(w.0),
-            _ => {}
+    for (&w, &corners) in skipped.iter().zip(&now) {
+        match corners {
+            Some(c) if c == w.1 => kept.push(w),
+            Some(c) => focus.push((w.0, c)),
+            None => {}
         }
     }
-    focus.par_sort_unstable();
-    focus.dedup();
+    focus.par_sort_unstable_by_key(|c| c.0);
+    focus.dedup_by_key(|c| c.0);
     // A face around a new vertex is not a kept one (it has the new vertex for a corner).
-    kept.retain(|w| focus.binary_search(&w.0).is_err());
+    kept.retain(|w| focus.binary_search_by_key(&w.0, |c| c.0).is_err());
 }
 
 /// Debug builds: the wide faces [`next_focus`] leads [`gaps`] to are those of every face
 /// around the new vertices and the corners of the skipped faces (the search it replaces).
 #[cfg(debug_assertions)]
-fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide], last: &Gaps) {
+fn check_focus(
+    search: &Search<'_>,
+    new: &[Vertex],
+    faces: &[Cornered],
+    kept: &[Wide],
+    last: &Gaps,
+) {
     if new.is_empty() {
         return;
     }
@@ -358,7 +361,7 @@ fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide
         .collect();
     all.sort_unstable();
     all.dedup();
-    let full = wide_gaps(search, &all);
+    let full = wide_gaps(search, &cornered(mesh, &all));
     let fresh = wide_gaps(search, faces);
     let ours: Vec<Wide> = merged(&fresh, kept).copied().collect();
     debug_assert!(

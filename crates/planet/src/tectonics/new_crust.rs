@@ -284,11 +284,13 @@ fn gaps(search: &Search<'_>, faces: &[Cornered], kept: &[Wide], mut marks: Marks
         taken.push(corners);
     }
     marks.clear();
+    // Split only where a round fills hundreds of gaps: a short round runs on this thread
+    // (a worker woken for a few microseconds of work costs more than it saves).
     let floors: Vec<ridge::Floor> = found
         .points
         .par_iter()
         .zip(&taken)
-        .with_min_len(64)
+        .with_min_len(256)
         .map(|(&(point, _), &corners)| floor_at(search, corners, point))
         .collect();
     found.owners.extend(floors.iter().map(|f| f.plate));

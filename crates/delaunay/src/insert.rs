@@ -198,10 +198,10 @@ pub(crate) fn make<S: Surface>(
     loc: Location,
     flips: &[Edge],
 ) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
-    let (vertex, on_edge) = match loc {
+    let vertex = match loc {
         Location::InFace(f) => {
             let w = barycentric(surface, corners(mesh, positions, f)?, p);
-            (mesh.split_face(f, w)?.vertex, false)
+            return make_in_face(mesh, positions, p, (f, w), flips);
         }
         Location::OnEdge(e) => {
             let (pa, pb) = (
@@ -210,11 +210,35 @@ pub(crate) fn make<S: Surface>(
             );
             let (da, db) = (pa.distance(p), pb.distance(p));
             let t = if da + db > 0.0 { da / (da + db) } else { 0.5 };
-            (mesh.split(e, t as f32)?.vertex, true)
+            mesh.split(e, t as f32)?.vertex
         }
         Location::OnVertex(v) => return Err(DelaunayError::Duplicate(v)),
         Location::Outside(_) => return Err(DelaunayError::Outside),
     };
+    Ok(finish(mesh, positions, p, (vertex, true), flips))
+}
+
+/// [`make`] inside face `f`, given its corners' barycentric weights `w` (as [`barycentric`]
+/// gives them: an insertion planned ahead computes them with its plan).
+pub(crate) fn make_in_face(
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    p: DVec3,
+    (f, w): (Face, [f32; 3]),
+    flips: &[Edge],
+) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
+    let vertex = mesh.split_face(f, w)?.vertex;
+    Ok(finish(mesh, positions, p, (vertex, false), flips))
+}
+
+/// The end of [`make`] once the split made `vertex`: its position, then the planned flips.
+fn finish(
+    mesh: &mut Mesh,
+    positions: &mut Vec<DVec3>,
+    p: DVec3,
+    (vertex, on_edge): (Vertex, bool),
+    flips: &[Edge],
+) -> (Inserted, Option<DVec3>) {
     let stale = positions.get(vertex.index()).copied();
     set_position(positions, vertex, p);
     // The planned flips: each joins the new vertex to a corner it was not joined to (the plan
@@ -228,7 +252,7 @@ pub(crate) fn make<S: Surface>(
         flips: flips.len(),
         on_edge,
     };
-    Ok((ins, stale))
+    (ins, stale)
 }
 
 /// Lawson's flips after inserting `p`, decided on the mesh before the split: every queued
@@ -299,7 +323,7 @@ pub(crate) fn corners(
 
 /// Barycentric weights of `p` in triangle `t` from the three sub-triangle orientations (areas
 /// in the plane, volumes of the cones on the sphere), clamped and normalised.
-fn barycentric<S: Surface>(surface: &S, t: [DVec3; 3], p: DVec3) -> [f32; 3] {
+pub(crate) fn barycentric<S: Surface>(surface: &S, t: [DVec3; 3], p: DVec3) -> [f32; 3] {
     let w = [
         surface.orient(p, t[1], t[2]).max(0.0),
         surface.orient(t[0], p, t[2]).max(0.0),

@@ -11,7 +11,7 @@
 //! number of threads. Points of one batch far apart from each other (new crust along plate
 //! boundaries) keep nearly every plan.
 
-use crate::insert::{FlipPlan, insert_keeping, make, plan_flips, with_plan};
+use crate::insert::{FlipPlan, barycentric, insert_keeping, make_in_face, plan_flips, with_plan};
 use crate::locate::{Location, locate};
 use crate::{DelaunayError, Inserted, Surface};
 use glam::DVec3;
@@ -30,6 +30,8 @@ const MIN_PLANNED: usize = 64;
 struct Planned {
     /// The face the point is strictly inside; [`Face::INVALID`] when there is no plan.
     face: Face,
+    /// The barycentric weights of the point in `face` (the split's, computed with the plan).
+    weights: [f32; 3],
     flips: [Edge; MAX_FLIPS],
     reads: [Face; MAX_READS],
     counts: (u8, u8),
@@ -38,6 +40,7 @@ struct Planned {
 impl Planned {
     const NONE: Planned = Planned {
         face: Face::INVALID,
+        weights: [0.0; 3],
         flips: [Edge::INVALID; MAX_FLIPS],
         reads: [Face::INVALID; MAX_READS],
         counts: (0, 0),
@@ -94,6 +97,7 @@ fn planned_in<S: Surface>(
     }
     let mut out = Planned {
         face: f,
+        weights: barycentric(surface, [a, b, c], p),
         counts: (plan.flips.len() as u8, plan.reads.len() as u8 + 1),
         ..Planned::NONE
     };
@@ -142,14 +146,7 @@ pub fn insert_in_order<S: Surface + Sync>(
             .get(k)
             .filter(|pl| pl.face.is_valid() && !pl.reads().iter().any(|&f| is(&touched, f)));
         let r = match kept {
-            Some(pl) => make(
-                surface,
-                mesh,
-                positions,
-                p,
-                Location::InFace(pl.face),
-                pl.flips(),
-            ),
+            Some(pl) => make_in_face(mesh, positions, p, (pl.face, pl.weights), pl.flips()),
             None => {
                 let start = if mesh.is_face_alive(hint) {
                     Some(hint)
@@ -160,14 +157,15 @@ pub fn insert_in_order<S: Surface + Sync>(
             }
         };
         let (ins, stale) = r.map_err(|e| (k, e))?;
+        last = None;
         for f in mesh.vertex_faces(ins.vertex) {
+            last = last.or(Some(f));
             let w = f.index() / 64;
             if touched.len() <= w {
                 touched.resize(w + 1, 0);
             }
             touched[w] |= 1 << (f.index() % 64);
         }
-        last = mesh.vertex_faces(ins.vertex).next();
         done(k, ins, stale);
     }
     Ok(())

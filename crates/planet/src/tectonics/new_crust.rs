@@ -13,6 +13,9 @@ use quadedge::{Edge, Face, Mesh, Vertex};
 use rayon::prelude::*;
 use world::{ColumnId, NewValues, World};
 
+mod search;
+use search::{Cornered, Known, Search, Wide, cornered, faces_around, floor_at, merged, wide_gaps};
+
 /// Depth of new crust at a ridge (m).
 pub const RIDGE_DEPTH_M: f32 = -2600.0;
 
@@ -66,9 +69,9 @@ pub(super) fn new_crust(
     let mut round = 0;
     let mut made = Made::default();
     let mut pending = Gaps::default();
-    let mut focus: Option<Vec<Face>> = None;
+    let mut focus: Option<Vec<Cornered>> = None;
     let mut recorded = 0;
-    let mut first: Option<Vec<Face>> = None;
+    let mut first: Option<Vec<Cornered>> = None;
     // The wide faces a round skipped that the insertion left as they were.
     let mut kept: Vec<Wide> = Vec::new();
     let Buffers {
@@ -129,7 +132,7 @@ pub(super) fn new_crust(
             // The first round: the faces across the band.
             let faces = match &focus {
                 Some(f) => f.as_slice(),
-                None => first.get_or_insert_with(|| band::sides(mesh, band)),
+                None => first.get_or_insert_with(|| cornered(mesh, &band::sides(mesh, band))),
             };
             let search = Search {
                 mesh,
@@ -213,67 +216,6 @@ struct Made {
     ridges: Vec<u32>,
 }
 
-/// What a gap sees of a vertex: the layers as they were before the rounds, or, for a vertex
-/// made by an earlier round, its entry in `made` (its slot's index in `fresh`).
-struct Known<'a> {
-    plate: &'a [u32],
-    crust: &'a [u8],
-    age: &'a [f32],
-    ridge: &'a [u32],
-    fresh: &'a [u32],
-    fresh_bits: &'a [u64],
-    made: &'a Made,
-}
-
-impl Known<'_> {
-    fn made(&self, v: Vertex) -> Option<usize> {
-        let i = v.index();
-        if self
-            .fresh_bits
-            .get(i / 64)
-            .is_none_or(|w| w & (1 << (i % 64)) == 0)
-        {
-            return None;
-        }
-        let k = *self.fresh.get(i)?;
-        (k != NONE).then_some(k as usize)
-    }
-
-    fn plate(&self, v: Vertex) -> u32 {
-        self.made(v)
-            .map_or_else(|| self.plate[v.index()], |k| self.made.owners[k])
-    }
-
-    fn corner(&self, pos: &[DVec3], v: Vertex) -> ridge::Corner {
-        let i = v.index();
-        let (plate, crust, age, ridge) = match self.made(v) {
-            Some(k) => {
-                let m = self.made;
-                (m.owners[k], OCEANIC, m.ages[k], m.ridges[k])
-            }
-            None => (self.plate[i], self.crust[i], self.age[i], self.ridge[i]),
-        };
-        ridge::Corner {
-            point: pos[i],
-            plate,
-            crust,
-            age,
-            ridge,
-        }
-    }
-}
-
-/// What a round's gap search reads: the mesh as the rounds left it, its positions (km),
-/// the vertices' data, the plates and the settings.
-#[derive(Clone, Copy)]
-struct Search<'a> {
-    mesh: &'a Mesh,
-    pos: &'a [DVec3],
-    known: &'a Known<'a>,
-    plates: &'a [Plate],
-    params: &'a Params,
-}
-
 /// What one round of [`gaps`] found.
 #[derive(Default)]
 struct Gaps {
@@ -321,12 +263,13 @@ impl Marks<'_> {
 /// what the last round changed: a face whose corners are all on one plate is no gap), at
 /// most one per vertex's star per round (so two new points never crowd), and the plate each
 /// joins.
-fn gaps(search: &Search<'_>, faces: &[Face], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
+fn gaps(search: &Search<'_>, faces: &[Cornered], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
     let mesh = search.mesh;
     let fresh = wide_gaps(search, faces);
     let mut found = Gaps::default();
+    let mut taken: Vec<[Vertex; 3]> = Vec::new();
     for w in merged(&fresh, kept) {
-        let (f, corners, point, floor) = *w;
+        let (f, corners, point) = *w;
         if corners.iter().any(|&v| marks.is(v)) {
             found.skipped.push(*w);
             continue;
@@ -338,54 +281,22 @@ fn gaps(search: &Search<'_>, faces: &[Face], kept: &[Wide], mut marks: Marks<'_>
             }
         }
         found.points.push((point, f));
-        found.owners.push(floor.plate);
-        found.ages.push(floor.age);
-        found.ridges.push(floor.ridge);
+        taken.push(corners);
     }
     marks.clear();
+    // Split only where a round fills hundreds of gaps: a short round runs on this thread
+    // (a worker woken for a few microseconds of work costs more than it saves).
+    let floors: Vec<ridge::Floor> = found
+        .points
+        .par_iter()
+        .zip(&taken)
+        .with_min_len(256)
+        .map(|(&(point, _), &corners)| floor_at(search, corners, point))
+        .collect();
+    found.owners.extend(floors.iter().map(|f| f.plate));
+    found.ages.extend(floors.iter().map(|f| f.age));
+    found.ridges.extend(floors.iter().map(|f| f.ridge));
     found
-}
-
-/// Two lists of wide faces in face order (no face in both), merged in face order.
-fn merged<'a>(a: &'a [Wide], b: &'a [Wide]) -> impl Iterator<Item = &'a Wide> + 'a {
-    let (mut i, mut j) = (0, 0);
-    std::iter::from_fn(move || {
-        let next = match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) if y.0 < x.0 => {
-                j += 1;
-                y
-            }
-            (Some(x), _) => {
-                i += 1;
-                x
-            }
-            (None, Some(y)) => {
-                j += 1;
-                y
-            }
-            (None, None) => return None,
-        };
-        Some(next)
-    })
-}
-
-/// A wide face: the face, its corners (in the mesh's order), its centre (km) and the floor
-/// new crust there gets (found with the face, on all cores: it depends on the corners
-/// only, which keep their data through the step).
-type Wide = (Face, [Vertex; 3], DVec3, ridge::Floor);
-
-/// The floor new crust gets at `point` (the centroid: inside the triangle, so the insertion
-/// always finds it) in the gap with these `corners` (see [`ridge::new_floor`]).
-fn floor_at(search: &Search<'_>, corners: [Vertex; 3], point: DVec3) -> ridge::Floor {
-    let pos = search.pos;
-    let nearest = (0..3)
-        .min_by(|&i, &j| {
-            let d = |k: usize| pos[corners[k].index()].distance_squared(point);
-            d(i).total_cmp(&d(j))
-        })
-        .unwrap_or(0);
-    let data = corners.map(|v| search.known.corner(pos, v));
-    ridge::new_floor(point, &data, search.plates, data[nearest])
 }
 
 /// What the next round looks at, after a round made `new`: the faces around the new
@@ -398,36 +309,47 @@ fn next_focus(
     mesh: &Mesh,
     new: &[Vertex],
     skipped: &[Wide],
-    focus: &mut Vec<Face>,
+    focus: &mut Vec<Cornered>,
     kept: &mut Vec<Wide>,
 ) {
     focus.clear();
-    focus.extend(
-        new.iter()
+    focus.par_extend(
+        new.par_iter()
+            .with_min_len(256)
             .filter(|v| mesh.is_vertex_alive(**v))
-            .flat_map(|&v| mesh.vertex_faces(v)),
+            .flat_map_iter(|&v| faces_around(mesh, v)),
     );
+    // Per skipped face: gone (`None`), or its corners now (the same: kept; others: looked
+    // at again).
+    let now: Vec<Option<[Vertex; 3]>> = skipped
+        .par_iter()
+        .with_min_len(256)
+        .map(|w| mesh.is_face_alive(w.0).then(|| mesh.face_vertices(w.0)))
+        .collect();
     kept.clear();
-    for &w in skipped {
-        if !mesh.is_face_alive(w.0) {
-            continue;
-        }
-        if mesh.face_vertices(w.0) == w.1 {
-            kept.push(w);
-        } else {
-            focus.push(w.0);
+    for (&w, &corners) in skipped.iter().zip(&now) {
+        match corners {
+            Some(c) if c == w.1 => kept.push(w),
+            Some(c) => focus.push((w.0, c)),
+            None => {}
         }
     }
-    focus.sort_unstable();
-    focus.dedup();
+    focus.par_sort_unstable_by_key(|c| c.0);
+    focus.dedup_by_key(|c| c.0);
     // A face around a new vertex is not a kept one (it has the new vertex for a corner).
-    kept.retain(|w| focus.binary_search(&w.0).is_err());
+    kept.retain(|w| focus.binary_search_by_key(&w.0, |c| c.0).is_err());
 }
 
 /// Debug builds: the wide faces [`next_focus`] leads [`gaps`] to are those of every face
 /// around the new vertices and the corners of the skipped faces (the search it replaces).
 #[cfg(debug_assertions)]
-fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide], last: &Gaps) {
+fn check_focus(
+    search: &Search<'_>,
+    new: &[Vertex],
+    faces: &[Cornered],
+    kept: &[Wide],
+    last: &Gaps,
+) {
     if new.is_empty() {
         return;
     }
@@ -441,7 +363,7 @@ fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide
         .collect();
     all.sort_unstable();
     all.dedup();
-    let full = wide_gaps(search, &all);
+    let full = wide_gaps(search, &cornered(mesh, &all));
     let fresh = wide_gaps(search, faces);
     let ours: Vec<Wide> = merged(&fresh, kept).copied().collect();
     debug_assert!(
@@ -450,48 +372,5 @@ fn check_focus(search: &Search<'_>, new: &[Vertex], faces: &[Face], kept: &[Wide
     );
 }
 
-/// The faces among `faces` that are gaps where the plates open, with their corners, centres
-/// (km) and new floor ([`Wide`]).
-fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
-    let Search {
-        mesh,
-        pos,
-        known,
-        plates,
-        params,
-    } = *search;
-    let r = params.radius_km;
-    // A gap is a triangle across a boundary with room for a vertex: twice the area of a
-    // lattice triangle ((√3/4)·spacing², and a lattice has two triangles per vertex, so new
-    // crust gets the lattice's density), its centre at least 0.45 spacing from each corner
-    // (so thin slivers along a barely opening boundary wait until they widen).
-    let s2 = params.spacing_km * params.spacing_km;
-    let min_area = 2.0 * 0.25 * 3f64.sqrt() * s2;
-    let min_reach2 = 0.45 * 0.45 * s2;
-    faces
-        .par_iter()
-        .filter_map(|&f| {
-            let [a, b, c] = mesh.face_vertices(f);
-            let (pa, pb, pc) = (known.plate(a), known.plate(b), known.plate(c));
-            if pa == pb && pb == pc {
-                return None;
-            }
-            let (x, y, z) = (pos[a.index()], pos[b.index()], pos[c.index()]);
-            if 0.5 * (y - x).cross(z - x).length() < min_area {
-                return None;
-            }
-            let centre = (x + y + z).normalize() * r;
-            if [x, y, z]
-                .iter()
-                .any(|p| p.distance_squared(centre) < min_reach2)
-            {
-                return None;
-            }
-            // Only where the plates move apart across the gap (not along transforms or
-            // fronts): see [`ridge::opens`].
-            let corner = |v: Vertex| (pos[v.index()], known.plate(v));
-            let opens = ridge::opens([corner(a), corner(b), corner(c)], plates);
-            opens.then(|| (f, [a, b, c], centre, floor_at(search, [a, b, c], centre)))
-        })
-        .collect()
-}
+#[cfg(test)]
+mod timing_tests;

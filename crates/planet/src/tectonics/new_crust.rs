@@ -372,5 +372,3 @@ fn check_focus(
     );
 }
 
-#[cfg(test)]
-mod timing_tests;

@@ -115,6 +115,10 @@ pub struct World {
     /// cloned: a clone's mesh stops logging on its first edit, so copies kept for other
     /// uses do not record writes nobody takes.
     pub(crate) mesh_logged: bool,
+    /// The position array a whole replacement (a motion of every vertex) left behind when
+    /// nothing else held it: the next one writes into it instead of allocating and
+    /// page-faulting a fresh array. Not part of the world's value (not compared, not cloned).
+    pub(crate) spare_positions: Vec<glam::DVec3>,
 }
 
 /// A snapshot: shares every component (O(number of layers)).
@@ -130,6 +134,7 @@ impl Clone for World {
             clock: self.clock,
             mesh_before_edit: None,
             mesh_logged: false,
+            spare_positions: Vec::new(),
         }
     }
 }
@@ -150,6 +155,7 @@ impl World {
             clock: 1,
             mesh_before_edit: None,
             mesh_logged: false,
+            spare_positions: Vec::new(),
         }
     }
 

@@ -207,12 +207,12 @@ impl World {
             which: &which,
             projected_on_surface: projection_is_exact(geometry),
         };
-        let mesh = &self.mesh;
         // The first sub-step's positions, computed before anything is edited (an off-surface
         // point is refused with the world untouched), in as much room as the array they
-        // replace (see `move_all`).
+        // replace (see `move_all`), the last replacement's array if it was left.
         let room = self.layer(geometry.info()).map_or(0, |l| l.capacity());
-        let mut new = Vec::with_capacity(room);
+        let mut new = self.position_room(room);
+        let mesh = &self.mesh;
         turn.apply_from(mesh, self.positions(), &mut new)?;
         let moved: Vec<Vertex> = match report {
             true => (0..new.len())

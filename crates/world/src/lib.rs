@@ -243,9 +243,11 @@ impl World {
         self.rng_version
     }
 
-    /// Heap bytes of everything (shared parts counted in full).
+    /// Heap bytes of everything (shared parts counted in full), the position array kept for
+    /// the next motion included.
     pub fn heap_bytes(&self) -> usize {
-        self.mesh.heap_bytes() + self.layers.iter().map(Slot::heap_bytes).sum::<usize>()
+        let spare = self.spare_positions.capacity() * size_of::<glam::DVec3>();
+        self.mesh.heap_bytes() + self.layers.iter().map(Slot::heap_bytes).sum::<usize>() + spare
     }
 
     /// Heap bytes `self` holds that `other` does not share: the mesh when it is not the same

@@ -80,10 +80,14 @@ impl World {
 
     /// An empty array with room for `room` positions, for a whole replacement
     /// ([`PositionWrites::Replaced`]): the one the last replacement left, if any.
+    /// Its capacity is `room` exactly, as a fresh array's would be (a larger spare is let go).
     pub(crate) fn position_room(&mut self, room: usize) -> Vec<DVec3> {
         let mut values = std::mem::take(&mut self.spare_positions);
+        if values.capacity() > room {
+            return Vec::with_capacity(room);
+        }
         values.clear();
-        values.reserve(room);
+        values.reserve_exact(room);
         values
     }
 

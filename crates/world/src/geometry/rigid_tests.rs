@@ -242,6 +242,9 @@ fn reused_position_arrays_change_no_snapshot_and_no_result() {
     );
     let snapshot = world.clone();
     assert!(snapshot.spare_positions.is_empty());
+    // Counted in the world's heap: the one thing the snapshot does not hold.
+    let spare = world.spare_positions.capacity() * size_of::<glam::DVec3>();
+    assert_eq!(world.heap_bytes(), snapshot.heap_bytes() + spare);
     let kept = snapshot.positions().to_vec();
     let mut fresh = world.clone();
     for _ in 0..3 {

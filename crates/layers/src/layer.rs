@@ -151,6 +151,13 @@ impl<T: LayerValue, K: Kind> Layer<T, K> {
         }
     }
 
+    /// The values' array, taken whole, when no snapshot shares it (`None` when one does:
+    /// nothing is copied). For a caller that replaced this layer and reuses its array as the
+    /// next replacement's room instead of allocating (and page-faulting) a fresh one.
+    pub fn into_unshared_values(self) -> Option<Vec<T>> {
+        self.data.into_unshared_vec()
+    }
+
     /// The layer's description.
     pub fn info(&self) -> &LayerInfo<T, K> {
         &self.info

@@ -76,6 +76,11 @@ impl<T: Copy> Dense<T> {
         &self.values
     }
 
+    /// The array itself when no snapshot shares it, else `None` (nothing is copied).
+    pub(crate) fn into_unshared_vec(self) -> Option<Vec<T>> {
+        Arc::try_unwrap(self.values).ok()
+    }
+
     /// The values for writing; copies them first (once) if a snapshot shares them. The copy
     /// holds exactly `len` values, so no snapshot keeps an over-allocated array.
     #[inline]

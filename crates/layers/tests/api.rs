@@ -106,6 +106,22 @@ fn clone_then_write_leaves_the_clone_and_keeps_one_block_of_delta() {
 }
 
 #[test]
+fn the_values_array_is_handed_back_only_when_no_snapshot_shares_it() {
+    let mut values = Vec::with_capacity(40);
+    values.extend((0..17).map(|i| i as f32 / 4.0));
+    let a = Layer::from_values(PLATE_DISTANCE, values);
+    let snapshot = a.clone();
+    // Shared: refused, and the snapshot keeps its values.
+    assert_eq!(a.into_unshared_values(), None);
+    assert_eq!(snapshot.as_slice()[5], 1.25);
+    // Alone: the same array, its room included.
+    let back = snapshot.into_unshared_values().unwrap();
+    assert_eq!(back.len(), 17);
+    assert!(back.capacity() >= 40);
+    assert_eq!(back[16], 4.0);
+}
+
+#[test]
 fn validate_reports_the_first_bad_value() {
     let mut l = Layer::new(ELEVATION, 10);
     assert_eq!(l.validate(), Ok(()));

@@ -115,6 +115,10 @@ pub struct World {
     /// cloned: a clone's mesh stops logging on its first edit, so copies kept for other
     /// uses do not record writes nobody takes.
     pub(crate) mesh_logged: bool,
+    /// The position array a whole replacement (a motion of every vertex) left behind when
+    /// nothing else held it: the next one writes into it instead of allocating and
+    /// page-faulting a fresh array. Not part of the world's value (not compared, not cloned).
+    pub(crate) spare_positions: Vec<glam::DVec3>,
 }
 
 /// A snapshot: shares every component (O(number of layers)).
@@ -130,6 +134,7 @@ impl Clone for World {
             clock: self.clock,
             mesh_before_edit: None,
             mesh_logged: false,
+            spare_positions: Vec::new(),
         }
     }
 }
@@ -150,6 +155,7 @@ impl World {
             clock: 1,
             mesh_before_edit: None,
             mesh_logged: false,
+            spare_positions: Vec::new(),
         }
     }
 
@@ -237,9 +243,11 @@ impl World {
         self.rng_version
     }
 
-    /// Heap bytes of everything (shared parts counted in full).
+    /// Heap bytes of everything (shared parts counted in full), the position array kept for
+    /// the next motion included.
     pub fn heap_bytes(&self) -> usize {
-        self.mesh.heap_bytes() + self.layers.iter().map(Slot::heap_bytes).sum::<usize>()
+        let spare = self.spare_positions.capacity() * size_of::<glam::DVec3>();
+        self.mesh.heap_bytes() + self.layers.iter().map(Slot::heap_bytes).sum::<usize>() + spare
     }
 
     /// Heap bytes `self` holds that `other` does not share: the mesh when it is not the same

@@ -121,7 +121,7 @@ pub(super) fn certify_windings<S: Surface>(
             wind.extend(mesh.neighbors(v));
         }
     }
-    par::sort_dedup(&mut wind);
+    par::sort_dedup(&mut wind, mesh.vertex_slots());
     if wind.len() >= par::PAR_MIN {
         // `changed` is part of `wind`: one walk of each ring for both tests.
         return par::folds_then_windings(surface, mesh, positions, &wind, changed);

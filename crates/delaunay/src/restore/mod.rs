@@ -189,7 +189,7 @@ fn restore_edits<S: Surface>(
     changed.extend_from_slice(&relocated);
     stats.flips += moved.lawson(mesh, &mut changed)?;
     changed.extend(touched.flipped);
-    par::sort_dedup(&mut changed);
+    par::sort_dedup(&mut changed, mesh.vertex_slots());
     // Folds, merges and mass motion are where vertices can pass one another far enough for
     // the repaired mesh to wrap the surface twice, with every local condition met (see
     // `crate::covering`); small moves (no fold) keep the covering. On the sphere without a
@@ -310,7 +310,7 @@ impl<'a, S: Surface> Moved<'a, S> {
     /// the number of flips.
     fn lawson(&self, mesh: &mut Mesh, changed: &mut Vec<Vertex>) -> Result<usize, DelaunayError> {
         let mut stack = Vec::new();
-        par::sort_dedup(changed);
+        par::sort_dedup(changed, mesh.vertex_slots());
         match &self.mask {
             Some(m) => {
                 scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?;

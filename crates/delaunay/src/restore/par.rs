@@ -132,15 +132,41 @@ pub(super) fn keep_reflex<S: Surface>(
     true
 }
 
-/// Sorts `vertices` and drops repeats, on all cores when there are many (the same result:
-/// equal vertices are the same value).
-pub(super) fn sort_dedup(vertices: &mut Vec<Vertex>) {
+/// Sorts `vertices` and drops repeats. A long list of vertices of a mesh with `slots` vertex
+/// slots (a restore's changed list names most vertices several times, once per flip beside
+/// them) goes through one bit per slot, a pass instead of a sort; a short one is sorted, on
+/// all cores when there are many. The same result either way.
+pub(super) fn sort_dedup(vertices: &mut Vec<Vertex>, slots: usize) {
+    if vertices.len() >= PAR_MIN && vertices.len() >= slots / 64 && by_bits(vertices, slots) {
+        return;
+    }
     if vertices.len() >= PAR_MIN {
         vertices.par_sort_unstable();
     } else {
         vertices.sort_unstable();
     }
     vertices.dedup();
+}
+
+/// [`sort_dedup`] through a bit per slot; `false` (the list untouched) when a vertex lies
+/// beyond `slots`.
+fn by_bits(vertices: &mut Vec<Vertex>, slots: usize) -> bool {
+    let mut bits = vec![0u64; slots.div_ceil(64)];
+    for v in vertices.iter() {
+        match bits.get_mut(v.index() / 64) {
+            Some(word) => *word |= 1 << (v.index() % 64),
+            None => return false,
+        }
+    }
+    vertices.clear();
+    for (k, &word) in bits.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            vertices.push(Vertex::new(64 * k as u32 + w.trailing_zeros()));
+            w &= w - 1;
+        }
+    }
+    true
 }
 
 /// Appends to `out` the star and link edges ([`star_and_link`]) of every live vertex of
@@ -169,5 +195,46 @@ pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out:
             .collect();
         out.reserve(chunks.iter().map(Vec::len).sum());
         chunks.iter().for_each(|part| out.extend_from_slice(part));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use testkit::Rng;
+
+    fn sorted(mut v: Vec<Vertex>) -> Vec<Vertex> {
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Long lists with many repeats (the bit path), short ones (the sort) and a vertex
+    /// beyond the slots (the bit path declines): always what a sort and dedup give.
+    #[test]
+    fn sort_dedup_is_a_sort_and_dedup_whatever_the_path() {
+        let mut rng = Rng::new(11);
+        for (len, slots) in [
+            (5000, 3000),
+            (5000, 200_000),
+            (100, 64),
+            (PAR_MIN, 64 * PAR_MIN),
+        ] {
+            let list: Vec<Vertex> = (0..len)
+                .map(|_| Vertex::new(rng.below(slots) as u32))
+                .collect();
+            let mut got = list.clone();
+            sort_dedup(&mut got, slots);
+            assert_eq!(got, sorted(list.clone()), "len {len}, slots {slots}");
+            let mut beyond = list.clone();
+            beyond.push(Vertex::new(slots as u32 + 70));
+            beyond.push(Vertex::INVALID);
+            let mut got = beyond.clone();
+            sort_dedup(&mut got, slots);
+            assert_eq!(got, sorted(beyond), "len {len}, slots {slots}, one beyond");
+        }
+        let mut empty = Vec::new();
+        sort_dedup(&mut empty, 0);
+        assert!(empty.is_empty());
     }
 }

@@ -185,6 +185,7 @@ impl World {
             clock: sections.clock + 1,
             mesh_before_edit: None,
             mesh_logged: false,
+            spare_positions: Vec::new(),
         })
     }
 }

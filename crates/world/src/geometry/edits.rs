@@ -78,6 +78,19 @@ impl World {
         }
     }
 
+    /// An empty array with room for `room` positions, for a whole replacement
+    /// ([`PositionWrites::Replaced`]): the one the last replacement left, if any.
+    /// Its capacity is `room` exactly, as a fresh array's would be (a larger spare is let go).
+    pub(crate) fn position_room(&mut self, room: usize) -> Vec<DVec3> {
+        let mut values = std::mem::take(&mut self.spare_positions);
+        if values.capacity() > room {
+            return Vec::with_capacity(room);
+        }
+        values.clear();
+        values.reserve_exact(room);
+        values
+    }
+
     /// [`World::geometric_edit_reported`] whose successful journal is handed to `replay`
     /// (with the position layer's length on entry and the edit's result) instead of
     /// [`World::replay_lent`].
@@ -99,7 +112,7 @@ impl World {
         let stamp_positions = !matches!(writes, PositionWrites::Untouched);
         let rewritten = matches!(writes, PositionWrites::Rewritten);
         let mut recording = None;
-        let (result, len_on_entry) = {
+        let (result, len_on_entry, replaced) = {
             let World {
                 mesh,
                 mesh_before_edit,
@@ -137,7 +150,7 @@ impl World {
             {
                 *layer = old;
             }
-            (result, len)
+            (result, len, replaced)
         };
         let Some(recording) = recording else {
             unreachable!("start_edit always starts the journal")
@@ -151,6 +164,9 @@ impl World {
                     }
                     replay(w, changes, len_on_entry, &r);
                 });
+                if let Some(values) = replaced.and_then(Layer::into_unshared_values) {
+                    self.spare_positions = values;
+                }
                 if stamp_positions {
                     self.clock += 1;
                     let stamp = self.clock;
@@ -251,14 +267,14 @@ impl World {
         options: &MoveOptions,
     ) -> Result<(RestoreStats, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
-        let (old, mesh) = (self.positions(), &self.mesh);
         // The new positions of every slot (dead slots keep theirs), then the vertices that
         // moved, in vertex order: distinct by construction.
         // As much room as the array it replaces: the insertions that follow grow it no sooner.
         let room = self
             .layer(geometry.info())
-            .map_or(old.len(), |l| l.capacity());
-        let mut new: Vec<DVec3> = Vec::with_capacity(room);
+            .map_or(self.positions().len(), |l| l.capacity());
+        let mut new = self.position_room(room);
+        let (old, mesh) = (self.positions(), &self.mesh);
         new.par_extend(old.par_iter().enumerate().map(|(i, &p)| {
             let v = Vertex::new(i as u32);
             if mesh.is_vertex_alive(v) { to(v, p) } else { p }

@@ -207,12 +207,12 @@ impl World {
             which: &which,
             projected_on_surface: projection_is_exact(geometry),
         };
-        let mesh = &self.mesh;
         // The first sub-step's positions, computed before anything is edited (an off-surface
         // point is refused with the world untouched), in as much room as the array they
-        // replace (see `move_all`).
+        // replace (see `move_all`), the last replacement's array if it was left.
         let room = self.layer(geometry.info()).map_or(0, |l| l.capacity());
-        let mut new = Vec::with_capacity(room);
+        let mut new = self.position_room(room);
+        let mesh = &self.mesh;
         turn.apply_from(mesh, self.positions(), &mut new)?;
         let moved: Vec<Vertex> = match report {
             true => (0..new.len())
@@ -408,18 +408,37 @@ fn next_band(
     last: &[Vertex],
     changed: &[Vertex],
 ) -> Vec<Vertex> {
-    let mut all = Vec::with_capacity(last.len() + changed.len());
-    all.extend_from_slice(last);
-    all.extend_from_slice(changed);
-    all.sort_unstable();
-    all.dedup();
-    all.into_par_iter()
+    merged(last, changed)
+        .into_par_iter()
         .with_min_len(1024)
         .filter(|&v| {
             let r = which(v.index());
             mesh.is_vertex_alive(v) && mesh.neighbors(v).any(|u| which(u.index()) != r)
         })
         .collect()
+}
+
+/// `a` and `b` together, sorted, each vertex once: a merge of two sorted lists (as the band
+/// and the restore's changed list are) instead of a sort.
+pub(super) fn merged(a: &[Vertex], b: &[Vertex]) -> Vec<Vertex> {
+    let mut all = Vec::with_capacity(a.len() + b.len());
+    if a.is_sorted() && b.is_sorted() {
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            let (x, y) = (a[i], b[j]);
+            all.push(x.min(y));
+            i += usize::from(x <= y);
+            j += usize::from(y <= x);
+        }
+        all.extend_from_slice(&a[i..]);
+        all.extend_from_slice(&b[j..]);
+    } else {
+        all.extend_from_slice(a);
+        all.extend_from_slice(b);
+        all.sort_unstable();
+    }
+    all.dedup();
+    all
 }
 
 /// The live vertices with a neighbour in another region, sorted: one pass over the edges

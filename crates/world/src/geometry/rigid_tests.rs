@@ -221,3 +221,67 @@ fn the_banded_motion_hands_back_the_band_a_scan_finds() {
         world.turn_regions_in_steps_banded(&[0; 500], &zero, 2, &MoveOptions::default(), &mut band);
     assert!(e.is_err() && band.is_empty());
 }
+
+/// The array a motion leaves for the next one is never a snapshot's: a motion after a clone
+/// leaves the clone's positions as they were, and motions through the reused array give
+/// the world that fresh arrays give (a clone starts with none).
+#[test]
+fn reused_position_arrays_change_no_snapshot_and_no_result() {
+    let mut world = World::fibonacci_sphere(3000, 1.0, 0.3, 9).unwrap();
+    let region: Vec<u32> = world
+        .positions()
+        .iter()
+        .map(|p| u32::from(p.z < 0.1))
+        .collect();
+    let turns = [DQuat::from_rotation_z(0.006)];
+    let options = MoveOptions::default();
+    world.turn_regions(&region, &turns, &options).unwrap();
+    assert!(
+        !world.spare_positions.is_empty(),
+        "the first motion leaves its old array"
+    );
+    let snapshot = world.clone();
+    assert!(snapshot.spare_positions.is_empty());
+    // Counted in the world's heap: the one thing the snapshot does not hold.
+    let spare = world.spare_positions.capacity() * size_of::<glam::DVec3>();
+    assert_eq!(world.heap_bytes(), snapshot.heap_bytes() + spare);
+    let kept = snapshot.positions().to_vec();
+    let mut fresh = world.clone();
+    for _ in 0..3 {
+        world.turn_regions(&region, &turns, &options).unwrap();
+        fresh.spare_positions = Vec::new();
+        fresh.turn_regions(&region, &turns, &options).unwrap();
+        assert!(world == fresh);
+    }
+    assert_eq!(snapshot.positions(), kept.as_slice());
+    assert!(world.positions() != kept.as_slice());
+}
+
+/// Two lists merged are their sorted union, each vertex once, whether they come sorted (the
+/// merge) or not (the sort).
+#[test]
+fn merged_lists_are_their_sorted_union() {
+    use quadedge::Vertex;
+    let v = |xs: &[u32]| xs.iter().map(|&x| Vertex::new(x)).collect::<Vec<_>>();
+    let merged = super::rigid::merged;
+    assert_eq!(
+        merged(&v(&[1, 4, 9]), &v(&[0, 4, 5, 12])),
+        v(&[0, 1, 4, 5, 9, 12])
+    );
+    assert_eq!(merged(&v(&[2, 2, 3]), &v(&[])), v(&[2, 3]));
+    assert_eq!(merged(&v(&[]), &v(&[7])), v(&[7]));
+    assert_eq!(merged(&v(&[9, 1, 4]), &v(&[4, 0])), v(&[0, 1, 4, 9]));
+    let mut rng = testkit::Rng::new(3);
+    for _ in 0..50 {
+        let mut list = |n: usize| -> Vec<Vertex> {
+            let mut l: Vec<Vertex> = (0..n).map(|_| Vertex::new(rng.below(300) as u32)).collect();
+            l.sort_unstable();
+            l
+        };
+        let (a, b) = (list(120), list(80));
+        let mut expect = [a.clone(), b.clone()].concat();
+        expect.sort_unstable();
+        expect.dedup();
+        assert_eq!(merged(&a, &b), expect);
+    }
+}

@@ -204,4 +204,40 @@ mod tests {
             "{agreed} agreed, {declined} declined"
         );
     }
+
+    /// The shores, the margin and the cells chosen are the same on one and on two threads.
+    #[test]
+    fn the_choice_is_the_same_on_any_thread_count() {
+        let (world, params) = planet();
+        let (mesh, pos) = (world.mesh(), world_ops::positions(&world));
+        let plate = slice(&world, &PLATE).unwrap();
+        let (crust, age) = (slice(&world, &CRUST).unwrap(), slice(&world, &AGE).unwrap());
+        let choose = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let shores = shores(mesh, pos, plate, crust, age);
+                let sources: Vec<Source> = (shores.iter().enumerate())
+                    .map(|(k, &(vertex, mid))| Source {
+                        vertex,
+                        point: mid.normalize() * params.radius_km,
+                        tag: k as u32,
+                    })
+                    .collect();
+                let mut sweep = Sweep::default();
+                let width = super::super::MARGIN_WIDTH_KM;
+                sweep
+                    .unordered()
+                    .run(mesh, pos, params.radius_km, &sources, width, Some(plate));
+                let found = nearest_first(&sweep, crust);
+                let (chosen, placed) = pick(mesh, pos, &found, 2e6, true).unwrap();
+                (shores, found, chosen, placed.to_bits())
+            })
+        };
+        let one = choose(1);
+        assert!(one.2.len() > 100, "{} chosen", one.2.len());
+        assert_eq!(one, choose(2));
+    }
 }

@@ -22,7 +22,7 @@
 
 mod margin;
 
-use super::distance::{Source, Sweep};
+use super::distance::Sweep;
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, NO_PLATE, OCEANIC, PLATE, Params, RIDGE, TectonicsError,
     set, slice, world_ops,
@@ -140,15 +140,7 @@ pub(super) fn accrete(
         // plate, nearest first: every mature margin advances alike, by a width the area
         // sets, on every mesh.
         let r = params.radius_km;
-        let sources: Vec<Source> = shores
-            .iter()
-            .enumerate()
-            .map(|(k, &(vertex, mid))| Source {
-                vertex,
-                point: mid.normalize() * r,
-                tag: k as u32,
-            })
-            .collect();
+        let sources = margin::sources(&shores, r);
         // The nearest floor first: a cell's width of it holds the area wanted but after a
         // big collision, and the sweep costs the area it covers. The whole width when the
         // near floor runs out.

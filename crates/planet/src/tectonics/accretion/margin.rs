@@ -1,7 +1,7 @@
 //! Where the continental budget accretes: the shores, and the ocean floor nearest to them.
 
 use super::{CONTINENTAL, MARGIN_AGE_MYR, OCEANIC, Shore, flat_cell};
-use crate::tectonics::distance::Sweep;
+use crate::tectonics::distance::{Source, Sweep};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
@@ -49,6 +49,18 @@ pub(super) fn shores(
             mesh.neighbors(Vertex::new(i as u32))
                 .filter(move |u| shore(i, u.index()))
                 .map(move |u| (u, (pos[i] + pos[u.index()]) * 0.5))
+        })
+        .collect()
+}
+
+/// The shores as the sweep's sources: each at its edge's midpoint on the sphere of
+/// `radius_km`, tagged with its index.
+pub(super) fn sources(shores: &[Shore], radius_km: f64) -> Vec<Source> {
+    (shores.iter().enumerate())
+        .map(|(k, &(vertex, mid))| Source {
+            vertex,
+            point: mid.normalize() * radius_km,
+            tag: k as u32,
         })
         .collect()
 }
@@ -105,7 +117,6 @@ pub(super) fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tectonics::distance::Source;
     use crate::tectonics::{AGE, CRUST, PLATE, Params, Tectonics, slice, world_ops};
     use world::World;
 
@@ -119,6 +130,16 @@ mod tests {
             t.step(&mut world).unwrap();
         }
         (world, params)
+    }
+
+    /// The plate, crust and age layers.
+    fn layers(world: &World) -> (&[u32], &[u8], &[f32]) {
+        let plate = slice(world, &PLATE).unwrap();
+        (
+            plate,
+            slice(world, &CRUST).unwrap(),
+            slice(world, &AGE).unwrap(),
+        )
     }
 
     #[test]
@@ -141,8 +162,7 @@ mod tests {
     fn shores_are_those_of_every_continental_ring_in_order() {
         let (world, _) = planet();
         let (mesh, pos) = (world.mesh(), world_ops::positions(&world));
-        let plate = slice(&world, &PLATE).unwrap();
-        let (crust, age) = (slice(&world, &CRUST).unwrap(), slice(&world, &AGE).unwrap());
+        let (plate, crust, age) = layers(&world);
         let mut every = Vec::new();
         for i in mesh.vertices().filter(|v| crust[v.index()] == CONTINENTAL) {
             for u in mesh.neighbors(i) {
@@ -165,18 +185,9 @@ mod tests {
     fn the_near_floor_picks_what_the_whole_width_picks() {
         let (world, params) = planet();
         let (mesh, pos) = (world.mesh(), world_ops::positions(&world));
-        let plate = slice(&world, &PLATE).unwrap();
-        let (crust, age) = (slice(&world, &CRUST).unwrap(), slice(&world, &AGE).unwrap());
+        let (plate, crust, age) = layers(&world);
         let r = params.radius_km;
-        let sources: Vec<Source> = shores(mesh, pos, plate, crust, age)
-            .iter()
-            .enumerate()
-            .map(|(k, &(vertex, mid))| Source {
-                vertex,
-                point: mid.normalize() * r,
-                tag: k as u32,
-            })
-            .collect();
+        let sources = sources(&shores(mesh, pos, plate, crust, age), r);
         let mut sweep = Sweep::default();
         let mut found = |km: f64| {
             sweep.run(mesh, pos, r, &sources, km, Some(plate));
@@ -210,8 +221,7 @@ mod tests {
     fn the_choice_is_the_same_on_any_thread_count() {
         let (world, params) = planet();
         let (mesh, pos) = (world.mesh(), world_ops::positions(&world));
-        let plate = slice(&world, &PLATE).unwrap();
-        let (crust, age) = (slice(&world, &CRUST).unwrap(), slice(&world, &AGE).unwrap());
+        let (plate, crust, age) = layers(&world);
         let choose = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -219,13 +229,7 @@ mod tests {
                 .unwrap();
             pool.install(|| {
                 let shores = shores(mesh, pos, plate, crust, age);
-                let sources: Vec<Source> = (shores.iter().enumerate())
-                    .map(|(k, &(vertex, mid))| Source {
-                        vertex,
-                        point: mid.normalize() * params.radius_km,
-                        tag: k as u32,
-                    })
-                    .collect();
+                let sources = sources(&shores, params.radius_km);
                 let mut sweep = Sweep::default();
                 let width = super::super::MARGIN_WIDTH_KM;
                 sweep

@@ -24,7 +24,7 @@ mod clusters;
 use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// No source within the limit.
 pub const FAR: f32 = f32::INFINITY;
@@ -36,6 +36,33 @@ pub struct Source {
     pub vertex: Vertex,
     pub point: DVec3,
     pub tag: u32,
+}
+
+/// `spread` of every group, the groups taken by the cores as they come free, largest (most
+/// sources) first, so that no large group starts last and leaves one core working alone; the
+/// results joined in group order (the same for any thread count).
+fn largest_first(groups: &[Vec<u32>], spread: impl Fn(&[u32]) -> Vec<u32> + Sync) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| (std::cmp::Reverse(groups[g].len()), g));
+    let next = AtomicUsize::new(0);
+    let workers = rayon::current_num_threads().clamp(1, groups.len().max(1));
+    let mut parts: Vec<(usize, Vec<u32>)> = (0..workers)
+        .into_par_iter()
+        .with_max_len(1)
+        .flat_map_iter(|_| {
+            let mut mine = Vec::new();
+            while let Some(&g) = order.get(next.fetch_add(1, Relaxed)) {
+                mine.push((g, spread(&groups[g])));
+            }
+            mine
+        })
+        .collect();
+    parts.sort_unstable_by_key(|p| p.0);
+    let mut reached = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+    for (_, part) in parts {
+        reached.extend_from_slice(&part);
+    }
+    reached
 }
 
 /// One vertex slot's state, in one place (one cache line touched per visit). Each slot is
@@ -221,11 +248,7 @@ impl Sweep {
         };
         let s: &Sweep = self;
         let lim = &reach[..];
-        let mut reached: Vec<u32> = groups
-            .par_iter()
-            .with_max_len(1)
-            .flat_map_iter(|g| s.spread(mesh, pos, sources, lim, g, region))
-            .collect();
+        let mut reached = largest_first(&groups, |g| s.spread(mesh, pos, sources, lim, g, region));
         if sorted {
             reached.par_sort_unstable();
         }

@@ -43,9 +43,8 @@ fn hemispheres(n: usize, crust: [u8; 2]) -> (World, Tectonics) {
     params.plates = 2;
     params.rift_every_myr = 0.0;
     params.resample_every_myr = 0.0;
-    let (r, dt) = (params.radius_km, params.time_step_myr);
-    let mut world = world_ops::fibonacci_world(n, r, 0.3, 1).expect("sphere");
-    let mut t = Tectonics::new(&mut world, params).expect("initial state");
+    let mut world = world_ops::fibonacci_world(n, params.radius_km, 0.3, 1).expect("sphere");
+    let t = Tectonics::new(&mut world, params).expect("initial state");
     let south: Vec<bool> = world
         .layer(&POSITION)
         .expect("positions")

@@ -12,6 +12,11 @@
 //! cargo run --release -p quadworld-planet --example plate_rates -- 100000,1000000 40 3 out.csv
 //! ```
 //!
+//! An optional last argument gives each run's sphere its own jitter seed (comma-separated, one
+//! per size; the tectonic seed is the same): `-- 100000,100000 40 3 out.csv 3,1001` steps the
+//! same planet on two samplings of one resolution, whose spread is the noise floor of any
+//! comparison between resolutions (docs/benchmark-notes.md, "Plate areas V").
+//!
 //! The steady rates of simple boundaries are checked by `tests/plate_rates.rs`.
 
 mod args;
@@ -24,14 +29,31 @@ use world::World;
 fn main() {
     let (sizes, steps, seed, rest) = args::parse("100000,1000000", 40, 3);
     let out = rest.first().map_or("plate_rates.csv", String::as_str);
-    let mut runs: Vec<(usize, World, Tectonics)> = sizes
+    let jitters: Vec<u64> = rest.get(1).map_or_else(
+        || vec![seed; sizes.len()],
+        |s| {
+            s.split(',')
+                .map(|x| x.parse().expect("jitter seeds"))
+                .collect()
+        },
+    );
+    assert_eq!(jitters.len(), sizes.len(), "one jitter seed per size");
+    // Each run's name in the CSV's `size` column: the vertex count, and the jitter seed when
+    // it is not the tectonic seed.
+    let mut runs: Vec<(String, World, Tectonics)> = sizes
         .iter()
-        .map(|&n| {
+        .zip(&jitters)
+        .map(|(&n, &jitter)| {
             let params = Params::earth(n, seed);
             let mut world =
-                world_ops::fibonacci_world(n, params.radius_km, 0.3, seed).expect("sphere");
+                world_ops::fibonacci_world(n, params.radius_km, 0.3, jitter).expect("sphere");
             let t = Tectonics::new(&mut world, params).expect("initial state");
-            (n, world, t)
+            let name = if jitter == seed {
+                n.to_string()
+            } else {
+                format!("{n}:{jitter}")
+            };
+            (name, world, t)
         })
         .collect();
     let mut csv = String::from("size,step,stage,plate,value\n");
@@ -44,7 +66,7 @@ fn main() {
                 }
             };
             row(&mut csv, "start", &plate_areas(world, k));
-            fluxes(world, t, &mut csv, *n, step);
+            fluxes(world, t, &mut csv, n, step);
             let before = cells(world);
             let plate0 = world.layer(&PLATE).expect("plates").to_vec();
             let crust0 = world.layer(&CRUST).expect("crust").to_vec();
@@ -84,7 +106,7 @@ fn main() {
 /// Per plate and plate across, by crust type on each side: the area (km²) their boundary
 /// opens in one step (half of each opening edge's Voronoi face swept at the relative speed)
 /// and closes (all of it), as CSV rows.
-fn fluxes(world: &World, t: &Tectonics, csv: &mut String, size: usize, step: usize) {
+fn fluxes(world: &World, t: &Tectonics, csv: &mut String, size: &str, step: usize) {
     let mesh = world.mesh();
     let plate = world.layer(&PLATE).expect("plates");
     let crust = world.layer(&CRUST).expect("crust");

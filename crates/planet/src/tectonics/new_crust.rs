@@ -371,4 +371,3 @@ fn check_focus(
         "the focused gap search finds what a full one does"
     );
 }
-

@@ -29,17 +29,18 @@ pub(super) fn boundary_edges(mesh: &Mesh, plate: &[u32]) -> Vec<Edge> {
 
 /// The edges whose ends have different `plate` values, in edge order.
 fn scan<T: PartialEq>(mesh: &Mesh, plate: impl Fn(Vertex) -> T + Sync) -> Vec<Edge> {
+    live_edges(mesh)
+        .filter(|&e| plate(mesh.origin(e)) != plate(mesh.dest(e)))
+        .collect()
+}
+
+/// Every live edge, one per quad (its base), on all cores; `collect` keeps edge order.
+pub(super) fn live_edges(mesh: &Mesh) -> impl ParallelIterator<Item = Edge> + '_ {
     (0..mesh.quad_slots() as u32)
         .into_par_iter()
         .with_min_len(4096)
-        .filter_map(|q| {
-            let e = Edge::of_quad(q);
-            if !mesh.is_edge_alive(e) {
-                return None;
-            }
-            (plate(mesh.origin(e)) != plate(mesh.dest(e))).then_some(e)
-        })
-        .collect()
+        .map(Edge::of_quad)
+        .filter(|&e| mesh.is_edge_alive(e))
 }
 
 /// The [`boundary_edges`] from `vertices`, every live vertex with a neighbour on another

@@ -1,9 +1,10 @@
 //! Where the continental budget accretes: the shores, and the ocean floor nearest to them.
 
 use super::{CONTINENTAL, MARGIN_AGE_MYR, OCEANIC, Shore, flat_cell};
+use crate::tectonics::band;
 use crate::tectonics::distance::{Source, Sweep};
 use glam::DVec3;
-use quadedge::{Edge, Mesh, Vertex};
+use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
 
 /// The shores: each ocean vertex (at least [`MARGIN_AGE_MYR`] old) next to a continental
@@ -21,14 +22,8 @@ pub(super) fn shores(
     let shore = |i: usize, u: usize| {
         crust[u] == OCEANIC && plate[u] == plate[i] && age[u] >= MARGIN_AGE_MYR
     };
-    let mut coast: Vec<u32> = (0..mesh.quad_slots() as u32)
-        .into_par_iter()
-        .with_min_len(4096)
-        .filter_map(|q| {
-            let e = Edge::of_quad(q);
-            if !mesh.is_edge_alive(e) {
-                return None;
-            }
+    let mut coast: Vec<u32> = band::live_edges(mesh)
+        .filter_map(|e| {
             let (a, b) = (mesh.origin(e).index(), mesh.dest(e).index());
             if crust[a] == CONTINENTAL && shore(a, b) {
                 Some(a as u32)

@@ -22,8 +22,10 @@ pub const REFRESH_MYR: f64 = 6.0;
 /// A vertex slot's front as swept, kept between refreshes.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Held {
-    /// Closing speed (km/Myr) of the front; negative on the diving side.
-    pub speed: f32,
+    /// On the overriding side, the uplift rate (m/Myr, `≥ 0`) the front gives the vertex at
+    /// its distance (it keeps it: it turns with its front); on the diving side, the front's
+    /// closing speed (km/Myr), negated.
+    pub rate: f32,
     /// The vertex's plate and age (Myr, after the step's ageing) at the sweep.
     pub plate: u32,
     pub age: f32,
@@ -34,12 +36,24 @@ pub(super) struct Held {
 impl Default for Held {
     fn default() -> Self {
         Held {
-            speed: 0.0,
+            rate: 0.0,
             plate: u32::MAX,
             age: f32::NAN,
             front: u32::MAX,
         }
     }
+}
+
+/// A slot's front carried from its sweep ([`Field::carried`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Carried {
+    /// None (none was swept, or the slot holds another vertex now).
+    None,
+    /// The overriding side: the uplift rate (m/Myr) as kept.
+    Over(f32),
+    /// The diving side: the distance (km) at the sweep (to be measured again to the front's
+    /// point now), the closing speed (km/Myr) and the front.
+    Diving { dist: f32, speed: f32, front: u32 },
 }
 
 /// The fronts as last swept: per vertex slot, the distance (km, `∞` when none can act) and
@@ -53,25 +67,6 @@ pub(super) struct Field {
     /// Time (Myr) of the last sweep; `None` before the first, or after a change of every
     /// slot ([`Field::invalidate`]).
     at: Option<f64>,
-}
-
-/// A vertex's front this step: distance (km, `∞` when none acts), closing speed (km/Myr),
-/// whether the vertex is on the diving side, and the front (index into the sweep's fronts).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Front {
-    pub dist: f64,
-    pub speed: f64,
-    pub diving: bool,
-    pub index: u32,
-}
-
-impl Front {
-    pub const NONE: Front = Front {
-        dist: f64::INFINITY,
-        speed: 0.0,
-        diving: false,
-        index: u32::MAX,
-    };
 }
 
 impl std::fmt::Debug for Field {
@@ -128,37 +123,44 @@ impl Field {
     }
 
     /// Slot `i`'s front carried `elapsed` Myr from its sweep, for its vertex now on `plate`
-    /// and `age` Myr old (after this step's ageing): on the diving side, the distance is the
-    /// one at the sweep (to be measured again by the caller).
-    pub fn carried(dist: f32, held: Held, plate: u32, age: f32, elapsed: f64) -> Front {
+    /// and `age` Myr old (after this step's ageing).
+    pub fn carried(dist: f32, held: Held, plate: u32, age: f32, elapsed: f64) -> Carried {
         if !dist.is_finite() || held.plate != plate {
-            return Front::NONE;
+            return Carried::None;
         }
         let grown = f64::from(age) - f64::from(held.age);
         if (grown - elapsed).abs() > 1e-3 + 1e-5 * f64::from(age.abs()) {
-            return Front::NONE;
+            return Carried::None;
         }
-        Front {
-            dist: f64::from(dist),
-            speed: f64::from(held.speed.abs()),
-            diving: held.speed < 0.0,
-            index: held.front,
+        if held.rate >= 0.0 {
+            Carried::Over(held.rate)
+        } else {
+            Carried::Diving {
+                dist,
+                speed: -held.rate,
+                front: held.front,
+            }
         }
     }
 
-    /// What slot `i` keeps of `front` (its vertex on `plate`, `age` Myr old).
-    pub fn keep(front: Front, plate: u32, age: f32) -> (f32, Held) {
-        if !front.dist.is_finite() {
-            return (f32::INFINITY, Held::default());
-        }
-        let speed = front.speed as f32;
-        let held = Held {
-            speed: if front.diving { -speed } else { speed },
-            plate,
-            age,
-            front: front.index,
+    /// What a slot keeps of its front at `dist` km (its vertex on `plate`, `age` Myr old):
+    /// the overriding side's uplift `rate` (m/Myr), or the diving side's closing `speed`
+    /// (km/Myr) and `front`.
+    pub fn keep(dist: f32, carried: Carried, plate: u32, age: f32) -> (f32, Held) {
+        let (rate, front) = match carried {
+            Carried::None => return (f32::INFINITY, Held::default()),
+            Carried::Over(rate) => (rate, u32::MAX),
+            Carried::Diving { speed, front, .. } => (-speed, front),
         };
-        (front.dist as f32, held)
+        (
+            dist,
+            Held {
+                rate,
+                plate,
+                age,
+                front,
+            },
+        )
     }
 }
 
@@ -166,28 +168,22 @@ impl Field {
 mod tests {
     use super::*;
 
-    const OVER: Front = Front {
-        dist: 300.0,
+    const OVER: Carried = Carried::Over(37.5);
+    const DIVE: Carried = Carried::Diving {
+        dist: 120.0,
         speed: 40.0,
-        diving: false,
-        index: 5,
+        front: 5,
     };
 
     #[test]
     fn a_front_is_kept_with_its_side() {
-        let (d, h) = Field::keep(OVER, 3, 10.0);
-        let f = Field::carried(d, h, 3, 12.0, 2.0);
-        assert_eq!(
-            (f.dist, f.speed, f.diving, f.index),
-            (300.0, 40.0, false, 5)
-        );
-        let dive = Front {
-            diving: true,
-            ..OVER
-        };
-        let (d, h) = Field::keep(dive, 3, 10.0);
-        let f = Field::carried(d, h, 3, 12.0, 2.0);
-        assert_eq!((f.dist, f.speed, f.diving, f.index), (300.0, 40.0, true, 5));
+        let (d, h) = Field::keep(300.0, OVER, 3, 10.0);
+        assert_eq!(Field::carried(d, h, 3, 12.0, 2.0), OVER);
+        let (d, h) = Field::keep(120.0, DIVE, 3, 10.0);
+        assert_eq!(Field::carried(d, h, 3, 12.0, 2.0), DIVE);
+        // An overriding vertex with no uplift left still has its front.
+        let (d, h) = Field::keep(640.0, Carried::Over(0.0), 3, 10.0);
+        assert_eq!(Field::carried(d, h, 3, 12.0, 2.0), Carried::Over(0.0));
     }
 
     #[test]
@@ -209,13 +205,15 @@ mod tests {
 
     #[test]
     fn another_vertex_in_the_slot_has_no_front() {
-        let (d, h) = Field::keep(OVER, 3, 10.0);
-        // Another plate, or an age that did not grow with the time.
-        assert!(Field::carried(d, h, 4, 12.0, 2.0).dist.is_infinite());
-        assert!(Field::carried(d, h, 3, 0.5, 2.0).dist.is_infinite());
-        assert!(Field::carried(d, h, 3, 10.0, 2.0).dist.is_infinite());
-        let (d, h) = Field::keep(Front::NONE, 3, 10.0);
-        assert!(Field::carried(d, h, 3, 12.0, 2.0).dist.is_infinite());
+        for kept in [OVER, DIVE] {
+            let (d, h) = Field::keep(300.0, kept, 3, 10.0);
+            // Another plate, or an age that did not grow with the time.
+            assert_eq!(Field::carried(d, h, 4, 12.0, 2.0), Carried::None);
+            assert_eq!(Field::carried(d, h, 3, 0.5, 2.0), Carried::None);
+            assert_eq!(Field::carried(d, h, 3, 10.0, 2.0), Carried::None);
+        }
+        let (d, h) = Field::keep(300.0, Carried::None, 3, 10.0);
+        assert_eq!(Field::carried(d, h, 3, 12.0, 2.0), Carried::None);
     }
 
     #[test]

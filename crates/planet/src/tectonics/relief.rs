@@ -11,7 +11,7 @@
 //! and every width in km.
 
 use super::distance::{Source, Sweep};
-use super::front_field::{Field, Front, REFRESH_MYR};
+use super::front_field::{Carried, Field, REFRESH_MYR};
 use super::{
     AGE, CONTINENTAL, CRUST, ELEVATION, OROGENY, PLATE, POSITION, Params, Plate, TectonicsError,
     orogeny, slice, world_err, world_ops,
@@ -250,9 +250,9 @@ fn fronts(
     (sources, fronts, seen)
 }
 
-/// Every live vertex ages by a step and takes its relief step ([`relieve`]), on all cores,
-/// in its age, elevation and orogeny (`out`), from its front as swept this step (kept in
-/// the field) or as the field carries it ([`front_at`]).
+/// Every live vertex ages by a step and takes its relief step, on all cores, in its age,
+/// elevation and orogeny (`out`): erosion or damping ([`erode`]), then the uplift or trench
+/// of its front as swept this step (kept in the field) or as the field carries it.
 fn relieve_all(
     mesh: &Mesh,
     read: (&[u8], &[u32], &[DVec3]),
@@ -263,15 +263,14 @@ fn relieve_all(
 ) {
     let ((crust, plate, pos), (age, h, kind)) = (read, out);
     let dt = params.time_step_myr as f32;
-    let decay_ocean = (-dt / DAMPING_MYR).exp();
-    let decay_land = (-dt / EROSION_MYR).exp();
+    let decay = ((-dt / EROSION_MYR).exp(), (-dt / DAMPING_MYR).exp());
     // The diving side beyond a trench, and farther than it comes before the next sweep,
     // takes nothing from its front: no arcsine there.
     let far_dive = fronts
         .swept
         .map(|(s, _)| s.beyond(TRENCH_WIDTH_KM + fronts.closing * REFRESH_MYR));
+    let near = Near::new(params.radius_km);
     let (dist, held) = field.fit(h.len());
-    let r = params.radius_km;
     h.par_iter_mut()
         .zip(age.par_iter_mut())
         .zip(kind.par_iter_mut())
@@ -284,63 +283,79 @@ fn relieve_all(
             }
             *a += dt;
             let continental = crust[i] == CONTINENTAL;
-            let front = match (fronts.swept, &far_dive) {
+            erode(z, *a, continental, decay);
+            match (fronts.swept, &far_dive) {
                 (Some((sweep, speeds)), Some(far)) => {
                     let tag = sweep.tag(i);
                     let diving = tag & DIVING != 0;
-                    let front = if tag == NO_FRONT || (diving && (continental || far(i))) {
-                        Front::NONE
+                    let (dist, kept) = if tag == NO_FRONT || (diving && (continental || far(i))) {
+                        (f32::INFINITY, Carried::None)
                     } else {
-                        Front {
-                            dist: f64::from(sweep.dist(i)),
-                            speed: speeds[(tag & !DIVING) as usize],
-                            diving,
-                            index: tag & !DIVING,
+                        let (front, dist) = (tag & !DIVING, sweep.dist(i));
+                        let speed = speeds[front as usize];
+                        let d = f64::from(dist);
+                        if diving {
+                            trench(z, *a, continental, d, speed);
+                            let speed = speed as f32;
+                            (dist, Carried::Diving { dist, speed, front })
+                        } else {
+                            let bump = bump(d);
+                            raise(z, k, continental, rate(speed, bump) * dt);
+                            // The rate the carried steps give: from the speed as kept.
+                            (dist, Carried::Over(rate(f64::from(speed as f32), bump)))
                         }
                     };
-                    (*fd, *fh) = Field::keep(front, plate[i], *a);
-                    front
+                    (*fd, *fh) = Field::keep(dist, kept, plate[i], *a);
                 }
-                _ => {
-                    let front = Field::carried(*fd, *fh, plate[i], *a, fronts.elapsed);
-                    front_at(front, continental, fronts, pos[i], r)
-                }
-            };
-            relieve(z, *a, k, continental, front, (decay_land, decay_ocean), dt);
+                _ => match Field::carried(*fd, *fh, plate[i], *a, fronts.elapsed) {
+                    Carried::None => {}
+                    Carried::Over(rate) => raise(z, k, continental, rate * dt),
+                    Carried::Diving { dist, speed, front } => {
+                        let d = f64::from(dist);
+                        if !continental && d - fronts.closing * fronts.elapsed < TRENCH_WIDTH_KM {
+                            if let Some(d) = fronts
+                                .anchors
+                                .get(front as usize)
+                                .and_then(|x| near.dist(pos[i], *x))
+                            {
+                                trench(z, *a, continental, d, f64::from(speed));
+                            }
+                        }
+                    }
+                },
+            }
             *z = z.clamp(LOWEST_M, HIGHEST_M);
         });
 }
 
-/// A carried front of a vertex at `point` (km): the overriding side's as swept, the diving
-/// side's measured again to its front's point now (great circle on a sphere of `radius_km`),
-/// unless it is under a continent or cannot have come within a trench's width.
-fn front_at(front: Front, continental: bool, fronts: &Fronts<'_>, point: DVec3, r: f64) -> Front {
-    if !front.diving {
-        return front;
+/// The arc (km) between two points of a sphere, told only when under a trench's width:
+/// the chord is compared first (a margin of 10⁻⁶ over every rounding), the arcsine taken
+/// only for the few near enough.
+struct Near {
+    radius_km: f64,
+    /// Chords above this are surely wider than a trench.
+    cut: f64,
+}
+
+impl Near {
+    fn new(radius_km: f64) -> Near {
+        let arc = (TRENCH_WIDTH_KM * (1.0 + 1e-6) / radius_km).min(std::f64::consts::PI);
+        let cut = 2.0 * radius_km * (0.5 * arc).sin();
+        Near { radius_km, cut }
     }
-    let near = front.dist - fronts.closing * fronts.elapsed < TRENCH_WIDTH_KM;
-    match fronts.anchors.get(front.index as usize) {
-        Some(x) if near && !continental => {
-            let chord = point.distance(*x);
-            let dist = 2.0 * r * (0.5 * chord / r).clamp(0.0, 1.0).asin();
-            Front { dist, ..front }
-        }
-        _ => Front::NONE,
+
+    fn dist(&self, a: DVec3, b: DVec3) -> Option<f64> {
+        let chord = a.distance(b);
+        let r = self.radius_km;
+        (chord <= self.cut).then(|| 2.0 * r * (0.5 * chord / r).clamp(0.0, 1.0).asin())
     }
 }
 
-/// One vertex's relief step: erosion or damping, then its front's uplift or trench.
-fn relieve(
-    z: &mut f32,
-    a: f32,
-    k: &mut u8,
-    continental: bool,
-    front: Front,
-    decay: (f32, f32),
-    dt: f32,
-) {
+/// Erosion (a continent above [`PLATEAU_M`], or below sea level towards its shelf) or
+/// damping (ocean floor towards the depth of its age `a`), with the step's `decay` factors
+/// (land, ocean).
+fn erode(z: &mut f32, a: f32, continental: bool, decay: (f32, f32)) {
     let (decay_land, decay_ocean) = decay;
-    // Erosion and damping first, then this step's uplift.
     if continental {
         if *z > PLATEAU_M {
             *z = PLATEAU_M + (*z - PLATEAU_M) * decay_land;
@@ -351,21 +366,33 @@ fn relieve(
         let base = ocean_depth(a);
         *z = base + (*z - base) * decay_ocean;
     }
-    let d = front.dist;
-    if !d.is_finite() {
-        return;
+}
+
+/// The trench of a diving vertex `d` km from its front closing at `speed` km/Myr (ocean
+/// floor only, within [`TRENCH_WIDTH_KM`]).
+fn trench(z: &mut f32, a: f32, continental: bool, d: f64, speed: f64) {
+    if !continental && d < TRENCH_WIDTH_KM {
+        let s = (speed / REF_SPEED).min(2.0);
+        let x = (1.0 - d / TRENCH_WIDTH_KM) as f32;
+        let trench = ocean_depth(a) - TRENCH_M * (s.min(1.0) as f32) * x * x;
+        *z = z.min(trench);
     }
-    let s = (front.speed / REF_SPEED).min(2.0);
-    if front.diving {
-        if !continental && d < TRENCH_WIDTH_KM {
-            let x = (1.0 - d / TRENCH_WIDTH_KM) as f32;
-            let trench = ocean_depth(a) - TRENCH_M * (s.min(1.0) as f32) * x * x;
-            *z = z.min(trench);
-        }
-        return;
-    }
-    let bump = (-((d - ARC_DISTANCE_KM) / ARC_WIDTH_KM).powi(2)).exp();
-    let up = (UPLIFT_M_PER_MYR * s * bump) as f32 * dt;
+}
+
+/// The uplift profile at `d` km behind a front (1 at [`ARC_DISTANCE_KM`]).
+fn bump(d: f64) -> f64 {
+    (-((d - ARC_DISTANCE_KM) / ARC_WIDTH_KM).powi(2)).exp()
+}
+
+/// The uplift rate (m/Myr) behind a front closing at `speed` km/Myr, where the profile is
+/// `bump`.
+fn rate(speed: f64, bump: f64) -> f32 {
+    let s = (speed / REF_SPEED).min(2.0);
+    (UPLIFT_M_PER_MYR * s * bump) as f32
+}
+
+/// A step's uplift `up` (m): an arc or a cordillera where it counts.
+fn raise(z: &mut f32, k: &mut u8, continental: bool, up: f32) {
     if up > 1.0 {
         *z += up;
         *k = if continental {
@@ -380,6 +407,40 @@ fn relieve(
 mod tests {
     use super::*;
     use crate::tectonics::{Tectonics, band};
+
+    /// The chord test before the arcsine changes nothing: a trench's width is told as the
+    /// arcsine alone tells it, at and around the width (points a few ulps apart).
+    #[test]
+    fn the_chord_tells_a_trench_width_as_the_arcsine_does() {
+        let r = 6371.0;
+        let near = Near::new(r);
+        let arc = |a: DVec3, b: DVec3| {
+            let chord = a.distance(b);
+            2.0 * r * (0.5 * chord / r).clamp(0.0, 1.0).asin()
+        };
+        let a = DVec3::new(0.3, -0.5, 0.8).normalize() * r;
+        let axis = a.any_orthonormal_vector();
+        let (mut inside, mut outside) = (0, 0);
+        for k in -2000..2000 {
+            let km = TRENCH_WIDTH_KM * (1.0 + f64::from(k) * 1e-9) + f64::from(k % 7) * 1e-3;
+            let b = glam::DQuat::from_axis_angle(axis, km / r) * a;
+            let d = arc(a, b);
+            match near.dist(a, b) {
+                Some(x) => {
+                    assert_eq!(x.to_bits(), d.to_bits());
+                    inside += usize::from(d < TRENCH_WIDTH_KM);
+                }
+                None => {
+                    assert!(d >= TRENCH_WIDTH_KM, "{d} km refused");
+                    outside += 1;
+                }
+            }
+        }
+        assert!(
+            inside > 100 && outside > 100,
+            "{inside} inside, {outside} outside"
+        );
+    }
 
     /// Between sweeps the fronts are only counted: the counts of the listed fronts, and the
     /// sources are the converging edges' two ends.

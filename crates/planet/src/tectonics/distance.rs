@@ -236,12 +236,14 @@ impl Sweep {
         let groups = match region {
             // One group per region: plates give the cores enough groups.
             Some(r) => {
-                let of = |i: &u32| r[sources[*i as usize].vertex.index()];
-                let mut order: Vec<u32> = (0..sources.len() as u32).collect();
-                order.sort_by_key(|i| (of(i), *i));
-                order
-                    .chunk_by(|a, b| of(a) == of(b))
-                    .map(<[u32]>::to_vec)
+                // Each source's region read once (not at every comparison of the sort).
+                let mut keyed: Vec<(u32, u32)> = (sources.iter().zip(0..))
+                    .map(|(s, i)| (r[s.vertex.index()], i))
+                    .collect();
+                keyed.sort_unstable();
+                keyed
+                    .chunk_by(|a, b| a.0 == b.0)
+                    .map(|g| g.iter().map(|k| k.1).collect())
                     .collect()
             }
             None => clusters::groups(&reach),

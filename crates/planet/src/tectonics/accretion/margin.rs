@@ -25,7 +25,10 @@ pub(super) fn shores(
     let mut coast: Vec<u32> = band::live_edges(mesh)
         .filter_map(|e| {
             let (a, b) = (mesh.origin(e).index(), mesh.dest(e).index());
-            if crust[a] == CONTINENTAL && shore(a, b) {
+            // Most edges join crust of one kind: one test, well predicted.
+            if crust[a] == crust[b] {
+                None
+            } else if crust[a] == CONTINENTAL && shore(a, b) {
                 Some(a as u32)
             } else if crust[b] == CONTINENTAL && shore(b, a) {
                 Some(b as u32)

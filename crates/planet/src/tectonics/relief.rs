@@ -419,7 +419,7 @@ mod tests {
             2.0 * r * (0.5 * chord / r).clamp(0.0, 1.0).asin()
         };
         let a = DVec3::new(0.3, -0.5, 0.8).normalize() * r;
-        let axis = a.any_orthonormal_vector();
+        let axis = a.normalize().any_orthonormal_vector();
         let (mut inside, mut outside) = (0, 0);
         for k in -2000..2000 {
             let km = TRENCH_WIDTH_KM * (1.0 + f64::from(k) * 1e-9) + f64::from(k % 7) * 1e-3;

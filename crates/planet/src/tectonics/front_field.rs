@@ -2,8 +2,9 @@
 //! (distance in km, closing speed, which side) is swept from the fronts every
 //! [`REFRESH_MYR`] only; in between it is carried in the vertex's own plate frame. A front
 //! belongs to its overriding plate (the diving crust is consumed under it), and a plate turns
-//! rigidly, so an overriding vertex keeps its distance, and a diving vertex's distance is
-//! measured again to its front's point turned with the overriding plate since the sweep. A
+//! rigidly, so an overriding vertex keeps its distance (and so its uplift rate, kept as it
+//! is), and a diving vertex's distance is measured again to its front's point turned with
+//! the overriding plate since the sweep. A
 //! front that appears in between acts from the next refresh (a few Myr late, against the
 //! tens of Myr a range takes to rise).
 //!

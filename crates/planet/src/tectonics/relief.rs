@@ -311,15 +311,15 @@ fn relieve_all(
                     Carried::None => {}
                     Carried::Over(rate) => raise(z, k, continental, rate * dt),
                     Carried::Diving { dist, speed, front } => {
+                        // Near enough to have come within a trench's width since the sweep.
                         let d = f64::from(dist);
-                        if !continental && d - fronts.closing * fronts.elapsed < TRENCH_WIDTH_KM {
-                            if let Some(d) = fronts
-                                .anchors
-                                .get(front as usize)
+                        let near_now = d - fronts.closing * fronts.elapsed < TRENCH_WIDTH_KM;
+                        if !continental
+                            && near_now
+                            && let Some(d) = (fronts.anchors.get(front as usize))
                                 .and_then(|x| near.dist(pos[i], *x))
-                            {
-                                trench(z, *a, continental, d, f64::from(speed));
-                            }
+                        {
+                            trench(z, *a, continental, d, f64::from(speed));
                         }
                     }
                 },

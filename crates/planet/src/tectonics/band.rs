@@ -99,6 +99,19 @@ pub(super) fn around<'m>(
         .flat_map(|&v| mesh.outgoing(v))
 }
 
+/// The neighbours of `gone` (sorted) that are not in it, each once, in increasing order: the
+/// vertices whose rings a removal of `gone` can change.
+pub(super) fn shore(mesh: &Mesh, gone: &[Vertex]) -> Vec<Vertex> {
+    let mut out: Vec<Vertex> = gone
+        .par_iter()
+        .with_min_len(1024)
+        .flat_map_iter(|&v| mesh.neighbors(v).filter(|u| gone.binary_search(u).is_err()))
+        .collect();
+    out.par_sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The ends of `edges`, each once, in increasing order.
 pub(super) fn ends(mesh: &Mesh, edges: &[Edge]) -> Vec<Vertex> {
     let mut v: Vec<Vertex> = edges

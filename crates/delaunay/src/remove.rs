@@ -145,7 +145,27 @@ struct RemovalPlan {
     triangles: Vec<[usize; 3]>,
     /// The original link: corner and the apex beyond each link edge (`None` on a boundary).
     link: Vec<(Vertex, DVec3, Option<DVec3>)>,
+    /// Per original corner: why its ear failed last time ([`planned_ear`]).
+    failed: Vec<Failed>,
+    /// Per original corner: still in `ring`.
+    in_ring: Vec<bool>,
 }
+
+/// Why the ear at a corner failed, with its outer corners then (original link indices): a
+/// test of the same triangle fails again while its witness is still in the ring.
+#[derive(Clone, Copy)]
+struct Failed {
+    a: usize,
+    c: usize,
+    /// The corner found inside the circumcircle, [`NOT_CONVEX`] when the ear did not turn
+    /// counter-clockwise, [`UNTESTED`] when there is no record.
+    witness: usize,
+}
+
+/// [`Failed::witness`] of an ear that does not turn counter-clockwise.
+const NOT_CONVEX: usize = usize::MAX;
+/// [`Failed::witness`] of a corner not tested yet.
+const UNTESTED: usize = usize::MAX - 1;
 
 thread_local! {
     /// The removal plan's buffers, reused by every removal on this thread.
@@ -184,6 +204,8 @@ fn plan_removal<S: Surface>(
     plan.ears.clear();
     plan.triangles.clear();
     plan.link.clear();
+    plan.failed.clear();
+    plan.in_ring.clear();
     for e in mesh.outgoing(v) {
         let u = mesh.dest(e);
         let pu = positions[u.index()];
@@ -207,9 +229,16 @@ fn plan_removal<S: Surface>(
     if plan.link.len() < 3 {
         return Ok(false);
     }
+    let untested = Failed {
+        a: 0,
+        c: 0,
+        witness: UNTESTED,
+    };
+    plan.failed.resize(plan.link.len(), untested);
+    plan.in_ring.resize(plan.link.len(), true);
     while plan.ring.len() > 3 {
         let d = plan.ring.len();
-        let Some(b) = delaunay_ear(surface, &plan.ring) else {
+        let Some(b) = planned_ear(surface, plan) else {
             return Ok(false);
         };
         let (a, c) = (plan.index[(b + d - 1) % d], plan.index[(b + 1) % d]);
@@ -219,48 +248,72 @@ fn plan_removal<S: Surface>(
         }
         plan.ears.push(plan.ring[b].0);
         plan.triangles.push([a, plan.index[b], c]);
+        plan.in_ring[plan.index[b]] = false;
         plan.ring.remove(b);
         plan.index.remove(b);
     }
     plan.triangles
         .push([plan.index[0], plan.index[1], plan.index[2]]);
-    // Every edge of the hole: a diagonal between two of its triangles, or a link edge with the
-    // face beyond it. Strictly inside a circumcircle means Lawson would flip: not settled.
+    // The hole is locally Delaunay when each of its edges is; strictly inside a circumcircle
+    // means Lawson would flip: not settled. What the ears decided already is not tested again:
+    // every ear turned counter-clockwise when it was cut (the same exact sign), and every
+    // diagonal is the cut edge of one ear whose circle held none of the corners left in the
+    // ring, the other triangle's apex among them (from either side the test has the same
+    // exact sign: the four corners in an even permutation). Left: the last triangle's turn
+    // and each link edge against the apex beyond it.
+    let last = plan.triangles[plan.triangles.len() - 1].map(|i| plan.link[i].1);
+    if surface.orient(last[0], last[1], last[2]) <= 0.0 {
+        return Ok(false);
+    }
     let n = plan.link.len();
-    for (t, tri) in plan.triangles.iter().enumerate() {
-        let [pa, pb, pc] = tri.map(|i| plan.link[i].1);
-        if surface.orient(pa, pb, pc) <= 0.0 {
-            return Ok(false);
-        }
+    for tri in &plan.triangles {
         for k in 0..3 {
             let (x, y) = (tri[k], tri[(k + 1) % 3]);
-            let z = tri[(k + 2) % 3];
-            let [px, py, pz] = [x, y, z].map(|i| plan.link[i].1);
-            let beyond = if y == (x + 1) % n {
-                plan.link[x].2
-            } else if x < y {
-                // The other triangle holding y → x. A diagonal is tested from one side only:
-                // the exact sign of the test is the same from the other (the two triangles'
-                // corners in an even permutation), and a triangle that does not turn
-                // counter-clockwise fails its own test above.
-                plan.triangles
-                    .iter()
-                    .enumerate()
-                    .find(|&(s, o)| s != t && (0..3).any(|j| o[j] == y && o[(j + 1) % 3] == x))
-                    .map(|(_, o)| {
-                        plan.link[o.iter().copied().find(|&i| i != x && i != y).unwrap_or(x)].1
-                    })
-            } else {
-                None
-            };
-            if let Some(w) = beyond
-                && surface.in_circle(px, py, pz, w) > 0.0
-            {
-                return Ok(false);
+            if y != (x + 1) % n {
+                continue;
+            }
+            if let Some(w) = plan.link[x].2 {
+                let z = tri[(k + 2) % 3];
+                let [px, py, pz] = [x, y, z].map(|i| plan.link[i].1);
+                if surface.in_circle(px, py, pz, w) > 0.0 {
+                    return Ok(false);
+                }
             }
         }
     }
     Ok(true)
+}
+
+/// [`delaunay_ear`] of the plan's ring (the same corner), without testing again an ear
+/// whose triangle failed before and whose reason is still there: after a cut only the two
+/// ears beside it and those whose witness was the cut corner can change.
+fn planned_ear<S: Surface>(surface: &S, plan: &mut RemovalPlan) -> Option<usize> {
+    let d = plan.ring.len();
+    if d > EAR_TEST_MAX_DEGREE {
+        return None;
+    }
+    let u = |i: usize| plan.ring[i % d].1;
+    for b in 0..d {
+        let (a, c) = (plan.index[(b + d - 1) % d], plan.index[(b + 1) % d]);
+        let f = plan.failed[plan.index[b]];
+        if f.a == a
+            && f.c == c
+            && (f.witness == NOT_CONVEX || (f.witness != UNTESTED && plan.in_ring[f.witness]))
+        {
+            continue;
+        }
+        let (pa, pb, pc) = (u(b + d - 1), u(b), u(b + 1));
+        let witness = if surface.orient(pa, pb, pc) > 0.0 {
+            match (b + 2..b + d - 1).find(|&j| surface.in_circle(pa, pb, pc, u(j)) > 0.0) {
+                None => return Some(b),
+                Some(j) => plan.index[j % d],
+            }
+        } else {
+            NOT_CONVEX
+        };
+        plan.failed[plan.index[b]] = Failed { a, c, witness };
+    }
+    None
 }
 
 /// Above this degree the empty-circle test of an ear (quadratic in the degree) is skipped and
@@ -358,3 +411,6 @@ fn fallback_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option
     }
     convex_ear.or(any_ear)
 }
+
+#[cfg(test)]
+mod tests;

@@ -281,6 +281,20 @@ fn removing_down_to_the_tetrahedron_and_no_further() {
     assert!(w == shadow);
 }
 
+/// Without its report, the same removal (mesh and layers) and the same refusals.
+#[test]
+fn removing_unreported_is_the_same_edit() {
+    let w = planet(800, 3);
+    let vs: Vec<Vertex> = w.mesh().vertices().step_by(3).collect();
+    let (mut reported, mut unreported, mut refused) = (w.clone(), w.clone(), w.clone());
+    reported.remove_vertices(&vs).unwrap();
+    unreported.remove_vertices_unreported(&vs).unwrap();
+    assert!(reported == unreported && unreported.mesh().vertex_count() == 800 - vs.len());
+    let (twice, dead) = ([vs[0], vs[1], vs[0]], &vs[..1]);
+    assert!(refused.remove_vertices_unreported(&twice).is_err() && refused == w);
+    assert!(unreported.remove_vertices_unreported(dead).is_err() && reported == unreported);
+}
+
 #[test]
 fn sample_blends_by_the_layers_policy() {
     let w = planet(2000, 8);

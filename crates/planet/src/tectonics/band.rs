@@ -99,6 +99,25 @@ pub(super) fn around<'m>(
         .flat_map(|&v| mesh.outgoing(v))
 }
 
+/// The neighbours of `gone` that are not in it, each once, in increasing order: the vertices
+/// whose rings a removal of `gone` can change. One bit per vertex slot for each set, read back
+/// word by word (no sort; the rings walked here are those the removal walks next).
+pub(super) fn shore(mesh: &Mesh, gone: &[Vertex]) -> Vec<Vertex> {
+    let words = mesh.vertex_slots().div_ceil(64);
+    let (mut out_of, mut near) = (vec![0u64; words], vec![0u64; words]);
+    for &v in gone {
+        out_of[v.index() / 64] |= 1 << (v.index() % 64);
+    }
+    for &v in gone {
+        for u in mesh.neighbors(v) {
+            near[u.index() / 64] |= 1 << (u.index() % 64);
+        }
+    }
+    set_bits(near.iter().zip(&out_of).map(|(&n, &o)| n & !o))
+        .map(Vertex::new)
+        .collect()
+}
+
 /// The ends of `edges`, each once, in increasing order.
 pub(super) fn ends(mesh: &Mesh, edges: &[Edge]) -> Vec<Vertex> {
     let mut v: Vec<Vertex> = edges
@@ -122,15 +141,18 @@ pub(super) fn sides(mesh: &Mesh, edges: &[Edge]) -> Vec<Face> {
             bits[f.index() / 64] |= 1 << (f.index() % 64);
         }
     }
-    let mut out = Vec::new();
-    for (w, &word) in bits.iter().enumerate() {
-        let mut b = word;
-        while b != 0 {
-            out.push(Face::new((w * 64) as u32 + b.trailing_zeros()));
-            b &= b - 1;
-        }
-    }
-    out
+    set_bits(bits.iter().copied()).map(Face::new).collect()
+}
+
+/// The indices of the set bits of `words` (bit `i % 64` of word `i / 64`), in increasing order.
+fn set_bits(words: impl Iterator<Item = u64>) -> impl Iterator<Item = u32> {
+    words.enumerate().flat_map(|(w, word)| {
+        std::iter::successors((word != 0).then_some(word), |&b| {
+            let rest = b & (b - 1);
+            (rest != 0).then_some(rest)
+        })
+        .map(move |b| (w * 64) as u32 + b.trailing_zeros())
+    })
 }
 
 /// The vertex nearest to `q`, by a greedy walk from `v` to ever nearer neighbours. On a
@@ -329,5 +351,39 @@ mod tests {
         update(mesh, &plate, &mut band, report.edges);
         assert_eq!(band, boundary_edges(mesh, &plate));
         assert!(before > 100 && band.len() > 100 && !new.is_empty());
+    }
+
+    /// A strip of neighbouring removals: the rings of the shore after it hold every edge
+    /// the removal made (the band as a scan finds it), and the shore is every neighbour of a
+    /// removed vertex that stays.
+    #[test]
+    fn the_band_follows_a_removal_from_its_shore() {
+        let mut world = world::World::fibonacci_sphere(4000, 1.0, 0.3, 6).unwrap();
+        let plate: Vec<u32> = world
+            .positions()
+            .iter()
+            .map(|p| u32::from(p.z > 0.0))
+            .collect();
+        let mut band = boundary_edges(world.mesh(), &plate);
+        // Two rows either side of the equator, most of them: clusters, not lone vertices.
+        let gone: Vec<Vertex> = world
+            .mesh()
+            .vertices()
+            .filter(|v| world.positions()[v.index()].z.abs() < 0.04 && v.index() % 5 != 0)
+            .collect();
+        let shore = shore(world.mesh(), &gone);
+        let mut expected: Vec<Vertex> = gone
+            .iter()
+            .flat_map(|&v| world.mesh().neighbors(v))
+            .filter(|u| !gone.contains(u))
+            .collect();
+        expected.sort_unstable();
+        expected.dedup();
+        assert_eq!(shore, expected);
+        world.remove_vertices_unreported(&gone).unwrap();
+        let mesh = world.mesh();
+        update(mesh, &plate, &mut band, around(mesh, &shore));
+        assert_eq!(band, boundary_edges(mesh, &plate));
+        assert!(gone.len() > 100 && band.len() > 50);
     }
 }

@@ -143,22 +143,29 @@ pub(super) fn subduct_and_collide(
     gone.extend_from_slice(&doomed);
     gone.extend_from_slice(&c.taken);
     gone.sort_unstable();
-    let removal = world_ops::remove_vertices(world, &gone)?;
+    // A removal makes edges only between vertices that were the removed ones' neighbours
+    // (the new edges of each hole join its link, and a link only ever holds such vertices):
+    // their rings after it hold every edge it made, so the world need not report them.
+    let shore = band::shore(world.mesh(), &gone);
+    world_ops::remove_vertices_unreported(world, &gone)?;
     // The collision ranges' rises and the band after the edits (from what they touched)
     // read the mesh as the removal left it, each what the other does not write: both at once.
     let rises = {
         let w: &World = world;
         let (mesh, plate) = (w.mesh(), slice(w, &PLATE)?);
-        let touched = removal.edges.iter().copied();
         let (rises, ()) = rayon::join(
             || range_rises(w, params, &c.ranges, sweep),
             || {
+                // Only the edges that cross plates can join the band.
+                let crosses =
+                    |e: &Edge| plate[mesh.origin(*e).index()] != plate[mesh.dest(*e).index()];
+                let touched = band::around(mesh, &shore).filter(crosses);
                 band::update(
                     mesh,
                     plate,
                     edges,
                     touched.chain(band::around(mesh, &sutured)),
-                )
+                );
             },
         );
         rises?

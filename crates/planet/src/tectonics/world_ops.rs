@@ -99,6 +99,20 @@ pub fn remove_vertices(world: &mut World, vertices: &[Vertex]) -> Result<EditRep
     world.remove_vertices(vertices).map_err(fail("remove"))
 }
 
+/// [`remove_vertices`] without the report, for a caller that knows which edges can have
+/// changed (those between the removed vertices' neighbours).
+///
+/// # Errors
+/// As [`remove_vertices`].
+pub fn remove_vertices_unreported(world: &mut World, vertices: &[Vertex]) -> Result<(), OpsError> {
+    if vertices.is_empty() {
+        return Ok(());
+    }
+    world
+        .remove_vertices_unreported(vertices)
+        .map_err(fail("remove"))
+}
+
 /// A fresh sphere kept from one resample to the next (built on first use; cloning shares
 /// it): every resample lands on it turned by another rotation instead of triangulating a new
 /// sphere. Keyed by its settings, so a change of settings builds another.

@@ -367,14 +367,29 @@ impl World {
     /// refused (dead, named twice, on a planar map's boundary, or leaving a sphere with fewer
     /// than four vertices).
     pub fn remove_vertices(&mut self, vertices: &[Vertex]) -> Result<EditReport, EditError> {
-        let (_, report) =
-            self.geometric_edit(PositionWrites::Untouched, |g, mesh, positions| {
+        self.remove_reported(vertices, true)
+    }
+
+    /// [`World::remove_vertices`] without its report (which reads the whole journal), for a
+    /// caller that knows what changed: only edges between the removed vertices' neighbours.
+    ///
+    /// # Errors
+    /// As [`World::remove_vertices`], the world unchanged.
+    pub fn remove_vertices_unreported(&mut self, vertices: &[Vertex]) -> Result<(), EditError> {
+        self.remove_reported(vertices, false).map(|_| ())
+    }
+    /// [`World::remove_vertices`], with or without its report.
+    fn remove_reported(&mut self, gone: &[Vertex], report: bool) -> Result<EditReport, EditError> {
+        let (_, report) = self.geometric_edit_reported(
+            PositionWrites::Untouched,
+            report,
+            |g, mesh, positions| {
                 let r = match g {
                     Geometry::Sphere { .. } => {
-                        delaunay::remove_many(&delaunay::Sphere, mesh, positions, vertices)
+                        delaunay::remove_many(&delaunay::Sphere, mesh, positions, gone)
                     }
                     Geometry::Plane => {
-                        delaunay::remove_many(&delaunay::Plane, mesh, positions, vertices)
+                        delaunay::remove_many(&delaunay::Plane, mesh, positions, gone)
                     }
                 };
                 r.map_err(|e| EditError::Item {
@@ -382,7 +397,8 @@ impl World {
                     error: e.error,
                 })?;
                 fault::stage("remove: removed")
-            })?;
+            },
+        )?;
         Ok(report)
     }
 

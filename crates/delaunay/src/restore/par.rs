@@ -89,25 +89,137 @@ pub(super) fn folds_then_windings<S: Surface>(
     Ok(once)
 }
 
-/// Keeps of Lawson's starting `stack` only the live edges that are not locally Delaunay now,
-/// each quad-edge once (its last entry, the first popped), in their order; `false` (the stack
-/// untouched) when a test fails, so that the serial pass meets the error where it would have.
+/// Lawson's starting stack as parts in order (the stack is their concatenation), so that a
+/// stack built on all cores is not copied into one array before [`keep_reflex`] reads it.
+#[derive(Default)]
+pub(super) struct Parts(pub(super) Vec<Vec<Edge>>);
+
+impl Parts {
+    /// The number of entries.
+    pub(super) fn len(&self) -> usize {
+        self.0.iter().map(Vec::len).sum()
+    }
+
+    /// The stack itself.
+    pub(super) fn concat(self) -> Vec<Edge> {
+        match <[Vec<Edge>; 1]>::try_from(self.0) {
+            Ok([one]) => one,
+            Err(parts) => parts.concat(),
+        }
+    }
+
+    /// The entries as slices, split before entry `at` (a part may be cut in two).
+    fn split_at(&self, mut at: usize) -> (Vec<&[Edge]>, Vec<&[Edge]>) {
+        let (mut head, mut tail) = (Vec::new(), Vec::new());
+        for part in &self.0 {
+            let cut = at.min(part.len());
+            head.push(&part[..cut]);
+            tail.push(&part[cut..]);
+            at -= cut;
+        }
+        (head, tail)
+    }
+}
+
+/// Keeps of Lawson's starting stack (`parts`) only the live edges that are not locally
+/// Delaunay now, each quad-edge once (its last entry, the first popped), in their order;
+/// `None` when a test fails, so that the serial pass meets the error where it would have.
 ///
 /// The flips are then the same as from the whole stack. An edge that passes now can only
 /// fail after a flip of a quad beside it, and that flip pushes it again. An earlier entry of
 /// an edge is popped after the later one was handled: flipped, it is locally Delaunay until
 /// a flip beside it pushes it again; stuck, it stays stuck until then.
+///
+/// The last entries are found in two halves at once (each keeps its own last entries); the
+/// first half's that the second half names again are dropped with the tests.
 pub(super) fn keep_reflex<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
-    stack: &mut Vec<Edge>,
-) -> bool {
-    // One bit per quad-edge: an eighth of a byte array's cache lines for this serial pass.
+    parts: &Parts,
+) -> Option<Vec<Edge>> {
     let quads = mesh.quad_slots();
+    let (head, tail) = parts.split_at(parts.len() / 2);
+    let ((mut last, _), (later, seen_later)) =
+        rayon::join(|| last_entries(&head, quads), || last_entries(&tail, quads));
+    let first = last.len();
+    last.extend_from_slice(&later);
+    let named_later = |e: Edge| seen_later[e.quad() / 64] & (1u64 << (e.quad() % 64)) != 0;
+    let reflex: Vec<Result<bool, DelaunayError>> = last
+        .par_iter()
+        .enumerate()
+        .with_min_len(512)
+        .map(|(i, &e)| {
+            if i < first && named_later(e) {
+                return Ok(false);
+            }
+            Ok(mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)?)
+        })
+        .collect();
+    if reflex.iter().any(Result::is_err) {
+        return None;
+    }
+    let mut keep = reflex.into_iter().map(|r| r == Ok(true));
+    last.retain(|_| keep.next() == Some(true));
+    Some(last)
+}
+
+/// Lawson's start from the stars and links ([`star_and_link`]) of the live vertices of
+/// `lists` (list after list, each in order): the number of entries that stack has, and what
+/// [`keep_reflex`] leaves of it (`None` when a test fails: the caller then builds the whole
+/// stack, so that the serial pass meets the error where it would have).
+///
+/// Built and tested on all cores in chunks of vertices, each entry tested as it is pushed
+/// (its ring was just read): a quad-edge's entries all get the same verdict (the exact test
+/// of an edge and of its reverse is one determinant), so the last entry of each reflex one
+/// is the last reflex entry, and only the reflex entries (a few percent) are left for the
+/// serial pass that keeps each quad-edge's last.
+pub(super) fn reflex_start<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    lists: &[&[Vertex]],
+) -> (usize, Option<Vec<Edge>>) {
+    let chunks: Vec<&[Vertex]> = lists.iter().flat_map(|l| l.chunks(512)).collect();
+    let parts: Vec<(usize, Result<Vec<Edge>, DelaunayError>)> = chunks
+        .par_iter()
+        .map(|chunk| {
+            let (mut star, mut reflex, mut queued) = (Vec::with_capacity(16), Vec::new(), 0);
+            for &v in chunk.iter() {
+                if !mesh.is_vertex_alive(v) {
+                    continue;
+                }
+                star.clear();
+                star_and_link(mesh, v, &mut star);
+                queued += star.len();
+                for &e in &star {
+                    match is_reflex(surface, mesh, positions, e) {
+                        Ok(true) => reflex.push(e),
+                        Ok(false) => {}
+                        Err(err) => return (queued, Err(err)),
+                    }
+                }
+            }
+            (queued, Ok(reflex))
+        })
+        .collect();
+    let queued = parts.iter().map(|(n, _)| n).sum();
+    if parts.iter().any(|(_, r)| r.is_err()) {
+        return (queued, None);
+    }
+    let reflex: Vec<&[Edge]> = parts.iter().flat_map(|(_, r)| r.as_deref()).collect();
+    let (last, _) = last_entries(&reflex, mesh.quad_slots());
+    (queued, Some(last))
+}
+
+/// The last entry of each quad-edge among `slices` (read as one list), in their order, and
+/// one bit per quad-edge named (an eighth of a byte array's cache lines for this serial
+/// pass). Entries beyond `quads` slots are dropped.
+fn last_entries(slices: &[&[Edge]], quads: usize) -> (Vec<Edge>, Vec<u64>) {
     let mut seen = vec![0u64; quads.div_ceil(64)];
-    let mut last: Vec<Edge> = Vec::with_capacity(stack.len() / 2);
-    for &e in stack.iter().rev() {
+    let total = slices.iter().map(|s| s.len()).sum::<usize>();
+    let mut last: Vec<Edge> = Vec::with_capacity(total / 2);
+    for &e in slices.iter().rev().flat_map(|s| s.iter().rev()) {
         let (word, bit) = (e.quad() / 64, 1u64 << (e.quad() % 64));
         if e.quad() < quads
             && let Some(s) = seen.get_mut(word)
@@ -118,18 +230,7 @@ pub(super) fn keep_reflex<S: Surface>(
         }
     }
     last.reverse();
-    let reflex: Vec<Result<bool, DelaunayError>> = last
-        .par_iter()
-        .with_min_len(512)
-        .map(|&e| Ok(mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)?))
-        .collect();
-    if reflex.iter().any(Result::is_err) {
-        return false;
-    }
-    let mut keep = reflex.into_iter().map(|r| r == Ok(true));
-    last.retain(|_| keep.next() == Some(true));
-    *stack = last;
-    true
+    (last, seen)
 }
 
 /// Sorts `vertices` and drops repeats. A long list of vertices of a mesh with `slots` vertex
@@ -170,9 +271,9 @@ fn by_bits(vertices: &mut Vec<Vertex>, slots: usize) -> bool {
 }
 
 /// Appends to `out` the star and link edges ([`star_and_link`]) of every live vertex of
-/// `lists`, list after list, each in order: what the serial loop pushes, built on all cores
-/// when there are many.
-pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out: &mut Vec<Edge>) {
+/// `lists`, list after list, each in order, as parts: what the serial loop pushes, built on
+/// all cores when there are many.
+pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out: &mut Parts) {
     let each = |v: Vertex, out: &mut Vec<Edge>| {
         if mesh.is_vertex_alive(v) {
             star_and_link(mesh, v, out);
@@ -181,10 +282,12 @@ pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out:
     for list in lists {
         let list = list.as_ref();
         if list.len() < PAR_MIN {
-            list.iter().for_each(|&v| each(v, out));
+            let mut part = Vec::with_capacity(12 * list.len());
+            list.iter().for_each(|&v| each(v, &mut part));
+            out.0.push(part);
             continue;
         }
-        // Chunks in order, each built serially, then appended in order.
+        // Chunks in order, each built serially.
         let chunks: Vec<Vec<Edge>> = list
             .par_chunks(512)
             .map(|chunk| {
@@ -193,8 +296,7 @@ pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out:
                 part
             })
             .collect();
-        out.reserve(chunks.iter().map(Vec::len).sum());
-        chunks.iter().for_each(|part| out.extend_from_slice(part));
+        out.0.extend(chunks);
     }
 }
 

@@ -320,19 +320,6 @@ impl<'a, S: Surface> Moved<'a, S> {
             }
             None => {
                 let lists = [self.vertices.as_slice(), changed.as_slice()];
-                // Many vertices: the start built and tested in one pass on all cores (the
-                // stack `keep_reflex` would leave); otherwise, or when a test fails, below.
-                if lists.iter().map(|l| l.len()).sum::<usize>() >= par::PAR_MIN / 16 {
-                    let (surface, positions) = (self.surface, self.positions);
-                    let (queued, kept) = par::reflex_start(surface, mesh, positions, &lists);
-                    if let Some(mut stack) = kept.filter(|_| queued >= par::PAR_MIN) {
-                        let limit = flip_limit(queued, mesh.undirected_edge_count());
-                        let flipped = Some(changed);
-                        return lawson_tracked(
-                            surface, mesh, positions, &mut stack, limit, flipped,
-                        );
-                    }
-                }
                 par::stars_and_links(mesh, &lists, &mut parts);
             }
         }

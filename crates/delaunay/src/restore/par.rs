@@ -164,54 +164,6 @@ pub(super) fn keep_reflex<S: Surface>(
     Some(last)
 }
 
-/// Lawson's start from the stars and links ([`star_and_link`]) of the live vertices of
-/// `lists` (list after list, each in order): the number of entries that stack has, and what
-/// [`keep_reflex`] leaves of it (`None` when a test fails: the caller then builds the whole
-/// stack, so that the serial pass meets the error where it would have).
-///
-/// Built and tested on all cores in chunks of vertices, each entry tested as it is pushed
-/// (its ring was just read): a quad-edge's entries all get the same verdict (the exact test
-/// of an edge and of its reverse is one determinant), so the last entry of each reflex one
-/// is the last reflex entry, and only the reflex entries (a few percent) are left for the
-/// serial pass that keeps each quad-edge's last.
-pub(super) fn reflex_start<S: Surface>(
-    surface: &S,
-    mesh: &Mesh,
-    positions: &[DVec3],
-    lists: &[&[Vertex]],
-) -> (usize, Option<Vec<Edge>>) {
-    let chunks: Vec<&[Vertex]> = lists.iter().flat_map(|l| l.chunks(512)).collect();
-    let parts: Vec<(usize, Result<Vec<Edge>, DelaunayError>)> = chunks
-        .par_iter()
-        .map(|chunk| {
-            let (mut star, mut reflex, mut queued) = (Vec::with_capacity(16), Vec::new(), 0);
-            for &v in chunk.iter() {
-                if !mesh.is_vertex_alive(v) {
-                    continue;
-                }
-                star.clear();
-                star_and_link(mesh, v, &mut star);
-                queued += star.len();
-                for &e in &star {
-                    match is_reflex(surface, mesh, positions, e) {
-                        Ok(true) => reflex.push(e),
-                        Ok(false) => {}
-                        Err(err) => return (queued, Err(err)),
-                    }
-                }
-            }
-            (queued, Ok(reflex))
-        })
-        .collect();
-    let queued = parts.iter().map(|(n, _)| n).sum();
-    if parts.iter().any(|(_, r)| r.is_err()) {
-        return (queued, None);
-    }
-    let reflex: Vec<&[Edge]> = parts.iter().flat_map(|(_, r)| r.as_deref()).collect();
-    let (last, _) = last_entries(&reflex, mesh.quad_slots());
-    (queued, Some(last))
-}
-
 /// The last entry of each quad-edge among `slices` (read as one list), in their order, and
 /// one bit per quad-edge named (an eighth of a byte array's cache lines for this serial
 /// pass). Entries beyond `quads` slots are dropped.

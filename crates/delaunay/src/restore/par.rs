@@ -291,4 +291,51 @@ mod tests {
         sort_dedup(&mut empty, 0);
         assert!(empty.is_empty());
     }
+
+    /// The last entry of each quad-edge, found in two halves of a stack cut anywhere (inside
+    /// a part, at a part's end, before the first entry), is what one reverse pass over the
+    /// whole stack keeps; entries beyond the slots are dropped.
+    #[test]
+    fn last_entries_in_halves_are_those_of_one_pass() {
+        let mut rng = Rng::new(5);
+        let quads = 300;
+        let parts = Parts(
+            [0, 40, 0, 700, 13]
+                .iter()
+                .map(|&n| {
+                    let mut part: Vec<Edge> = (0..n)
+                        .map(|_| Edge::of_quad(rng.below(quads) as u32).sym())
+                        .collect();
+                    part.push(Edge::of_quad(quads as u32 + 3));
+                    part
+                })
+                .collect(),
+        );
+        let whole = parts.0.concat();
+        let (once, _) = last_entries(&[whole.as_slice()], quads);
+        let mut expected: Vec<Edge> = Vec::new();
+        for (i, &e) in whole.iter().enumerate() {
+            let later = whole[i + 1..].iter().any(|f| f.quad() == e.quad());
+            if e.quad() < quads && !later {
+                expected.push(e);
+            }
+        }
+        assert_eq!(once, expected);
+        for at in [0, 1, 40, 41, 42, 300, whole.len() - 1, whole.len()] {
+            let (head, tail) = parts.split_at(at);
+            assert_eq!(
+                [head.concat(), tail.concat()].concat(),
+                whole,
+                "cut at {at}"
+            );
+            let ((first, _), (second, seen)) =
+                (last_entries(&head, quads), last_entries(&tail, quads));
+            let named = |e: &Edge| seen[e.quad() / 64] & (1 << (e.quad() % 64)) != 0;
+            let mut got: Vec<Edge> = first.into_iter().filter(|e| !named(e)).collect();
+            got.extend(second);
+            assert_eq!(got, expected, "cut at {at}");
+        }
+        assert_eq!(parts.len(), whole.len());
+        assert_eq!(parts.concat(), whole);
+    }
 }

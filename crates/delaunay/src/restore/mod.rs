@@ -309,23 +309,28 @@ impl<'a, S: Surface> Moved<'a, S> {
     /// touched by relocations), to which the corners of every flipped quad are added; returns
     /// the number of flips.
     fn lawson(&self, mesh: &mut Mesh, changed: &mut Vec<Vertex>) -> Result<usize, DelaunayError> {
-        let mut stack = Vec::new();
+        let mut parts = par::Parts::default();
         par::sort_dedup(changed, mesh.vertex_slots());
         match &self.mask {
             Some(m) => {
+                let mut stack = Vec::new();
                 scan_reflex(self.surface, mesh, self.positions, m, &mut stack)?;
-                par::stars_and_links(mesh, &[changed.as_slice()], &mut stack);
+                parts.0.push(stack);
+                par::stars_and_links(mesh, &[changed.as_slice()], &mut parts);
             }
             None => {
                 let lists = [self.vertices.as_slice(), changed.as_slice()];
-                par::stars_and_links(mesh, &lists, &mut stack);
+                par::stars_and_links(mesh, &lists, &mut parts);
             }
         }
         // The budget counts every edge queued, before the first tests drop most of them.
-        let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-        if stack.len() >= par::PAR_MIN {
-            par::keep_reflex(self.surface, mesh, self.positions, &mut stack);
-        }
+        let queued = parts.len();
+        let limit = flip_limit(queued, mesh.undirected_edge_count());
+        let kept = match queued >= par::PAR_MIN {
+            true => par::keep_reflex(self.surface, mesh, self.positions, &parts),
+            false => None,
+        };
+        let mut stack = kept.unwrap_or_else(|| parts.concat());
         let flipped = Some(changed);
         lawson_tracked(
             self.surface,

@@ -89,9 +89,29 @@ pub(super) fn folds_then_windings<S: Surface>(
     Ok(once)
 }
 
-/// Keeps of Lawson's starting `stack` only the live edges that are not locally Delaunay now,
-/// each quad-edge once (its last entry, the first popped), in their order; `false` (the stack
-/// untouched) when a test fails, so that the serial pass meets the error where it would have.
+/// Lawson's starting stack as parts in order (the stack is their concatenation), so that a
+/// stack built on all cores is not copied into one array before [`keep_reflex`] reads it.
+#[derive(Default)]
+pub(super) struct Parts(pub(super) Vec<Vec<Edge>>);
+
+impl Parts {
+    /// The number of entries.
+    pub(super) fn len(&self) -> usize {
+        self.0.iter().map(Vec::len).sum()
+    }
+
+    /// The stack itself.
+    pub(super) fn concat(self) -> Vec<Edge> {
+        match <[Vec<Edge>; 1]>::try_from(self.0) {
+            Ok([one]) => one,
+            Err(parts) => parts.concat(),
+        }
+    }
+}
+
+/// Keeps of Lawson's starting stack (`parts`) only the live edges that are not locally
+/// Delaunay now, each quad-edge once (its last entry, the first popped), in their order;
+/// `None` when a test fails, so that the serial pass meets the error where it would have.
 ///
 /// The flips are then the same as from the whole stack. An edge that passes now can only
 /// fail after a flip of a quad beside it, and that flip pushes it again. An earlier entry of
@@ -101,13 +121,32 @@ pub(super) fn keep_reflex<S: Surface>(
     surface: &S,
     mesh: &Mesh,
     positions: &[DVec3],
-    stack: &mut Vec<Edge>,
-) -> bool {
-    // One bit per quad-edge: an eighth of a byte array's cache lines for this serial pass.
-    let quads = mesh.quad_slots();
+    parts: &Parts,
+) -> Option<Vec<Edge>> {
+    let slices: Vec<&[Edge]> = parts.0.iter().map(Vec::as_slice).collect();
+    let mut last = last_entries(&slices, mesh.quad_slots());
+    let reflex: Vec<Result<bool, DelaunayError>> = last
+        .par_iter()
+        .with_min_len(512)
+        .map(|&e| Ok(mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)?))
+        .collect();
+    if reflex.iter().any(Result::is_err) {
+        return None;
+    }
+    let mut keep = reflex.into_iter().map(|r| r == Ok(true));
+    last.retain(|_| keep.next() == Some(true));
+    Some(last)
+}
+
+/// The last entry of each quad-edge among `slices` (read as one list, the parts of a stack
+/// built on all cores: not copied into one array first), in their order; entries beyond
+/// `quads` slots are dropped. One bit per quad-edge: an eighth of a byte array's cache lines
+/// for this serial pass.
+fn last_entries(slices: &[&[Edge]], quads: usize) -> Vec<Edge> {
     let mut seen = vec![0u64; quads.div_ceil(64)];
-    let mut last: Vec<Edge> = Vec::with_capacity(stack.len() / 2);
-    for &e in stack.iter().rev() {
+    let total = slices.iter().map(|s| s.len()).sum::<usize>();
+    let mut last: Vec<Edge> = Vec::with_capacity(total / 2);
+    for &e in slices.iter().rev().flat_map(|s| s.iter().rev()) {
         let (word, bit) = (e.quad() / 64, 1u64 << (e.quad() % 64));
         if e.quad() < quads
             && let Some(s) = seen.get_mut(word)
@@ -118,18 +157,7 @@ pub(super) fn keep_reflex<S: Surface>(
         }
     }
     last.reverse();
-    let reflex: Vec<Result<bool, DelaunayError>> = last
-        .par_iter()
-        .with_min_len(512)
-        .map(|&e| Ok(mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)?))
-        .collect();
-    if reflex.iter().any(Result::is_err) {
-        return false;
-    }
-    let mut keep = reflex.into_iter().map(|r| r == Ok(true));
-    last.retain(|_| keep.next() == Some(true));
-    *stack = last;
-    true
+    last
 }
 
 /// Sorts `vertices` and drops repeats. A long list of vertices of a mesh with `slots` vertex
@@ -170,9 +198,9 @@ fn by_bits(vertices: &mut Vec<Vertex>, slots: usize) -> bool {
 }
 
 /// Appends to `out` the star and link edges ([`star_and_link`]) of every live vertex of
-/// `lists`, list after list, each in order: what the serial loop pushes, built on all cores
-/// when there are many.
-pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out: &mut Vec<Edge>) {
+/// `lists`, list after list, each in order, as parts: what the serial loop pushes, built on
+/// all cores when there are many.
+pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out: &mut Parts) {
     let each = |v: Vertex, out: &mut Vec<Edge>| {
         if mesh.is_vertex_alive(v) {
             star_and_link(mesh, v, out);
@@ -181,10 +209,12 @@ pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out:
     for list in lists {
         let list = list.as_ref();
         if list.len() < PAR_MIN {
-            list.iter().for_each(|&v| each(v, out));
+            let mut part = Vec::with_capacity(12 * list.len());
+            list.iter().for_each(|&v| each(v, &mut part));
+            out.0.push(part);
             continue;
         }
-        // Chunks in order, each built serially, then appended in order.
+        // Chunks in order, each built serially.
         let chunks: Vec<Vec<Edge>> = list
             .par_chunks(512)
             .map(|chunk| {
@@ -193,8 +223,7 @@ pub(super) fn stars_and_links<L: AsRef<[Vertex]>>(mesh: &Mesh, lists: &[L], out:
                 part
             })
             .collect();
-        out.reserve(chunks.iter().map(Vec::len).sum());
-        chunks.iter().for_each(|part| out.extend_from_slice(part));
+        out.0.extend(chunks);
     }
 }
 
@@ -236,5 +265,40 @@ mod tests {
         let mut empty = Vec::new();
         sort_dedup(&mut empty, 0);
         assert!(empty.is_empty());
+    }
+
+    /// The last entry of each quad-edge, read off the parts of a stack (empty parts
+    /// included), is what one reverse pass over the whole stack keeps; entries beyond the
+    /// slots are dropped.
+    #[test]
+    fn last_entries_of_parts_are_those_of_the_whole_stack() {
+        let mut rng = Rng::new(5);
+        let quads = 300;
+        let parts = Parts(
+            [0, 40, 0, 700, 13]
+                .iter()
+                .map(|&n| {
+                    let mut part: Vec<Edge> = (0..n)
+                        .map(|_| Edge::of_quad(rng.below(quads) as u32).sym())
+                        .collect();
+                    part.push(Edge::of_quad(quads as u32 + 3));
+                    part
+                })
+                .collect(),
+        );
+        let whole = parts.0.concat();
+        let mut expected: Vec<Edge> = Vec::new();
+        for (i, &e) in whole.iter().enumerate() {
+            let later = whole[i + 1..].iter().any(|f| f.quad() == e.quad());
+            if e.quad() < quads && !later {
+                expected.push(e);
+            }
+        }
+        assert!(expected.len() > 200 && expected.len() < 300);
+        assert_eq!(last_entries(&[whole.as_slice()], quads), expected);
+        let slices: Vec<&[Edge]> = parts.0.iter().map(Vec::as_slice).collect();
+        assert_eq!(last_entries(&slices, quads), expected);
+        assert_eq!(parts.len(), whole.len());
+        assert_eq!(parts.concat(), whole);
     }
 }

@@ -19,6 +19,11 @@ pub(super) struct Touched {
     /// The faces the last relocation made that may be clockwise or flat (their corners; see
     /// [`fold_suspects`]).
     made: Vec<[Vertex; 3]>,
+    /// Buffers each relocation reuses (emptied before use): the ears' diagonals, the Lawson
+    /// stack around the landed vertex and the edges it could not flip.
+    created: Vec<Edge>,
+    stack: Vec<Edge>,
+    stuck: Vec<Edge>,
 }
 
 enum Relocation {
@@ -48,6 +53,10 @@ pub(super) fn relocate_folded<S: Surface>(
     for v in &folded {
         queued[v.index()] = true;
     }
+    // About a dozen stars and a few flipped quads per relocation: room up front instead of
+    // regrowth copies.
+    touched.stars.reserve(16 * folded.len());
+    touched.flipped.reserve(16 * folded.len());
     let mut budget = 16 * folded.len() + 64;
     let mut queue: VecDeque<Vertex> = folded.into();
     let mut deferred: Vec<Vertex> = Vec::new();
@@ -150,10 +159,13 @@ fn relocate<S: Surface>(
     if mesh.is_boundary_vertex(v) {
         return Err(DelaunayError::BoundaryVertex(v));
     }
-    let mut created = Vec::new();
-    stats.relocation_flips += reduce_to_degree3(surface, mesh, positions, v, &mut created)?;
+    let mut created = std::mem::take(&mut touched.created);
+    created.clear();
+    let ears = reduce_to_degree3(surface, mesh, positions, v, &mut created);
+    touched.created = created;
+    stats.relocation_flips += ears?;
     // The ears: the faces beside each new diagonal, except the (at most one) around `v`.
-    for &e in &created {
+    for &e in &touched.created {
         for f in [mesh.left(e), mesh.right(e)] {
             if f.is_valid() {
                 let corners = mesh.face_vertices(f);
@@ -226,7 +238,12 @@ fn walk<S: Surface>(
     let p = positions[v.index()];
     let limit = 2 * mesh.face_count() + 64;
     let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
+    let corners = |outer: [Edge; 3]| outer.map(|e| positions[mesh.origin(e).index()]);
     let (mut outer, mut came) = (link, Edge::INVALID);
+    // The positions of the corners `origin(outer[i])`: edge `i` runs from corner `i` to
+    // corner `i + 1`. A step across an edge keeps its two ends, so only the new triangle's
+    // third corner is read (the walk is memory-bound: one position and one origin per step).
+    let mut at = corners(link);
     for _ in 0..limit {
         let start = rng.next3();
         let mut side = [1.0f64; 3];
@@ -236,29 +253,32 @@ fn walk<S: Surface>(
             if outer[i] == came {
                 continue;
             }
-            let a = positions[mesh.origin(outer[i]).index()];
-            let b = positions[mesh.dest(outer[i]).index()];
-            let o = surface.orient(a, b, p);
+            let o = surface.orient(at[i], at[(i + 1) % 3], p);
             if o < 0.0 {
-                crossed = Some(outer[i]);
+                crossed = Some(i);
                 break;
             }
             side[i] = o;
         }
-        let Some(e) = crossed else {
+        let Some(i) = crossed else {
             return Ok(Some(Landing { outer, side }));
         };
+        let e = outer[i];
         if !mesh.right(e).is_valid() {
             return Err(DelaunayError::Outside);
         }
         // Beyond e: v's own triangle again (its faces stand for it), or a face of the mesh.
         came = e.sym();
-        outer = if link.contains(&came) {
-            link
+        if link.contains(&came) {
+            outer = link;
+            at = corners(link);
         } else {
+            // `came` runs from e's end to its origin; the third corner is `next`'s end (read
+            // off `next`, not the edge after it: one load less in the chain).
             let next = mesh.left_next(came);
-            [came, next, mesh.left_next(next)]
-        };
+            at = [at[(i + 1) % 3], at[i], positions[mesh.dest(next).index()]];
+            outer = [came, next, mesh.left_next(next)];
+        }
     }
     Ok(None)
 }
@@ -285,8 +305,13 @@ fn land<S: Surface>(
     {
         return collide(surface, mesh, positions, v, corner, options, stats).map(Some);
     }
-    let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
-    match zeros.len() {
+    // The edges `v` lies on, in order (at most three).
+    let (mut zeros, mut n) = ([0usize; 3], 0);
+    for i in (0..3).filter(|&i| side[i] == 0.0) {
+        zeros[n] = i;
+        n += 1;
+    }
+    match n {
         0 => {}
         1 => {
             let e = outer[zeros[0]];
@@ -307,7 +332,7 @@ fn land<S: Surface>(
         }
     }
     let [a, b, c] = outer.map(|e| positions[mesh.origin(e).index()]);
-    if zeros.is_empty() && surface.orient(a, b, c) > 0.0 && surface.in_circle(a, b, c, p) <= 0.0 {
+    if n == 0 && surface.orient(a, b, c) > 0.0 && surface.in_circle(a, b, c, p) <= 0.0 {
         return Err(DelaunayError::Outside);
     }
     Ok(None)
@@ -324,16 +349,15 @@ fn flip_around<S: Surface>(
     stats: &mut RestoreStats,
     touched: &mut Touched,
 ) -> Result<(), DelaunayError> {
-    let mut stack = Vec::with_capacity(16);
-    star_and_link(mesh, v, &mut stack);
+    let (stack, stuck) = (&mut touched.stack, &mut touched.stuck);
+    stack.clear();
+    stuck.clear();
+    star_and_link(mesh, v, stack);
     let limit = flip_limit(stack.len(), mesh.undirected_edge_count());
-    let mut stuck = Vec::new();
     let flipped = Some(&mut touched.flipped);
-    stats.flips += lawson_collect(
-        surface, mesh, positions, &mut stack, limit, &mut stuck, flipped,
-    )?;
+    stats.flips += lawson_collect(surface, mesh, positions, stack, limit, stuck, flipped)?;
     touched.stars.extend(mesh.neighbors(v));
-    for e in stuck {
+    for &e in &touched.stuck {
         if mesh.is_edge_alive(e) {
             touched.stars.extend([mesh.origin(e), mesh.dest(e)]);
         }

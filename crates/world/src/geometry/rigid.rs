@@ -447,9 +447,9 @@ pub(super) fn merged(a: &[Vertex], b: &[Vertex]) -> Vec<Vertex> {
 fn band(mesh: &Mesh, which: &(impl Fn(usize) -> u32 + Sync)) -> Vec<Vertex> {
     const CHUNK: usize = 8192;
     let quads = mesh.quad_slots();
-    let mut ends: Vec<Vertex> = (0..quads.div_ceil(CHUNK))
+    let parts: Vec<Vec<Vertex>> = (0..quads.div_ceil(CHUNK))
         .into_par_iter()
-        .flat_map_iter(|c| {
+        .map(|c| {
             let mut part = Vec::new();
             for q in c * CHUNK..quads.min((c + 1) * CHUNK) {
                 let e = Edge::of_quad(q as u32);
@@ -464,7 +464,26 @@ fn band(mesh: &Mesh, which: &(impl Fn(usize) -> u32 + Sync)) -> Vec<Vertex> {
             part
         })
         .collect();
-    ends.par_sort_unstable();
-    ends.dedup();
-    ends
+    sorted_once(&parts, mesh.vertex_slots())
+}
+
+/// The vertices of `parts` (each below `slots`), sorted, each once: one bit per vertex slot
+/// and a pass over the words instead of a sort of every end (twice the band, at the least).
+fn sorted_once(parts: &[Vec<Vertex>], slots: usize) -> Vec<Vertex> {
+    let mut bits = vec![0u64; slots.div_ceil(64)];
+    let mut count = 0;
+    for &v in parts.iter().flatten() {
+        let (word, bit) = (v.index() / 64, 1u64 << (v.index() % 64));
+        count += usize::from(bits[word] & bit == 0);
+        bits[word] |= bit;
+    }
+    let mut out = Vec::with_capacity(count);
+    for (k, &word) in bits.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            out.push(Vertex::new(64 * k as u32 + w.trailing_zeros()));
+            w &= w - 1;
+        }
+    }
+    out
 }

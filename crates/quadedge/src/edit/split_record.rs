@@ -125,10 +125,11 @@ impl Mesh {
         {
             return false;
         }
-        // Neither logged write by write nor journaled: the caller records `w` itself.
-        let (rec, journal) = (self.undo.rec.take(), self.journal.take());
+        // Neither logged write by write nor journaled (the caller records `w` itself), and
+        // the state stamp is the caller's to set, as for any other record.
+        let (rec, journal, stamp) = (self.undo.rec.take(), self.journal.take(), self.undo.stamp);
         let r = self.split_face(f, [1.0, 0.0, 0.0]);
-        (self.undo.rec, self.journal) = (rec, journal);
+        (self.undo.rec, self.journal, self.undo.stamp) = (rec, journal, stamp);
         r.is_ok_and(|r| r.vertex == v)
     }
 

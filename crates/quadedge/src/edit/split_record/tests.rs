@@ -144,3 +144,30 @@ fn a_split_record_refuses_a_mesh_changed_behind_its_back() {
         assert!(m == tampered);
     }
 }
+
+#[test]
+fn a_redo_refused_after_a_split_leaves_the_mesh_and_its_state_as_they_were() {
+    let mut m = icosahedron();
+    edit(&mut m, 5, 20, false);
+    let before = m.clone();
+    m.start_undo_log().unwrap();
+    let r = m.split_face_compact(Face::new(1), [0.2, 0.3, 0.5]).unwrap();
+    let side = m.left_next(r.spokes[0]);
+    m.flip(side).unwrap();
+    let log = m.take_undo_log().unwrap();
+    assert_eq!(log.len(), 2);
+    m.undo(&log).unwrap();
+    assert!(m == before);
+    // The flip no longer fits (a face names another edge): the split is made, then the redo
+    // fails at the flip and takes the split back, the mesh in the state the log starts at.
+    let f = m.left(side.sym());
+    let e = m.face_edge[f.index()];
+    m.face_edge[f.index()] = m.left_next(e);
+    let tampered = m.clone();
+    assert_eq!(m.redo(&log), Err(MeshError::UndoContentMismatch));
+    assert!(m == tampered);
+    assert_eq!(m.undo_state(), log.from_state());
+    m.face_edge[f.index()] = e;
+    m.redo(&log).unwrap();
+    m.check().unwrap();
+}

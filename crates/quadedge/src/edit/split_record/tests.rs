@@ -114,21 +114,23 @@ fn a_split_record_refuses_a_mesh_changed_behind_its_back() {
     let r = m.split_face_compact(Face::new(1), [0.2, 0.3, 0.5]).unwrap();
     let log = m.take_undo_log().unwrap();
     assert_eq!(log.len(), 1);
-    // A side's face names another edge: refused, nothing written.
+    // An undo of the log is refused with nothing written.
+    let refused = |m: &mut Mesh| {
+        let tampered = m.clone();
+        assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
+        assert!(*m == tampered);
+    };
+    // A side's face names another edge.
     let f = r.faces[1];
     let e = m.face_edge[f.index()];
     m.face_edge[f.index()] = m.left_next(e);
-    let tampered = m.clone();
-    assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
-    assert!(m == tampered);
+    refused(&mut m);
     m.face_edge[f.index()] = e;
-    // The vertex names an edge that is not its spoke: refused without a panic.
+    // The vertex names an edge that is not its spoke (no panic either).
     let v = r.vertex;
     let spoke = m.vertex_edge[v.index()];
     m.vertex_edge[v.index()] = m.left_next(spoke);
-    let tampered = m.clone();
-    assert_eq!(m.undo(&log), Err(MeshError::UndoContentMismatch));
-    assert!(m == tampered);
+    refused(&mut m);
     m.vertex_edge[v.index()] = spoke;
     // Put back, it undoes and redoes; redone on a mesh whose free vertex is not the
     // recorded one, it is refused.

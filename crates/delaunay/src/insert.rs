@@ -227,7 +227,7 @@ pub(crate) fn make_in_face(
     (f, w): (Face, [f32; 3]),
     flips: &[Edge],
 ) -> Result<(Inserted, Option<DVec3>), DelaunayError> {
-    let vertex = mesh.split_face(f, w)?.vertex;
+    let vertex = mesh.split_face_compact(f, w)?.vertex;
     Ok(finish(mesh, positions, p, (vertex, false), flips))
 }
 

@@ -9,12 +9,12 @@ use super::{
     slice,
 };
 use glam::DVec3;
-use quadedge::{Edge, Face, Mesh, Vertex};
+use quadedge::{Edge, Face, Vertex};
 use rayon::prelude::*;
 use world::{ColumnId, NewValues, World};
 
 mod search;
-use search::{Cornered, Known, Search, Wide, cornered, faces_around, floor_at, merged, wide_gaps};
+use search::{Cornered, Known, Search, Wide, faces_around, floor_at, merged, wide_at, wide_gaps};
 
 /// Depth of new crust at a ridge (m).
 pub const RIDGE_DEPTH_M: f32 = -2600.0;
@@ -31,7 +31,7 @@ pub(super) struct Buffers {
     /// One bit per vertex slot: set where `fresh` holds an entry (a small array the gap
     /// search reads for every corner, instead of the large one).
     fresh_bits: Vec<u64>,
-    used: Vec<bool>,
+    used: Vec<u64>,
     marked: Vec<u32>,
 }
 
@@ -69,9 +69,7 @@ pub(super) fn new_crust(
     let mut round = 0;
     let mut made = Made::default();
     let mut pending = Gaps::default();
-    let mut focus: Option<Vec<Cornered>> = None;
     let mut recorded = 0;
-    let mut first: Option<Vec<Cornered>> = None;
     // The wide faces a round skipped that the insertion left as they were.
     let mut kept: Vec<Wide> = Vec::new();
     let Buffers {
@@ -112,8 +110,6 @@ pub(super) fn new_crust(
             }
             if !new.is_empty() {
                 recorded += 1;
-                let f = focus.get_or_insert_with(Vec::new);
-                next_focus(mesh, new, &pending.skipped, f, &mut kept);
             }
             round += 1;
             let Some(b) = &before else {
@@ -129,11 +125,6 @@ pub(super) fn new_crust(
                 made: &made,
             };
             let marks = Marks { used, marked };
-            // The first round: the faces across the band.
-            let faces = match &focus {
-                Some(f) => f.as_slice(),
-                None => first.get_or_insert_with(|| cornered(mesh, &band::sides(mesh, band))),
-            };
             let search = Search {
                 mesh,
                 pos,
@@ -141,9 +132,16 @@ pub(super) fn new_crust(
                 plates,
                 params,
             };
+            // The first round: the faces across the band; then those around the last round's
+            // vertices.
+            let fresh = if new.is_empty() {
+                wide_gaps(&search, &band::sides(mesh, band))
+            } else {
+                next_wide(&search, new, &pending.skipped, &mut kept)
+            };
             #[cfg(debug_assertions)]
-            check_focus(&search, new, faces, &kept, &pending);
-            pending = gaps(&search, faces, &kept, marks);
+            check_focus(&search, new, &fresh, &kept, &pending);
+            pending = gaps(&search, &fresh, &kept, marks);
             give(values, columns, &pending);
             if pending.points.is_empty() || round == ROUNDS {
                 // The last round: the insertion's journal then reaches layers no longer
@@ -233,27 +231,31 @@ struct Gaps {
 /// The marks of a round: the vertices near a point of this round, and which they are (so
 /// that only they are cleared).
 struct Marks<'a> {
-    used: &'a mut Vec<bool>,
+    /// One bit per vertex slot (a small array: the greedy choice reads it for every corner).
+    used: &'a mut Vec<u64>,
     marked: &'a mut Vec<u32>,
 }
 
 impl Marks<'_> {
     fn mark(&mut self, v: Vertex) {
-        if self.used.len() <= v.index() {
-            self.used.resize(v.index() + 1, false);
+        let (word, bit) = (v.index() / 64, 1u64 << (v.index() % 64));
+        if self.used.len() <= word {
+            self.used.resize(word + 1, 0);
         }
-        if !std::mem::replace(&mut self.used[v.index()], true) {
+        if self.used[word] & bit == 0 {
+            self.used[word] |= bit;
             self.marked.push(v.raw());
         }
     }
 
     fn is(&self, v: Vertex) -> bool {
-        self.used.get(v.index()).copied().unwrap_or(false)
+        let (word, bit) = (v.index() / 64, 1u64 << (v.index() % 64));
+        self.used.get(word).is_some_and(|w| w & bit != 0)
     }
 
     fn clear(&mut self) {
         for &v in self.marked.iter() {
-            self.used[v as usize] = false;
+            self.used[v as usize / 64] = 0;
         }
         self.marked.clear();
     }
@@ -263,12 +265,11 @@ impl Marks<'_> {
 /// what the last round changed: a face whose corners are all on one plate is no gap), at
 /// most one per vertex's star per round (so two new points never crowd), and the plate each
 /// joins.
-fn gaps(search: &Search<'_>, faces: &[Cornered], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
+fn gaps(search: &Search<'_>, fresh: &[Wide], kept: &[Wide], mut marks: Marks<'_>) -> Gaps {
     let mesh = search.mesh;
-    let fresh = wide_gaps(search, faces);
     let mut found = Gaps::default();
     let mut taken: Vec<[Vertex; 3]> = Vec::new();
-    for w in merged(&fresh, kept) {
+    for w in merged(fresh, kept) {
         let (f, corners, point) = *w;
         if corners.iter().any(|&v| marks.is(v)) {
             found.skipped.push(*w);
@@ -276,8 +277,20 @@ fn gaps(search: &Search<'_>, faces: &[Cornered], kept: &[Wide], mut marks: Marks
         }
         for v in corners {
             marks.mark(v);
-            for u in mesh.neighbors(v) {
-                marks.mark(u);
+        }
+        // The three rings walked in step: their chains of dependent reads overlap (the
+        // marks are a set, so the order they are made in does not matter).
+        let mut rings = corners.map(|v| mesh.neighbors(v));
+        loop {
+            let mut more = false;
+            for ring in &mut rings {
+                if let Some(u) = ring.next() {
+                    marks.mark(u);
+                    more = true;
+                }
+            }
+            if !more {
+                break;
             }
         }
         found.points.push((point, f));
@@ -299,57 +312,60 @@ fn gaps(search: &Search<'_>, faces: &[Cornered], kept: &[Wide], mut marks: Marks
     found
 }
 
-/// What the next round looks at, after a round made `new`: the faces around the new
-/// vertices (`focus`, in face order, each once), and the wide faces the round skipped
-/// (`skipped`) that are still there with the same corners (`kept`). Only these can be wide:
-/// an insertion makes faces only around its new vertex, and an unchanged face is what it was
-/// (its corners' plates and data do not change within the step). A skipped face whose id
-/// now names other corners is looked at again.
-fn next_focus(
-    mesh: &Mesh,
+/// The wide faces the next round looks at, after a round made `new`: those around the new
+/// vertices (in face order, each once), and the wide faces the round skipped (`skipped`)
+/// that are still there with the same corners (`kept`). Only these can be wide: an insertion
+/// makes faces only around its new vertex, and an unchanged face is what it was (its
+/// corners' plates and data do not change within the step). A skipped face whose id now
+/// names other corners is tested again. The faces around each new vertex are read off one
+/// walk and tested in the same pass, on all cores.
+fn next_wide(
+    search: &Search<'_>,
     new: &[Vertex],
     skipped: &[Wide],
-    focus: &mut Vec<Cornered>,
     kept: &mut Vec<Wide>,
-) {
-    focus.clear();
-    focus.par_extend(
-        new.par_iter()
-            .with_min_len(256)
-            .filter(|v| mesh.is_vertex_alive(**v))
-            .flat_map_iter(|&v| faces_around(mesh, v)),
-    );
-    // Per skipped face: gone (`None`), or its corners now (the same: kept; others: looked
-    // at again).
+) -> Vec<Wide> {
+    let mesh = search.mesh;
+    // Per skipped face: gone (`None`), or its corners now (the same: kept; others: tested
+    // again).
     let now: Vec<Option<[Vertex; 3]>> = skipped
         .par_iter()
         .with_min_len(256)
         .map(|w| mesh.is_face_alive(w.0).then(|| mesh.face_vertices(w.0)))
         .collect();
     kept.clear();
+    let mut again: Vec<Cornered> = Vec::new();
     for (&w, &corners) in skipped.iter().zip(&now) {
         match corners {
             Some(c) if c == w.1 => kept.push(w),
-            Some(c) => focus.push((w.0, c)),
+            Some(c) => again.push((w.0, c)),
             None => {}
         }
     }
-    focus.par_sort_unstable_by_key(|c| c.0);
-    focus.dedup_by_key(|c| c.0);
-    // A face around a new vertex is not a kept one (it has the new vertex for a corner).
-    kept.retain(|w| focus.binary_search_by_key(&w.0, |c| c.0).is_err());
+    let mut wide: Vec<Wide> = Vec::new();
+    wide.par_extend(
+        new.par_iter()
+            .with_min_len(64)
+            .filter(|v| mesh.is_vertex_alive(**v))
+            .flat_map_iter(|&v| faces_around(mesh, v).filter_map(|c| wide_at(search, c))),
+    );
+    wide.extend(again.iter().filter_map(|&c| wide_at(search, c)));
+    // A face around two new vertices is found twice (the same entry both times). A round's
+    // list is a few thousand entries at most: sorted on this thread.
+    wide.sort_unstable_by_key(|w| w.0);
+    wide.dedup_by_key(|w| w.0);
+    // A face around a new vertex has it for a corner, so it is no kept one.
+    debug_assert!(
+        kept.iter()
+            .all(|k| wide.binary_search_by_key(&k.0, |w| w.0).is_err())
+    );
+    wide
 }
 
-/// Debug builds: the wide faces [`next_focus`] leads [`gaps`] to are those of every face
+/// Debug builds: the wide faces [`next_wide`] leads [`gaps`] to are those of every face
 /// around the new vertices and the corners of the skipped faces (the search it replaces).
 #[cfg(debug_assertions)]
-fn check_focus(
-    search: &Search<'_>,
-    new: &[Vertex],
-    faces: &[Cornered],
-    kept: &[Wide],
-    last: &Gaps,
-) {
+fn check_focus(search: &Search<'_>, new: &[Vertex], fresh: &[Wide], kept: &[Wide], last: &Gaps) {
     if new.is_empty() {
         return;
     }
@@ -363,9 +379,8 @@ fn check_focus(
         .collect();
     all.sort_unstable();
     all.dedup();
-    let full = wide_gaps(search, &cornered(mesh, &all));
-    let fresh = wide_gaps(search, faces);
-    let ours: Vec<Wide> = merged(&fresh, kept).copied().collect();
+    let full = wide_gaps(search, &all);
+    let ours: Vec<Wide> = merged(fresh, kept).copied().collect();
     debug_assert!(
         full == ours,
         "the focused gap search finds what a full one does"

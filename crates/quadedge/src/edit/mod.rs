@@ -18,6 +18,7 @@ mod collapse;
 mod fans;
 mod flip_split;
 mod move_vertex;
+mod split_record;
 mod star;
 mod stitch;
 #[cfg(test)]

@@ -114,15 +114,6 @@ pub(super) fn floor_at(search: &Search<'_>, corners: [Vertex; 3], point: DVec3) 
 /// A face and its corners in the mesh's order ([`Mesh::face_vertices`]).
 pub(super) type Cornered = (Face, [Vertex; 3]);
 
-/// The faces of `mesh` with their corners ([`Cornered`]), on all cores.
-pub(super) fn cornered(mesh: &Mesh, faces: &[Face]) -> Vec<Cornered> {
-    faces
-        .par_iter()
-        .with_min_len(1024)
-        .map(|&f| (f, mesh.face_vertices(f)))
-        .collect()
-}
-
 /// The faces around `v` with their corners ([`Cornered`]), counter-clockwise, read off one
 /// walk around `v` (each face's corners are `v` and two consecutive neighbours; its
 /// [`Mesh::face_edge`] says which comes first) instead of three reads per face.
@@ -150,8 +141,19 @@ pub(super) fn faces_around(mesh: &Mesh, v: Vertex) -> impl Iterator<Item = Corne
 }
 
 /// The faces among `faces` that are gaps where the plates open, with their corners and
-/// centres (km) ([`Wide`]).
-pub(super) fn wide_gaps(search: &Search<'_>, faces: &[Cornered]) -> Vec<Wide> {
+/// centres (km) ([`Wide`]), on all cores (each face's corners read in the same pass).
+pub(super) fn wide_gaps(search: &Search<'_>, faces: &[Face]) -> Vec<Wide> {
+    let mesh = search.mesh;
+    faces
+        .par_iter()
+        .with_min_len(256)
+        .filter_map(|&f| wide_at(search, (f, mesh.face_vertices(f))))
+        .collect()
+}
+
+/// The face with these corners as a gap where the plates open ([`Wide`]), if it is one.
+#[inline]
+pub(super) fn wide_at(search: &Search<'_>, (f, [a, b, c]): Cornered) -> Option<Wide> {
     let Search {
         pos,
         known,
@@ -159,7 +161,10 @@ pub(super) fn wide_gaps(search: &Search<'_>, faces: &[Cornered]) -> Vec<Wide> {
         params,
         ..
     } = *search;
-    let r = params.radius_km;
+    let (pa, pb, pc) = (known.plate(a), known.plate(b), known.plate(c));
+    if pa == pb && pb == pc {
+        return None;
+    }
     // A gap is a triangle across a boundary with room for a vertex: twice the area of a
     // lattice triangle ((√3/4)·spacing², and a lattice has two triangles per vertex, so new
     // crust gets the lattice's density), its centre at least 0.45 spacing from each corner
@@ -167,29 +172,20 @@ pub(super) fn wide_gaps(search: &Search<'_>, faces: &[Cornered]) -> Vec<Wide> {
     let s2 = params.spacing_km * params.spacing_km;
     let min_area = 2.0 * 0.25 * 3f64.sqrt() * s2;
     let min_reach2 = 0.45 * 0.45 * s2;
-    faces
-        .par_iter()
-        .filter_map(|&(f, [a, b, c])| {
-            let (pa, pb, pc) = (known.plate(a), known.plate(b), known.plate(c));
-            if pa == pb && pb == pc {
-                return None;
-            }
-            let (x, y, z) = (pos[a.index()], pos[b.index()], pos[c.index()]);
-            if 0.5 * (y - x).cross(z - x).length() < min_area {
-                return None;
-            }
-            let centre = (x + y + z).normalize() * r;
-            if [x, y, z]
-                .iter()
-                .any(|p| p.distance_squared(centre) < min_reach2)
-            {
-                return None;
-            }
-            // Only where the plates move apart across the gap (not along transforms or
-            // fronts): see [`ridge::opens`].
-            let corner = |v: Vertex| (pos[v.index()], known.plate(v));
-            let opens = ridge::opens([corner(a), corner(b), corner(c)], plates);
-            opens.then_some((f, [a, b, c], centre))
-        })
-        .collect()
+    let (x, y, z) = (pos[a.index()], pos[b.index()], pos[c.index()]);
+    if 0.5 * (y - x).cross(z - x).length() < min_area {
+        return None;
+    }
+    let centre = (x + y + z).normalize() * params.radius_km;
+    if [x, y, z]
+        .iter()
+        .any(|p| p.distance_squared(centre) < min_reach2)
+    {
+        return None;
+    }
+    // Only where the plates move apart across the gap (not along transforms or fronts):
+    // see [`ridge::opens`].
+    let corner = |v: Vertex| (pos[v.index()], known.plate(v));
+    let opens = ridge::opens([corner(a), corner(b), corner(c)], plates);
+    opens.then_some((f, [a, b, c], centre))
 }

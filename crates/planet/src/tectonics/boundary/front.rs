@@ -22,7 +22,8 @@
 use super::{OVERLAP_CELLS, Overlap, Polarity, WALK_CHUNK, dives};
 use crate::tectonics::{CONTINENTAL, Params, Plate, band, world_ops};
 use glam::{DQuat, DVec3};
-use quadedge::{Mesh, Vertex};
+use normal::Normals;
+use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
 use world::World;
 
@@ -43,21 +44,24 @@ struct Probe {
 }
 
 /// The vertices that the coming motion puts into another plate's present territory, in
-/// increasing order (see the module docs); `ends` are the boundary band's vertices (those
-/// with a neighbour on another plate), in increasing order.
+/// increasing order (see the module docs); `edges` are the boundary band's edges
+/// ([`band::boundary_edges`]) and `ends` their ends (the vertices with a neighbour on
+/// another plate), in increasing order.
 pub(super) fn find_overlaps(
     world: &World,
     plates: &[Plate],
     params: &Params,
-    plate: &[u32],
-    crust: &[u8],
-    ends: &[Vertex],
+    (plate, crust): (&[u32], &[u8]),
+    (edges, ends): (&[Edge], &[Vertex]),
     polarity: &Polarity,
 ) -> Vec<Overlap> {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let dt = params.time_step_myr;
-    let first = first_row(mesh, pos, plates, plate, ends);
+    let (normals, first) = rayon::join(
+        || Normals::new(mesh, pos, plate, edges, params.spacing_km),
+        || first_row(mesh, pos, plates, plate, ends),
+    );
     let mut row: Vec<Probe> = first
         .iter()
         .map(|&(v, other, across)| Probe {
@@ -100,10 +104,15 @@ pub(super) fn find_overlaps(
             });
         let w = band::nearest_from_keyed(mesh, pos, start.0, start.1, q);
         // Beyond the other plate's front row (a vertex with no neighbour on this plate), any
-        // landing overlaps.
-        let near = pos[w.index()].distance(q) < overlap
-            || !mesh.neighbors(w).any(|u| plate[u.index()] as usize == a);
-        let hit = (plate[w.index()] as usize == b && near).then_some(Overlap {
+        // landing overlaps; within half a cell of it, only where the boundary closes at a
+        // scale in km (along a transform the cell-sized zigzag's teeth slide past each other
+        // within half a cell).
+        let on_b = plate[w.index()] as usize == b;
+        let near = on_b
+            && (!mesh.neighbors(w).any(|u| plate[u.index()] as usize == a)
+                || (pos[w.index()].distance(q) < overlap
+                    && normals.closes(mesh, pos, (plate, plates), v, b as u32)));
+        let hit = near.then_some(Overlap {
             vertex: v,
             other: b as u32,
             other_continental: crust[w.index()] == CONTINENTAL,
@@ -213,5 +222,6 @@ fn first_row(
         .collect()
 }
 
+mod normal;
 #[cfg(test)]
 mod tests;

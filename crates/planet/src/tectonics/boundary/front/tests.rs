@@ -59,7 +59,8 @@ fn the_flood_finds_the_overlaps_a_test_of_every_vertex_finds() {
     // About four cells of closing per step at 20k vertices: several rows overlap.
     let (world, plates, params, plate) = converging(20_000, 0.1);
     let crust = vec![OCEANIC; plate.len()];
-    let ends = band::ends(world.mesh(), &band::boundary_edges(world.mesh(), &plate));
+    let edges = band::boundary_edges(world.mesh(), &plate);
+    let ends = band::ends(world.mesh(), &edges);
     // The moving plate is the faster: its ocean dives, and the still one's overlaps (none
     // here: it does not move) are not acted on.
     let polarity = Polarity::new();
@@ -68,7 +69,16 @@ fn the_flood_finds_the_overlaps_a_test_of_every_vertex_finds() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| find_overlaps(&world, &plates, &params, &plate, &crust, &ends, &polarity))
+        pool.install(|| {
+            find_overlaps(
+                &world,
+                &plates,
+                &params,
+                (&plate, &crust),
+                (&edges, &ends),
+                &polarity,
+            )
+        })
     };
     let found = run(2);
     let one = run(1);
@@ -111,14 +121,14 @@ fn a_still_pair_of_plates_overlaps_nowhere() {
     let (world, mut plates, params, plate) = converging(5_000, 0.0);
     plates[1].omega = 0.0;
     let crust = vec![OCEANIC; plate.len()];
-    let ends = band::ends(world.mesh(), &band::boundary_edges(world.mesh(), &plate));
+    let edges = band::boundary_edges(world.mesh(), &plate);
+    let ends = band::ends(world.mesh(), &edges);
     let found = find_overlaps(
         &world,
         &plates,
         &params,
-        &plate,
-        &crust,
-        &ends,
+        (&plate, &crust),
+        (&edges, &ends),
         &Polarity::new(),
     );
     assert!(found.is_empty());

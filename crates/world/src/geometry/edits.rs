@@ -378,7 +378,6 @@ impl World {
     pub fn remove_vertices_unreported(&mut self, vertices: &[Vertex]) -> Result<(), EditError> {
         self.remove_reported(vertices, false).map(|_| ())
     }
-
     /// [`World::remove_vertices`], with or without its report.
     fn remove_reported(&mut self, gone: &[Vertex], report: bool) -> Result<EditReport, EditError> {
         let (_, report) = self.geometric_edit_reported(

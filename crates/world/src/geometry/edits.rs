@@ -1,4 +1,5 @@
-//! The geometric edits of a world, each all or nothing: move, insert, remove, refine.
+//! The geometric edits of a world, each all or nothing: move, insert, remove (`refine.rs`
+//! refines through the same runner).
 //!
 //! Every operation runs through [`World::geometric_edit`]: the mesh and the position layer's
 //! own `Vec` are lent to the Delaunay algorithm inside [`Mesh::atomically`], whose rollback
@@ -11,7 +12,7 @@ use super::report::EditReport;
 use super::{EditError, Geometry, POSITION_NAME, fault};
 use crate::World;
 use crate::edit::start_edit;
-use delaunay::{AdaptOptions, AdaptStats, DelaunayError, RestoreOptions, RestoreStats};
+use delaunay::{DelaunayError, RestoreOptions, RestoreStats};
 use glam::DVec3;
 use layers::{Layer, VertexKind};
 use quadedge::{Change, Mesh, Vertex};
@@ -378,6 +379,7 @@ impl World {
     pub fn remove_vertices_unreported(&mut self, vertices: &[Vertex]) -> Result<(), EditError> {
         self.remove_reported(vertices, false).map(|_| ())
     }
+
     /// [`World::remove_vertices`], with or without its report.
     fn remove_reported(&mut self, gone: &[Vertex], report: bool) -> Result<EditReport, EditError> {
         let (_, report) = self.geometric_edit_reported(
@@ -400,41 +402,6 @@ impl World {
             },
         )?;
         Ok(report)
-    }
-
-    /// Refines and coarsens the mesh towards the edge lengths `size(vertex, position)` asks
-    /// for (midpoint splits, guarded collapses, flips), keeping it Delaunay; new vertices take
-    /// their data by each layer's interpolation. See [`delaunay::adapt`] for the rules.
-    ///
-    /// ```
-    /// let mut world = world::World::fibonacci_sphere(2000, 1.0, 0.0, 1).unwrap();
-    /// let spacing = (4.0 * std::f64::consts::PI / 2000.0).sqrt();
-    /// let (stats, report) = world
-    ///     .refine(|_, p| spacing * (1.75 - 1.25 * p.z), &delaunay::AdaptOptions::default())
-    ///     .unwrap();
-    /// assert!(stats.splits > 0 && !report.created.is_empty());
-    /// ```
-    ///
-    /// # Errors
-    /// The world unchanged: [`EditError::Adapt`] for bad options or a bad size.
-    pub fn refine(
-        &mut self,
-        size: impl Fn(Vertex, DVec3) -> f64,
-        options: &AdaptOptions,
-    ) -> Result<(AdaptStats, EditReport), EditError> {
-        self.geometric_edit(PositionWrites::Rewritten, |g, mesh, positions| {
-            let r = match g {
-                Geometry::Sphere { .. } => {
-                    delaunay::adapt(&delaunay::Sphere, mesh, positions, &size, options)
-                }
-                Geometry::Plane => {
-                    delaunay::adapt(&delaunay::Plane, mesh, positions, &size, options)
-                }
-            };
-            let stats = r.map_err(EditError::Adapt)?;
-            fault::stage("refine: refined")?;
-            Ok(stats)
-        })
     }
 }
 

@@ -17,6 +17,7 @@ mod given;
 mod given_tests;
 mod near;
 mod query;
+mod refine;
 mod report;
 mod resample;
 mod rigid;

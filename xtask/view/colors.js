@@ -41,7 +41,13 @@ export function categoryColor(k, out, o) {
 
 /** A function from value to RGB (0..255, written into `out` at `o`) for a manifest layer. */
 export function colorFn(layer) {
-  if (layer.kind === 'categorical') return (v, out, o) => categoryColor(v, out, o);
+  if (layer.kind === 'categorical') {
+    const named = layer.classes || [];
+    return (v, out, o) => {
+      const c = v < named.length ? named[v].color : null;
+      if (c) { out[o] = c[0]; out[o + 1] = c[1]; out[o + 2] = c[2]; } else categoryColor(v, out, o);
+    };
+  }
   const lo = layer.min;
   const hi = layer.max > layer.min ? layer.max : layer.min + 1;
   if (layer.scale && layer.scale.terrain !== undefined) {
@@ -79,9 +85,16 @@ export function colorize(layer, values, colors) {
   }
 }
 
+/** A class as text: its name when the layer names its classes, else its number. */
+function className(layer, v) {
+  if (v === 0xffffffff) return 'none';
+  const named = layer.classes || [];
+  return v < named.length ? named[v].name : String(v);
+}
+
 /** A value as text, with its unit. */
 export function formatValue(layer, v) {
-  if (layer.kind === 'categorical') return v === 0xffffffff ? 'none' : String(v);
+  if (layer.kind === 'categorical') return className(layer, v);
   const a = Math.abs(v);
   const s = a >= 100 || Number.isInteger(v) ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
   return layer.unit ? `${s} ${layer.unit}` : s;
@@ -99,15 +112,24 @@ export function drawLegend(el, layer, values) {
   const f = colorFn(layer);
   const rgb = [0, 0, 0];
   if (layer.kind === 'categorical') {
+    // Named classes: those present in the values, in class order; else the range of numbers.
     const ids = [];
-    for (let k = layer.min; k <= layer.max && ids.length < 400; k++) ids.push(k);
+    if (layer.classes) {
+      const seen = new Uint8Array(layer.classes.length);
+      for (const v of values) if (v < seen.length) seen[v] = 1;
+      seen.forEach((s, k) => { if (s) ids.push(k); });
+    } else {
+      for (let k = layer.min; k <= layer.max && ids.length < 400; k++) ids.push(k);
+    }
     const grid = document.createElement('div');
-    grid.className = 'swatches';
+    grid.className = layer.classes ? 'swatches named' : 'swatches';
     for (const k of ids.slice(0, 24)) {
       f(k, rgb, 0);
       const s = document.createElement('span');
       s.className = 'swatch';
-      s.innerHTML = `<i style="background:${css(rgb)}"></i>${k === 0xffffffff ? 'none' : k}`;
+      const dot = document.createElement('i');
+      dot.style.background = css(rgb);
+      s.append(dot, className(layer, k));
       grid.append(s);
     }
     el.append(grid);

@@ -142,7 +142,9 @@ class Viewer {
     const values = {};
     for (const l of this.layers) values[l.name] = this.values(l)[v];
     this.picked = { index: v, id: this.mesh.ids[v], lat, lon, values };
-    const rows = this.layers.map((l) => `<tr><th>${l.name}</th><td>${formatValue(l, values[l.name])}</td></tr>`);
+    // Names come from the manifest: escaped, not parsed as markup.
+    const esc = (t) => t.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const rows = this.layers.map((l) => `<tr><th>${esc(l.name)}</th><td>${esc(formatValue(l, values[l.name]))}</td></tr>`);
     const ns = lat >= 0 ? 'N' : 'S';
     const ew = lon >= 0 ? 'E' : 'W';
     $('info').innerHTML = `<div class="info-title">vertex ${this.picked.id}</div>`

@@ -42,27 +42,46 @@ pub enum Values<'a> {
     Scalar(&'a [f32], Scale),
     /// Classes (plate id, biome), drawn with one colour each; `u32::MAX` is "none".
     Categorical(&'a [u32]),
+    /// Classes with names (and optionally colours): value `k` is `classes[k]`, shown by its
+    /// name when clicked and in the legend; values past the list show as numbers, `u32::MAX`
+    /// is "none". Frames may carry such a layer as plain [`Values::Categorical`]: the names
+    /// are the mesh layer's.
+    Named(&'a [u32], &'a [Class<'a>]),
 }
+
+/// One named class of a [`Values::Named`] layer (crust type, biome).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Class<'a> {
+    /// Shown instead of the number: 1 to 64 printable characters.
+    pub name: &'a str,
+    /// Its colour (sRGB), or `None` for the page's colour of that number.
+    pub color: Option<[u8; 3]>,
+}
+
+/// Most classes of one [`Values::Named`] layer.
+pub const MAX_CLASSES: usize = 4096;
 
 impl Values<'_> {
     fn len(&self) -> usize {
         match self {
             Values::Scalar(v, _) => v.len(),
-            Values::Categorical(v) => v.len(),
+            Values::Categorical(v) | Values::Named(v, _) => v.len(),
         }
     }
 
     fn kind(&self) -> &'static str {
         match self {
             Values::Scalar(..) => "scalar",
-            Values::Categorical(_) => "categorical",
+            Values::Categorical(_) | Values::Named(..) => "categorical",
         }
     }
 
     fn bytes(&self, out: &mut Vec<u8>) {
         match self {
             Values::Scalar(v, _) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
-            Values::Categorical(v) => v.iter().for_each(|x| out.extend(x.to_le_bytes())),
+            Values::Categorical(v) | Values::Named(v, _) => {
+                v.iter().for_each(|x| out.extend(x.to_le_bytes()));
+            }
         }
     }
 }
@@ -334,6 +353,17 @@ fn check_values(values: &Values, n: usize) -> Result<(), ExportError> {
             expected: n,
             got: values.len(),
         });
+    }
+    if let Values::Named(_, classes) = values {
+        if classes.len() > MAX_CLASSES {
+            return Err(invalid("classes", "more than MAX_CLASSES classes"));
+        }
+        let bad = |c: &Class| {
+            !(1..=64).contains(&c.name.chars().count()) || c.name.chars().any(char::is_control)
+        };
+        if classes.iter().any(bad) {
+            return Err(invalid("classes", "class names are 1-64 printable chars"));
+        }
     }
     if let Values::Scalar(v, scale) = values {
         if let Some(i) = v.iter().position(|x| !x.is_finite()) {

@@ -339,3 +339,80 @@ fn size_budget_at_100k_vertices_and_20_frames() {
     assert!(files.bytes <= budget_bytes(n, 20));
     assert_eq!(budget_bytes(n, 20), 40_000_000);
 }
+
+#[test]
+fn named_classes_reach_the_manifest_and_bad_names_are_refused() {
+    let (mesh, pos) = icosphere_with_hole(1);
+    let vm = ViewMesh::new(&mesh, &pos).unwrap();
+    let crust: Vec<u32> = (0..vm.ids.len() as u32).map(|i| i % 2).collect();
+    let mut crust_then = crust.clone();
+    crust_then[0] = 7; // a value past the names shows as its number
+    let classes = [
+        Class {
+            name: "oceanic",
+            color: Some([40, 80, 160]),
+        },
+        Class {
+            name: "conti\"nental",
+            color: None,
+        },
+    ];
+    let layers = [Layer {
+        name: "crust",
+        unit: "",
+        values: Values::Named(&crust, &classes),
+    }];
+    // A frame may carry the layer as plain classes: the names are the mesh layer's.
+    let frames = [Frame {
+        step: 1,
+        layers: vec![Layer {
+            values: Values::Categorical(&crust_then),
+            ..layers[0]
+        }],
+    }];
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("view");
+    write_view(&dir, &vm.data(&layers, &frames)).unwrap();
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    let l = &m["layers"][0];
+    assert_eq!(l["kind"], "categorical");
+    assert_eq!(l["classes"][0]["name"], "oceanic");
+    assert_eq!(l["classes"][0]["color"], serde_json::json!([40, 80, 160]));
+    assert_eq!(l["classes"][1]["name"], "conti\"nental");
+    assert!(l["classes"][1]["color"].is_null());
+    assert_eq!(l["max"].as_f64(), Some(7.0));
+    let bin = std::fs::read(dir.join("mesh.bin")).unwrap();
+    let off = l["offset"].as_u64().unwrap() as usize;
+    assert_eq!(u32s(&bin[off..]), crust);
+
+    // Unnamed, over-long or control-character names and too many classes are refused, and
+    // nothing is written.
+    let long = "x".repeat(65);
+    let many = vec![classes[0]; MAX_CLASSES + 1];
+    let bad: [&[Class]; 4] = [
+        &[Class {
+            name: "",
+            color: None,
+        }],
+        &[Class {
+            name: &long,
+            color: None,
+        }],
+        &[Class {
+            name: "a\nb",
+            color: None,
+        }],
+        &many,
+    ];
+    for (i, named) in bad.into_iter().enumerate() {
+        let layers = [Layer {
+            values: Values::Named(&crust, named),
+            ..layers[0]
+        }];
+        let dir = tmp.path().join(format!("bad{i}"));
+        let e = write_view(&dir, &vm.data(&layers, &[])).unwrap_err();
+        assert!(e.to_string().contains("class"), "{e}");
+        assert!(!dir.exists(), "case {i} wrote files");
+    }
+}

@@ -157,6 +157,12 @@ test('every layer is offered and switching changes the picture', async () => {
   const after = (await pixelStats()).rgb;
   assert.ok(changedShare(before, after) > 0.1, 'the plate colours differ from the elevation colours');
   assert.match(await page.textContent('#legend'), /plate/);
+  // A named layer's legend lists the names of the classes present, in their colours.
+  await page.selectOption('#layer', 'biome');
+  const legend = await page.textContent('#legend');
+  assert.match(legend, /ocean/);
+  assert.doesNotMatch(legend, /\b1[0-5]\b/);
+  await page.screenshot({ path: path.join(artefacts, 'biome.png') });
   const ms = await page.evaluate(() => ['biome', 'plate', 'elevation'].map((l) => window.viewer.setLayer(l)));
   console.log(`# layer switches ${ms.map((t) => t.toFixed(0)).join(', ')} ms at ${view.m.vertices} vertices`);
 });
@@ -191,6 +197,10 @@ test('clicking a cell reports its vertex id, position and every value', async ()
   assert.ok(Math.abs(picked.lon - (Math.atan2(p[3 * k], p[3 * k + 2]) * 180) / Math.PI) < 1e-3);
   const info = await page.textContent('#info');
   assert.ok(info.includes(`vertex ${view.ids[k]}`), info);
+  // Classes with names show by name: the crust type, not its code.
+  const crust = view.m.layers.find((l) => l.name === 'crust');
+  assert.ok(crust.classes, 'the crust layer names its classes');
+  assert.ok(info.includes(crust.classes[view.layers.crust[k]].name), info);
   // The picture for the README: elevation, relief, graticule, a picked cell.
   const shot = path.join(artefacts, 'viewer.png');
   await page.screenshot({ path: shot });

@@ -1,6 +1,6 @@
 //! `manifest.json`: what the page needs to map `mesh.bin` and `frames.bin` into typed arrays.
 
-use super::{Scale, Sections, Values, ViewData};
+use super::{Class, Scale, Sections, Values, ViewData};
 use std::fmt::Write as _;
 
 /// `(min, max)` of a layer over the mesh and every frame, so colours compare across steps
@@ -15,10 +15,12 @@ fn range(data: &ViewData, name: &str) -> (f64, f64) {
                 lo = lo.min(x as f64);
                 hi = hi.max(x as f64);
             }),
-            Values::Categorical(v) => v.iter().filter(|&&x| x != u32::MAX).for_each(|&x| {
-                lo = lo.min(x as f64);
-                hi = hi.max(x as f64);
-            }),
+            Values::Categorical(v) | Values::Named(v, _) => {
+                v.iter().filter(|&&x| x != u32::MAX).for_each(|&x| {
+                    lo = lo.min(x as f64);
+                    hi = hi.max(x as f64);
+                });
+            }
         }
     }
     if lo <= hi { (lo, hi) } else { (0.0, 0.0) }
@@ -40,6 +42,15 @@ fn json_str(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// `{"name": …, "color": [r, g, b] or null}`.
+fn class_json(c: &Class) -> String {
+    let color = match c.color {
+        Some([r, g, b]) => format!("[{r}, {g}, {b}]"),
+        None => "null".into(),
+    };
+    format!("{{\"name\": {}, \"color\": {color}}}", json_str(c.name))
 }
 
 pub(super) fn manifest(data: &ViewData, s: &Sections, frame_size: u64) -> String {
@@ -64,12 +75,19 @@ pub(super) fn manifest(data: &ViewData, s: &Sections, frame_size: u64) -> String
             Values::Scalar(_, Scale::Terrain { sea_level }) => {
                 format!("{{\"terrain\": {sea_level}}}")
             }
-            Values::Categorical(_) => "\"categorical\"".to_string(),
+            Values::Categorical(_) | Values::Named(..) => "\"categorical\"".to_string(),
+        };
+        let classes = match l.values {
+            Values::Named(_, classes) => {
+                let named: Vec<String> = classes.iter().map(class_json).collect();
+                format!(", \"classes\": [{}]", named.join(", "))
+            }
+            _ => String::new(),
         };
         let _ = write!(
             j,
             "{}\n    {{\"name\": {}, \"kind\": \"{}\", \"unit\": {}, \"offset\": {}, \
-             \"min\": {lo}, \"max\": {hi}, \"scale\": {scale}}}",
+             \"min\": {lo}, \"max\": {hi}, \"scale\": {scale}{classes}}}",
             if i == 0 { "" } else { "," },
             json_str(l.name),
             l.values.kind(),

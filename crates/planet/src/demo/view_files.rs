@@ -11,7 +11,8 @@
 mod nearest;
 
 use super::{DemoConfig, DemoError, ELEVATION, PLATE, POSITION, err};
-use export::view::{Frame, Layer, Relief, Scale, Values, ViewData, ViewMesh, write_view};
+use crate::tectonics::{CONTINENTAL, OCEANIC, orogeny};
+use export::view::{Class, Frame, Layer, Relief, Scale, Values, ViewData, ViewMesh, write_view};
 use glam::{DVec3, Vec3};
 use layers::{LayerInfo, VertexKind};
 use std::fs;
@@ -150,6 +151,46 @@ fn coarse_triangles(dirs: &[DVec3], target: usize) -> Vec<[u32; 3]> {
         .unwrap_or_default()
 }
 
+/// The names (and colours) the page shows for the classes of the layer `name`; empty for
+/// layers whose classes are ids (plates).
+fn class_names(name: &str) -> Vec<Class<'static>> {
+    // The lists below are in the order of the layers' codes.
+    const _: () = assert!(OCEANIC == 0 && CONTINENTAL == 1);
+    const _: () = assert!(
+        orogeny::NONE == 0 && orogeny::ANDEAN == 1 && orogeny::ARC == 2 && orogeny::HIMALAYAN == 3
+    );
+    let class = |name, color| Class {
+        name,
+        color: Some(color),
+    };
+    match name {
+        "crust" => vec![
+            class("oceanic", [40, 80, 160]),
+            class("continental", [176, 144, 96]),
+        ],
+        "orogeny" => vec![
+            class("none", [90, 96, 110]),
+            class("cordillera (Andean)", [214, 128, 56]),
+            class("island arc", [196, 72, 150]),
+            class("collision range", [236, 224, 196]),
+        ],
+        "biome" => {
+            let unnamed = Class {
+                name: "?",
+                color: None,
+            };
+            let mut c = vec![unnamed; surface::ALL_BIOMES.len()];
+            for b in surface::ALL_BIOMES {
+                if let Some(slot) = c.get_mut(usize::from(b.code())) {
+                    *slot = class(b.label(), b.color());
+                }
+            }
+            c
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Writes `out/view/` (manifest, mesh, frames) for the world as it ends, and removes the
 /// spilled steps. Planets over [`MAX_VIEW_VERTICES`] get none.
 ///
@@ -203,8 +244,13 @@ fn write_files(world: &World, cfg: &DemoConfig) -> Result<(), DemoError> {
         let values = Values::Scalar(values, scale);
         layers.push(Layer { name, unit, values });
     }
-    for (name, values) in &classes {
-        let values = Values::Categorical(values);
+    let named: Vec<Vec<Class>> = classes.iter().map(|(n, _)| class_names(n)).collect();
+    for ((name, values), named) in classes.iter().zip(&named) {
+        let values = if named.is_empty() {
+            Values::Categorical(values)
+        } else {
+            Values::Named(values, named)
+        };
         layers.push(Layer {
             name,
             unit: "",

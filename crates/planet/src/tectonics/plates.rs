@@ -26,9 +26,13 @@ pub(super) use near::clean_up_from_band;
 /// (a plate pinched in two as it is consumed) at least this large stays on the plate as a
 /// terrane and goes on moving with it, as it would on a finer mesh where the neck has not
 /// broken yet; a smaller piece (a stray cell, a sliver, or the last remnant of a consumed
-/// plate) joins the plate it borders most. About 550 km across: an area, so every mesh
-/// decides alike (a count of cells would not).
-pub const TERRANE_MIN_KM2: f64 = 300_000.0;
+/// plate) joins the plate it borders most. About 250 km across, ten cells at 100k vertices:
+/// an area, so every mesh decides alike (a count of cells would not). Where a neck breaks
+/// depends on the mesh, so each piece handed over is a jump one sampling makes and another
+/// does not: at 300,000 km² such jumps of 0.17–0.24 million km² (0.05% of the sphere) made
+/// half of the largest difference between two samplings of one resolution
+/// (docs/benchmark-notes.md, "Plate areas VII").
+pub const TERRANE_MIN_KM2: f64 = 50_000.0;
 
 /// Fewest vertices of a terrane: on a coarse mesh a piece must also be resolved by a few
 /// cells (a sampling guard, like [`Params::spacing_km`]: a lone vertex is a stray whatever
@@ -365,17 +369,23 @@ mod tests {
     #[test]
     fn a_large_cut_off_piece_stays_a_terrane_and_small_pieces_join_their_neighbour() {
         let r = 6371.0;
-        let mut world = World::fibonacci_sphere(20_000, r, 0.3, 4).unwrap();
-        // Caps by angular radius: 800 km (2.0M km², a terrane), 200 km (126,000 km², about
-        // five cells: a stray piece, and a whole plate that is a remnant).
+        let n = 60_000;
+        let mut world = World::fibonacci_sphere(n, r, 0.3, 4).unwrap();
+        // Caps by angular radius: 800 km (2.0M km²) and 150 km (71,000 km², about eight
+        // cells) are terranes, 110 km (38,000 km², about four cells) a stray piece, and a
+        // whole plate that is a remnant.
         let cap = |p: DVec3, axis: DVec3, km: f64| p.normalize().dot(axis) > (km / r).cos();
         let plate: Vec<u32> = world
             .positions()
             .iter()
             .map(|&p| {
-                if (p.z / r).abs() < 0.2 || cap(p, DVec3::Z, 800.0) || cap(p, -DVec3::Z, 200.0) {
+                if (p.z / r).abs() < 0.2
+                    || cap(p, DVec3::Z, 800.0)
+                    || cap(p, -DVec3::Z, 110.0)
+                    || cap(p, DVec3::new(0.8, 0.0, 0.6), 150.0)
+                {
                     1
-                } else if cap(p, DVec3::new(0.0, 0.6, 0.8), 200.0) {
+                } else if cap(p, DVec3::new(0.0, 0.6, 0.8), 110.0) {
                     2
                 } else {
                     0
@@ -383,19 +393,19 @@ mod tests {
             })
             .collect();
         write(&mut world, &PLATE, &plate).unwrap();
-        let small = |p: DVec3| cap(p, -DVec3::Z, 200.0) || cap(p, DVec3::new(0.0, 0.6, 0.8), 200.0);
+        let small = |p: DVec3| cap(p, -DVec3::Z, 110.0) || cap(p, DVec3::new(0.0, 0.6, 0.8), 110.0);
         let strays = world.positions().iter().filter(|&&p| small(p)).count();
         assert!(strays >= 6, "{strays}");
         assert_eq!(loose_pieces(&world, r), 2);
-        let moved = clean_up(&mut world, &Params::earth(20_000, 1)).unwrap();
+        let moved = clean_up(&mut world, &Params::earth(n, 1)).unwrap();
         assert_eq!(moved, strays);
         assert_eq!(loose_pieces(&world, r), 0);
         let after = slice(&world, &PLATE).unwrap();
         for (p, (&a, &b)) in world.positions().iter().zip(after.iter().zip(&plate)) {
             assert_eq!(a, if small(*p) { 0 } else { b });
         }
-        // The terrane is still plate 1's second piece (plate 0 lies north and south of the
-        // band: two pieces, each far over the threshold).
-        assert_eq!(pieces_per_plate(world.mesh(), after, 3), [2, 2, 0]);
+        // The terranes are still plate 1's second and third pieces (plate 0 lies north and
+        // south of the band: two pieces, each far over the threshold).
+        assert_eq!(pieces_per_plate(world.mesh(), after, 3), [2, 3, 0]);
     }
 }

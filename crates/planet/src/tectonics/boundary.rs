@@ -158,7 +158,13 @@ pub(super) fn subduct_and_collide<R: Send>(
     // (the new edges of each hole join its link, and a link only ever holds such vertices):
     // their rings after it hold every edge it made, so the world need not report them.
     let shore = band::shore(world.mesh(), &gone);
-    world_ops::remove_vertices_unreported(world, &gone)?;
+    // The removal is one serial edit: the other core clears the last sweep meanwhile (the
+    // ranges' sweep would begin with it).
+    let (removed, ()) = rayon::join(
+        || world_ops::remove_vertices_unreported(world, &gone),
+        || sweep.forget(),
+    );
+    removed?;
     // The collision ranges' rises and the band after the edits (from what they touched),
     // then `beside`, read the mesh as the removal left it, each what the other does not
     // write: both at once.

@@ -318,14 +318,21 @@ impl Tectonics {
         r.sutured = b.sutured;
         r.times.subduction = split();
         trace("subduction", world);
-        r.created = new_crust::new_crust(
-            world,
-            &self.plates,
-            &self.params,
-            &mut self.scratch.crust,
-            &mut self.scratch.band,
-            Some(first),
-        )?;
+        // The creation's edit is mostly serial: the last sweep is cleared beside it.
+        let (created, ()) = rayon::join(
+            || {
+                new_crust::new_crust(
+                    world,
+                    &self.plates,
+                    &self.params,
+                    &mut self.scratch.crust,
+                    &mut self.scratch.band,
+                    Some(first),
+                )
+            },
+            || self.scratch.sweep.forget(),
+        );
+        r.created = created?;
         r.times.creation = split();
         trace("creation", world);
         let (s, p, t) = (&mut self.scratch, &self.params, self.time_myr);

@@ -292,8 +292,10 @@ mod tests {
             &mut Default::default(),
             (&mut Vec::new(), &mut Vec::new()),
             &mut suture::Sutures::default(),
+            |_, _| (),
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert!(fronts.shortened > 10, "{} shortened", fronts.shortened);
         let mesh = world.mesh();
         let gone: f64 = (0..pos.len())

@@ -56,13 +56,27 @@ pub(super) fn from_vertices(mesh: &Mesh, plate: &[u32], vertices: &[Vertex]) -> 
                 .filter(move |&e| e == e.base() && plate[mesh.dest(e).index()] != p)
         })
         .collect();
-    edges.par_sort_unstable();
-    edges.dedup();
+    in_edge_order(mesh, &mut edges);
     debug_assert!(
         edges == boundary_edges(mesh, plate),
         "the band from its vertices as a scan finds it"
     );
     edges
+}
+
+/// `edges` (base edges, repeats allowed) each once, in edge order: one bit per quad-edge
+/// slot, read back word by word (a few tens of thousands of scattered writes and one pass
+/// over a few hundred KB, instead of a sort).
+fn in_edge_order(mesh: &Mesh, edges: &mut Vec<Edge>) {
+    let mut bits = vec![0u64; mesh.quad_slots().div_ceil(64)];
+    for e in edges.iter() {
+        let q = e.quad();
+        if let Some(w) = bits.get_mut(q / 64) {
+            *w |= 1 << (q % 64);
+        }
+    }
+    edges.clear();
+    edges.extend(set_bits(bits.into_iter()).map(Edge::of_quad));
 }
 
 /// `band`, the [`boundary_edges`] before an edit, brought up to date after it: the
@@ -80,8 +94,7 @@ pub(super) fn update(
     band.retain(|&e| {
         mesh.is_edge_alive(e) && plate[mesh.origin(e).index()] != plate[mesh.dest(e).index()]
     });
-    band.par_sort_unstable();
-    band.dedup();
+    in_edge_order(mesh, band);
     debug_assert!(
         *band == boundary_edges(mesh, plate),
         "the band as a scan finds it"

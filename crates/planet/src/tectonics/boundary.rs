@@ -98,14 +98,17 @@ struct Overlap {
 }
 
 /// Decides and applies subduction and collision for the coming motion (see the module docs);
-/// `edges` becomes the [`band::boundary_edges`] after it. `moved` is the band of vertices the
+/// `edges` becomes the [`band::boundary_edges`] after it. `beside` runs on the world and
+/// the band as the stage leaves them (short of the collision ranges' rises, which it must
+/// not read), beside the ranges' sweep: the next stage's first reads. `moved` is the band of vertices the
 /// motion handed back ([`World::turn_regions_in_steps_banded`]), emptied here so that it is
 /// never read stale; when empty, the boundary edges come from a scan of every edge (and the
 /// band's vertices from them).
 ///
 /// # Errors
 /// When the world lacks a layer or refuses the removal.
-pub(super) fn subduct_and_collide(
+#[allow(clippy::too_many_arguments)]
+pub(super) fn subduct_and_collide<R: Send>(
     world: &mut World,
     plates: &[Plate],
     params: &Params,
@@ -113,7 +116,8 @@ pub(super) fn subduct_and_collide(
     polarity: &mut Polarity,
     (moved, edges): (&mut Vec<Vertex>, &mut Vec<Edge>),
     sutures: &mut suture::Sutures,
-) -> Result<Fronts, TectonicsError> {
+    beside: impl FnOnce(&World, &[Edge]) -> R + Send,
+) -> Result<(Fronts, R), TectonicsError> {
     let (doomed, c) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
@@ -154,13 +158,20 @@ pub(super) fn subduct_and_collide(
     // (the new edges of each hole join its link, and a link only ever holds such vertices):
     // their rings after it hold every edge it made, so the world need not report them.
     let shore = band::shore(world.mesh(), &gone);
-    world_ops::remove_vertices_unreported(world, &gone)?;
-    // The collision ranges' rises and the band after the edits (from what they touched)
-    // read the mesh as the removal left it, each what the other does not write: both at once.
-    let rises = {
+    // The removal is one serial edit: the other core clears the last sweep meanwhile (the
+    // ranges' sweep would begin with it).
+    let (removed, ()) = rayon::join(
+        || world_ops::remove_vertices_unreported(world, &gone),
+        || sweep.forget(),
+    );
+    removed?;
+    // The collision ranges' rises and the band after the edits (from what they touched),
+    // then `beside`, read the mesh as the removal left it, each what the other does not
+    // write: both at once.
+    let (rises, next) = {
         let w: &World = world;
         let (mesh, plate) = (w.mesh(), slice(w, &PLATE)?);
-        let (rises, ()) = rayon::join(
+        let (rises, next) = rayon::join(
             || range_rises(w, params, &c.ranges, sweep),
             || {
                 // Only the edges that cross plates can join the band.
@@ -173,17 +184,19 @@ pub(super) fn subduct_and_collide(
                     edges,
                     touched.chain(band::around(mesh, &sutured)),
                 );
+                beside(w, edges)
             },
         );
-        rises?
+        (rises?, next)
     };
     raise(world, &rises)?;
-    Ok(Fronts {
+    let fronts = Fronts {
         subducted: doomed.len(),
         shortened: c.taken.len(),
         shortened_km2: c.taken_km2,
         sutured: sutured.len(),
-    })
+    };
+    Ok((fronts, next))
 }
 
 /// Continental contacts per (plate, plate across), in vertex order: the vertex and the other

@@ -258,6 +258,12 @@ impl Sweep {
         self.reach = reach;
     }
 
+    /// Clears what the last sweep reached now (the next sweep then has nothing to clear),
+    /// for a caller with a core to spare before it: the field reads "none" everywhere.
+    pub fn forget(&mut self) {
+        self.reset(0);
+    }
+
     /// Grows the arrays to `n` slots and clears what the last sweep reached.
     fn reset(&mut self, n: usize) {
         let slots = &self.slots;

@@ -299,28 +299,40 @@ impl Tectonics {
         r.restore = motion?;
         r.times.motion = split();
         trace("motion", world);
-        let b = boundary::subduct_and_collide(
+        // The creation's first round is chosen beside the collision ranges' sweep.
+        let (plates, params, crust) = (&self.plates, &self.params, &mut self.scratch.crust);
+        let (b, first) = boundary::subduct_and_collide(
             world,
-            &self.plates,
-            &self.params,
+            plates,
+            params,
             &mut self.scratch.sweep,
             &mut self.polarity,
             (&mut self.scratch.moved, &mut self.scratch.band),
             &mut self.sutures,
+            |w, band| new_crust::first_round(w, plates, params, crust, band),
         )?;
+        let first = first?;
         r.subducted = b.subducted;
         r.shortened = b.shortened;
         self.budget.shorten(b.shortened_km2);
         r.sutured = b.sutured;
         r.times.subduction = split();
         trace("subduction", world);
-        r.created = new_crust::new_crust(
-            world,
-            &self.plates,
-            &self.params,
-            &mut self.scratch.crust,
-            &mut self.scratch.band,
-        )?;
+        // The creation's edit is mostly serial: the last sweep is cleared beside it.
+        let (created, ()) = rayon::join(
+            || {
+                new_crust::new_crust(
+                    world,
+                    &self.plates,
+                    &self.params,
+                    &mut self.scratch.crust,
+                    &mut self.scratch.band,
+                    Some(first),
+                )
+            },
+            || self.scratch.sweep.forget(),
+        );
+        r.created = created?;
         r.times.creation = split();
         trace("creation", world);
         let (s, p, t) = (&mut self.scratch, &self.params, self.time_myr);

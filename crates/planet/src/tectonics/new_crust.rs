@@ -6,7 +6,7 @@ use super::band;
 use super::ridge;
 use super::{
     AGE, CRUST, ELEVATION, OCEANIC, OROGENY, PLATE, Params, Plate, RIDGE, TectonicsError, orogeny,
-    slice,
+    slice, world_ops,
 };
 use glam::DVec3;
 use quadedge::{Edge, Face, Vertex};
@@ -37,12 +37,59 @@ pub(super) struct Buffers {
 
 const NONE: u32 = u32::MAX;
 
+/// The first round's choice of gaps ([`first_round`]), made before the stage.
+pub(super) struct FirstRound(Gaps);
+
+/// The first round's choice: the wide faces across `band` and the gaps chosen among them,
+/// from the world as the front stage leaves it. The rounds read the mesh, the positions and
+/// the plate, crust, age and ridge layers only, which nothing changes between the two
+/// stages, so this is the choice [`new_crust`]'s first round makes (checked in debug
+/// builds); it runs beside the front stage's collision ranges (see
+/// [`super::boundary::subduct_and_collide`]).
+///
+/// # Errors
+/// When the world lacks a layer.
+pub(super) fn first_round(
+    world: &World,
+    plates: &[Plate],
+    params: &Params,
+    buf: &mut Buffers,
+    band: &[Edge],
+) -> Result<FirstRound, TectonicsError> {
+    let mesh = world.mesh();
+    let made = Made::default();
+    // No vertex is new yet: `fresh` is empty (every slot reads "not made").
+    let known = Known {
+        plate: slice(world, &PLATE)?,
+        crust: slice(world, &CRUST)?,
+        age: slice(world, &AGE)?,
+        ridge: slice(world, &RIDGE)?,
+        fresh: &[],
+        fresh_bits: &[],
+        made: &made,
+    };
+    let search = Search {
+        mesh,
+        pos: world_ops::positions(world),
+        known: &known,
+        plates,
+        params,
+    };
+    let wide = wide_gaps(&search, &band::sides(mesh, band));
+    let marks = Marks {
+        used: &mut buf.used,
+        marked: &mut buf.marked,
+    };
+    Ok(FirstRound(gaps(&search, &wide, &[], marks)))
+}
+
 /// New oceanic crust where the plates moved apart: every triangle joining two plates whose
 /// circumradius exceeds the mesh spacing gets a vertex at its centre (on the plate of the
 /// nearest corner), age 0, ridge depth; up to [`ROUNDS`] rounds, so wide gaps fill in rows.
 /// The rounds are one world edit, and each layer is written once for all of them (the
 /// values given with the insertion, not replayed). `edges`,
-/// the [`band::boundary_edges`] before, are the ones after. Returns the vertices made.
+/// the [`band::boundary_edges`] before, are the ones after. `first` is the first round's
+/// choice when [`first_round`] made it already. Returns the vertices made.
 ///
 /// # Errors
 /// When the world lacks a layer or refuses the insertion.
@@ -52,7 +99,9 @@ pub(super) fn new_crust(
     params: &Params,
     buf: &mut Buffers,
     edges: &mut Vec<Edge>,
+    first: Option<FirstRound>,
 ) -> Result<usize, TectonicsError> {
+    let mut first = first.map(|f| f.0);
     let layer = |name: &str| TectonicsError::World(format!("no `{name}` layer"));
     // The layers as they are before the rounds, shared (not copied) and dropped in the last
     // round, before the insertion's journal reaches them (which then writes them in place,
@@ -90,8 +139,8 @@ pub(super) fn new_crust(
         values.column(&OROGENY),
         values.column(&RIDGE),
     );
-    let (rounds, report) = world
-        .insert_points_in_rounds_with(ROUNDS, &mut values, |mesh, pos, new, values| {
+    let rounds = world
+        .insert_points_in_rounds_with_unreported(ROUNDS, &mut values, |mesh, pos, new, values| {
             // The previous round's vertices and what they hold.
             for (k, &v) in new.iter().enumerate() {
                 if fresh.len() <= v.index() {
@@ -132,16 +181,29 @@ pub(super) fn new_crust(
                 plates,
                 params,
             };
-            // The first round: the faces across the band; then those around the last round's
-            // vertices.
-            let fresh = if new.is_empty() {
-                wide_gaps(&search, &band::sides(mesh, band))
-            } else {
-                next_wide(&search, new, &pending.skipped, &mut kept)
-            };
-            #[cfg(debug_assertions)]
-            check_focus(&search, new, &fresh, &kept, &pending);
-            pending = gaps(&search, &fresh, &kept, marks);
+            // The first round: the faces across the band (chosen before the stage when
+            // `first` holds it); then those around the last round's vertices.
+            match first.take().filter(|_| new.is_empty()) {
+                Some(chosen) => {
+                    #[cfg(debug_assertions)]
+                    {
+                        let fresh = wide_gaps(&search, &band::sides(mesh, band));
+                        let again = gaps(&search, &fresh, &kept, marks);
+                        debug_assert!(again == chosen, "the first round chosen before");
+                    }
+                    pending = chosen;
+                }
+                None => {
+                    let fresh = if new.is_empty() {
+                        wide_gaps(&search, &band::sides(mesh, band))
+                    } else {
+                        next_wide(&search, new, &pending.skipped, &mut kept)
+                    };
+                    #[cfg(debug_assertions)]
+                    check_focus(&search, new, &fresh, &kept, &pending);
+                    pending = gaps(&search, &fresh, &kept, marks);
+                }
+            }
             give(values, columns, &pending);
             if pending.points.is_empty() || round == ROUNDS {
                 // The last round: the insertion's journal then reaches layers no longer
@@ -168,7 +230,20 @@ pub(super) fn new_crust(
             *w = 0;
         }
     }
-    band::update(world.mesh(), slice(world, &PLATE)?, edges, report.edges);
+    // Every edge the insertion made or flipped ends at a new vertex: the band's new edges
+    // are in their rings (each crossing edge once per new end; `update` deduplicates).
+    let (mesh, plate) = (world.mesh(), slice(world, &PLATE)?);
+    let touched: Vec<Edge> = made
+        .vertices
+        .par_iter()
+        .with_min_len(256)
+        .flat_map_iter(|&v| {
+            let p = plate[v.index()];
+            mesh.outgoing(v)
+                .filter(move |&e| plate[mesh.dest(e).index()] != p)
+        })
+        .collect();
+    band::update(mesh, plate, edges, touched);
     Ok(made.vertices.len())
 }
 
@@ -215,7 +290,7 @@ struct Made {
 }
 
 /// What one round of [`gaps`] found.
-#[derive(Default)]
+#[derive(Default, PartialEq)]
 struct Gaps {
     /// Where new crust goes (with the face it lies in), and the plate of each.
     points: Vec<(DVec3, Face)>,

@@ -121,7 +121,14 @@ pub(super) fn step(
         let mut age = tx.write(&AGE).map_err(&err)?;
         let mut h = tx.write(&ELEVATION).map_err(&err)?;
         let mut kind = tx.write(&OROGENY).map_err(&err)?;
-        let out = (age.as_mut_slice(), h.as_mut_slice(), kind.as_mut_slice());
+        // The first write of each layer copies it (the world keeps the values before for its
+        // rollback): the three copies side by side, each on its own core.
+        let (age, h, kind) = (&mut *age, &mut *h, &mut *kind);
+        let (age, (h, kind)) = rayon::join(
+            || age.as_mut_slice(),
+            || rayon::join(|| h.as_mut_slice(), || kind.as_mut_slice()),
+        );
+        let out = (age, h, kind);
         let read = (crust.as_slice(), plate.as_slice(), pos.as_slice());
         relieve_all(&mesh, read, &fronts, field, out, params);
     }

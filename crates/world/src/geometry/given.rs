@@ -290,7 +290,36 @@ impl World {
         &mut self,
         max_rounds: usize,
         values: &mut NewValues,
+        next: impl FnMut(&Mesh, &[DVec3], &[Vertex], &mut NewValues) -> Vec<(DVec3, Face)>,
+    ) -> Result<(Vec<Vec<Vertex>>, EditReport), EditError> {
+        self.rounds_with(max_rounds, values, next, true)
+    }
+
+    /// [`World::insert_points_in_rounds_with`] without its report (which reads the whole
+    /// journal on one core), for a caller that knows what changed: a Delaunay insertion
+    /// makes and flips only edges that end at a new vertex once it is done (each split and
+    /// each flip leaves its edges at the vertex being inserted), so the new vertices' rings
+    /// hold every edge the edit made or changed.
+    ///
+    /// # Errors
+    /// As [`World::insert_points_in_rounds_with`], the world unchanged.
+    pub fn insert_points_in_rounds_with_unreported(
+        &mut self,
+        max_rounds: usize,
+        values: &mut NewValues,
+        next: impl FnMut(&Mesh, &[DVec3], &[Vertex], &mut NewValues) -> Vec<(DVec3, Face)>,
+    ) -> Result<Vec<Vec<Vertex>>, EditError> {
+        self.rounds_with(max_rounds, values, next, false)
+            .map(|(rounds, _)| rounds)
+    }
+
+    /// [`World::insert_points_in_rounds_with`], with or without its report.
+    fn rounds_with(
+        &mut self,
+        max_rounds: usize,
+        values: &mut NewValues,
         mut next: impl FnMut(&Mesh, &[DVec3], &[Vertex], &mut NewValues) -> Vec<(DVec3, Face)>,
+        report: bool,
     ) -> Result<(Vec<Vec<Vertex>>, EditReport), EditError> {
         values.clear();
         self.geometry().ok_or(EditError::NoGeometry)?;
@@ -312,7 +341,7 @@ impl World {
         };
         let result = self.geometric_edit_replayed(
             PositionWrites::Appended,
-            true,
+            report,
             edit,
             |w, changes, len, (_, new, given)| w.replay_given(changes, len, new, given),
         );

@@ -85,6 +85,37 @@ fn given_values_make_the_world_of_an_insertion_and_set_values() {
         given == plain,
         "the world of the insertion and set_layer_values"
     );
+    // Without the report: the same world, and the new vertices' rings hold every edge the
+    // report names.
+    let mut quiet = w.clone();
+    let mut made = 0;
+    let got = quiet
+        .insert_points_in_rounds_with_unreported(4, &mut values, |mesh, pos, new, values| {
+            let points = round_points(mesh, pos, new, &first);
+            for k in made..made + points.len() {
+                values.values_mut(age).push(age_of(k));
+                values.values_mut(plate).push(plate_of(k));
+            }
+            made += points.len();
+            points
+        })
+        .unwrap();
+    assert_eq!(got, rounds);
+    assert!(quiet == given, "the world without the report");
+    let mesh = quiet.mesh();
+    let mut around: Vec<quadedge::Edge> = new
+        .iter()
+        .flat_map(|&v| mesh.outgoing(v).map(quadedge::Edge::base))
+        .collect();
+    around.sort_unstable();
+    around.dedup();
+    assert!(
+        report
+            .edges
+            .iter()
+            .all(|e| around.binary_search(&e.base()).is_ok()),
+        "every edge the insertion made or flipped ends at a new vertex"
+    );
     assert_eq!(values.values(age).len(), new.len());
     assert_eq!(given.layer(&AGE).unwrap()[new[3]], age_of(3));
     // Undo, redo and save see the same world.

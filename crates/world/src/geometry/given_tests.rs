@@ -65,15 +65,19 @@ fn given_values_make_the_world_of_an_insertion_and_set_values() {
     history.commit("start", &mut given);
     let mut values = NewValues::new();
     let (age, plate) = (values.column(&AGE), values.column(&PLATE));
+    // The values of a round's `count` new vertices, numbered on from `made`.
+    let give = |values: &mut NewValues, made: &mut usize, count: usize| {
+        for k in *made..*made + count {
+            values.values_mut(age).push(age_of(k));
+            values.values_mut(plate).push(plate_of(k));
+        }
+        *made += count;
+    };
     let mut made = 0;
     let (got, got_report) = given
         .insert_points_in_rounds_with(4, &mut values, |mesh, pos, new, values| {
             let points = round_points(mesh, pos, new, &first);
-            for k in made..made + points.len() {
-                values.values_mut(age).push(age_of(k));
-                values.values_mut(plate).push(plate_of(k));
-            }
-            made += points.len();
+            give(values, &mut made, points.len());
             points
         })
         .unwrap();
@@ -92,11 +96,7 @@ fn given_values_make_the_world_of_an_insertion_and_set_values() {
     let got = quiet
         .insert_points_in_rounds_with_unreported(4, &mut values, |mesh, pos, new, values| {
             let points = round_points(mesh, pos, new, &first);
-            for k in made..made + points.len() {
-                values.values_mut(age).push(age_of(k));
-                values.values_mut(plate).push(plate_of(k));
-            }
-            made += points.len();
+            give(values, &mut made, points.len());
             points
         })
         .unwrap();

@@ -47,7 +47,9 @@ impl Tectonics {
 
 /// Most relative motion (cells) of two plates in one motion sub-step. With the restore
 /// working only where plates meet, each sub-step still pays one pass over the positions and
-/// one count of the covering. Since a relocation moves its vertex in one edit (the walk only
-/// reads), eight cells measured cheaper than four at 500k and 1M (one sub-step at 500k;
-/// docs/benchmark-notes.md "Motion III").
-const SUB_STEP_CELLS: f64 = 8.0;
+/// one count of the covering, and a vertex folded in one sub-step often folds again in the
+/// next. Since a relocation moves its vertex in one edit (the walk only reads), sixteen cells
+/// measured cheaper than eight at 1M (one sub-step instead of two: a quarter fewer flips and
+/// relocations) and the same at 500k and below, where one sub-step already covers a step
+/// (docs/benchmark-notes.md "Motion III" and "The merged main after the eighth session").
+const SUB_STEP_CELLS: f64 = 16.0;

@@ -329,4 +329,40 @@ mod tests {
             assert!(a == base);
         });
     }
+
+    #[test]
+    fn a_simulation_cloned_or_dropped_while_its_sphere_builds_goes_on_the_same() {
+        use crate::tectonics::{Params, Tectonics};
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let params = Params::earth(1500, 5);
+            let mut world = fibonacci_world(1500, params.radius_km, 0.3, 5).unwrap();
+            let mut t = Tectonics::new(&mut world, params).unwrap();
+            t.step(&mut world).unwrap();
+            // The sphere is under way: a clone shares it, the original is dropped.
+            let (mut twin, mut twin_world) = (t.clone(), world.clone());
+            drop(t);
+            for _ in 1..16 {
+                twin.step(&mut twin_world).unwrap(); // a resample at step 15
+            }
+            // The same run on one thread (the resample builds the sphere itself).
+            let one = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let plain = one.install(|| {
+                let params = Params::earth(1500, 5);
+                let mut w = fibonacci_world(1500, params.radius_km, 0.3, 5).unwrap();
+                let mut t = Tectonics::new(&mut w, params).unwrap();
+                for _ in 0..16 {
+                    t.step(&mut w).unwrap();
+                }
+                w
+            });
+            assert!(twin_world == plain);
+        });
+    }
 }

@@ -6,7 +6,12 @@
 //! opens (half of it, each side's share) and closes in one step (km²; `flux<q>c<mine><theirs>`
 //! rows, value `open;close`), and the area of the vertices the front stage removed or
 //! re-plated (`gone<q>c<crust>` rows: `q` the plate most common within two rings, or for crust
-//! 9 the plate a re-plated vertex joined).
+//! 9 the plate a re-plated vertex joined), and the change of the cells of the vertices that
+//! stay on their plate through the motion and the front (`kept<q>` rows, the same `q`): a
+//! plate's change over those two stages, per plate across, is its `kept` less its `gone`.
+//! `zone<stage>` rows give each plate's area within [`JUNCTION_KM`] of the triple junctions
+//! found at the step's start (`zonestart`) and after each stage: the zone stays put through
+//! the step, so two resolutions' changes of it compare what happens near junctions.
 //!
 //! ```text
 //! cargo run --release -p quadworld-planet --example plate_rates -- 100000,1000000 40 3 out.csv
@@ -71,11 +76,23 @@ fn main() {
             let plate0 = world.layer(&PLATE).expect("plates").to_vec();
             let crust0 = world.layer(&CRUST).expect("crust").to_vec();
             let across = across(world, &plate0);
+            let radius_km = t.params.radius_km;
+            let centres = junctions(world, &plate0, radius_km);
+            let zone = |w: &World| near_junctions(w, &centres, radius_km, k);
+            row(&mut csv, "zonestart", &zone(world));
             let mut gone = BTreeMap::<(u32, u32, u8), f64>::new();
+            let mut kept = BTreeMap::<(u32, u32), f64>::new();
             let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
             t.step_traced(world, |s, w| {
                 if s == "subduction" {
                     let plate = w.layer(&PLATE).expect("plates");
+                    let after = cells(w);
+                    for (i, a0) in before.iter().enumerate().filter(|(_, a)| **a > 0.0) {
+                        let v = quadedge::Vertex::new(i as u32);
+                        if w.mesh().is_vertex_alive(v) && plate[v] == plate0[i] {
+                            *kept.entry((plate0[i], across[i])).or_default() += after[i] - a0;
+                        }
+                    }
                     for (i, a0) in before.iter().enumerate().filter(|(_, a)| **a > 0.0) {
                         let v = quadedge::Vertex::new(i as u32);
                         let (q, c) = if !w.mesh().is_vertex_alive(v) {
@@ -89,10 +106,14 @@ fn main() {
                     }
                 }
                 stages.push((s, plate_areas(w, k)));
+                stages.push((zone_name(s), zone(w)));
             })
             .expect("step");
             for (s, v) in &stages {
                 row(&mut csv, s, v);
+            }
+            for ((p, q), a) in &kept {
+                let _ = writeln!(csv, "{n},{step},kept{q},{p},{a:.0}");
             }
             for ((p, q, c), a) in &gone {
                 let _ = writeln!(csv, "{n},{step},gone{q}c{c},{p},{a:.0}");
@@ -181,6 +202,62 @@ fn across(world: &World, plate: &[u32]) -> Vec<u32> {
             .max_by_key(|&(p, c)| (c, std::cmp::Reverse(p)))
         {
             out[v.index()] = p;
+        }
+    }
+    out
+}
+
+/// The name of a stage's `zone` rows (`zone<stage>`).
+fn zone_name(stage: &str) -> &'static str {
+    match stage {
+        "motion" => "zonemotion",
+        "subduction" => "zonesubduction",
+        "creation" => "zonecreation",
+        "cleanup" => "zonecleanup",
+        "rift" => "zonerift",
+        "resample" => "zoneresample",
+        _ => "zoneother",
+    }
+}
+
+/// Where three plates meet: the centres of faces with corners on three plates, one per
+/// cluster (a face within half of [`JUNCTION_KM`] of an earlier one is left out).
+fn junctions(world: &World, plate: &[u32], r: f64) -> Vec<glam::DVec3> {
+    let mesh = world.mesh();
+    let pos = world.layer(&POSITION).expect("positions");
+    let mut out: Vec<glam::DVec3> = Vec::new();
+    for f in mesh.faces() {
+        let [a, b, c] = mesh.face_vertices(f);
+        let [pa, pb, pc] = [a, b, c].map(|v| plate[v.index()]);
+        if pa == pb || pb == pc || pa == pc {
+            continue;
+        }
+        let p = (pos[a] + pos[b] + pos[c]).normalize();
+        if out.iter().all(|c| c.distance(p) * r > JUNCTION_KM / 2.0) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Radius (km) of the zone around each triple junction whose area `zone` rows give.
+const JUNCTION_KM: f64 = 300.0;
+
+/// Per plate, the area (km², Voronoi cells) of its vertices within [`JUNCTION_KM`] of a
+/// junction in `centres`.
+fn near_junctions(world: &World, centres: &[glam::DVec3], radius_km: f64, k: usize) -> Vec<f64> {
+    let pos = world.layer(&POSITION).expect("positions");
+    let plate = world.layer(&PLATE).expect("plates");
+    let cell = cells(world);
+    let mut out = vec![0.0; k];
+    for v in world.mesh().vertices() {
+        let p = pos[v];
+        let r = p.length();
+        let near = centres
+            .iter()
+            .any(|c| c.distance(p / r) * radius_km < JUNCTION_KM);
+        if let Some(a) = out.get_mut(plate[v] as usize).filter(|_| near) {
+            *a += cell[v.index()];
         }
     }
     out

@@ -286,7 +286,6 @@ impl Tectonics {
         }
         let clock = Instant::now();
         let dt = self.params.time_step_myr;
-        self.sphere_ahead();
         let mut r = StepReport::default();
         let mut lap = Instant::now();
         let mut split = || {
@@ -373,7 +372,7 @@ impl Tectonics {
                 noise::derive(p.seed, KEPT_SPHERE),
                 noise::derive(p.seed, self.steps as u64),
             );
-            (self.scratch.sphere).resample(world, p.vertices, KEPT_JITTER, seed, turn)?;
+            (self.scratch.sphere).resample(world, p.vertices, 0.3, seed, turn)?;
             // Blending the plate ids can leave stray cells along boundaries.
             r.reassigned += plates::clean_up(world, &self.params)?;
             r.resampled = true;
@@ -399,18 +398,6 @@ impl Tectonics {
         plates::clean_up(world, &self.params)
     }
 
-    /// Starts building the resamples' sphere on a core the steps leave idle, from the step
-    /// before the first resample on (it depends on the settings only); a step that resamples
-    /// without it builds it then, as it would have.
-    fn sphere_ahead(&mut self) {
-        let (p, t) = (&self.params, self.time_myr);
-        let every = p.resample_every_myr;
-        let seed = noise::derive(p.seed, KEPT_SPHERE);
-        if every > 0.0 && !crossed(t + p.time_step_myr, p.time_step_myr, every) {
-            (self.scratch.sphere).prepare(p.vertices, KEPT_JITTER, seed);
-        }
-    }
-
     /// Every plate's area (km², from the Voronoi cells), into [`Plate::area_km2`].
     pub fn measure_areas(&mut self, world: &World) {
         let areas = stats::plate_areas(world, self.plates.len());
@@ -422,9 +409,6 @@ impl Tectonics {
 
 /// The salt of the kept fresh sphere's seed (the turns use the step count).
 const KEPT_SPHERE: u64 = 0x5e5a_3b1e;
-
-/// The kept fresh sphere's tangent jitter.
-const KEPT_JITTER: f64 = 0.3;
 
 /// Steps between two clean-up sweeps.
 const CLEAN_EVERY: usize = 4;

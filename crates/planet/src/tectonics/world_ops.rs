@@ -8,7 +8,6 @@ use quadedge::{Face, Vertex};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
 use world::{EditError, EditReport, FreshSphere, MoveOptions, World};
 
 /// Why a world operation refused; the world is unchanged.
@@ -114,87 +113,13 @@ pub fn remove_vertices_unreported(world: &mut World, vertices: &[Vertex]) -> Res
         .map_err(fail("remove"))
 }
 
-/// A fresh sphere kept from one resample to the next (cloning shares it): every resample
-/// lands on it turned by another rotation instead of triangulating a new sphere. Keyed by its
-/// settings, so a change of settings builds another. [`KeptSphere::prepare`] builds it ahead,
-/// on a thread of its own, while the steps run; the resample waits for that build (or makes
-/// it, if the thread has not started). The sphere is the same whichever thread builds it.
+/// A fresh sphere kept from one resample to the next (built on first use; cloning shares
+/// it): every resample lands on it turned by another rotation instead of triangulating a new
+/// sphere. Keyed by its settings, so a change of settings builds another.
 #[derive(Clone, Debug, Default)]
-pub struct KeptSphere(Option<Kept>);
-
-/// One sphere's settings and its build, shared by the clones and the building thread.
-#[derive(Clone, Debug)]
-struct Kept {
-    n: usize,
-    jitter: u64,
-    seed: u64,
-    built: Arc<OnceLock<Result<FreshSphere, String>>>,
-}
-
-impl Kept {
-    fn new(n: usize, jitter: f64, seed: u64) -> Self {
-        Self {
-            n,
-            jitter: jitter.to_bits(),
-            seed,
-            built: Arc::default(),
-        }
-    }
-
-    fn is(&self, n: usize, jitter: f64, seed: u64) -> bool {
-        (self.n, self.jitter, self.seed) == (n, jitter.to_bits(), seed)
-    }
-
-    /// The sphere, built here unless another thread has built it or is building it (then
-    /// this waits for it).
-    fn get(&self) -> Result<FreshSphere, OpsError> {
-        let (n, jitter, seed) = (self.n, f64::from_bits(self.jitter), self.seed);
-        self.built
-            .get_or_init(|| build(n, jitter, seed))
-            .clone()
-            .map_err(|e| OpsError(format!("fresh sphere: {e}")))
-    }
-}
-
-/// A unit sphere: the resample scales it to the world's radius.
-fn build(n: usize, jitter: f64, seed: u64) -> Result<FreshSphere, String> {
-    FreshSphere::fibonacci(n, 1.0, jitter, seed).map_err(|e| e.to_string())
-}
+pub struct KeptSphere(Option<(usize, u64, FreshSphere)>);
 
 impl KeptSphere {
-    /// Starts building the sphere of these settings on a thread of its own (with a pool of
-    /// one thread, to use a core the caller's pool leaves idle), unless it is kept or under
-    /// way already, or the caller runs on one thread (then the resample builds it, on the
-    /// caller's pool, as without this call). The thread holds the build only: a keeper
-    /// dropped meanwhile lets it finish and free the sphere; a build that fails is the
-    /// resample's error; a thread that cannot start leaves the build to the resample.
-    pub fn prepare(&mut self, n: usize, jitter: f64, seed: u64) {
-        if self.0.as_ref().is_some_and(|k| k.is(n, jitter, seed)) {
-            return;
-        }
-        let kept = Kept::new(n, jitter, seed);
-        if rayon::current_num_threads() > 1 {
-            let cell = Arc::downgrade(&kept.built);
-            let ahead = move || {
-                // Gone or built already: nothing to do.
-                let Some(cell) = cell.upgrade() else { return };
-                if cell.get().is_some() {
-                    return;
-                }
-                let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
-                match one {
-                    Ok(pool) => pool.install(|| cell.get_or_init(|| build(n, jitter, seed))),
-                    Err(_) => cell.get_or_init(|| build(n, jitter, seed)),
-                };
-            };
-            // A thread that cannot start leaves the build to the resample.
-            let _ = std::thread::Builder::new()
-                .name("kept-sphere".into())
-                .spawn(ahead);
-        }
-        self.0 = Some(kept);
-    }
-
     /// The world carried (in place, one undoable step) onto the tangent-jittered Fibonacci
     /// sphere of `n` points with `jitter` and `seed`, turned by the uniformly random rotation
     /// drawn from `turn_seed`, at the world's radius: every layer resampled by its policy,
@@ -210,11 +135,16 @@ impl KeptSphere {
         seed: u64,
         turn_seed: u64,
     ) -> Result<(), OpsError> {
-        let kept = match &self.0 {
-            Some(k) if k.is(n, jitter, seed) => k,
-            _ => self.0.insert(Kept::new(n, jitter, seed)),
+        let fresh = match &self.0 {
+            Some((m, s, fresh)) if (*m, *s) == (n, seed) => fresh.clone(),
+            _ => {
+                // A unit sphere: the resample scales it to the world's radius.
+                let fresh =
+                    FreshSphere::fibonacci(n, 1.0, jitter, seed).map_err(fail("fresh sphere"))?;
+                self.0 = Some((n, seed, fresh.clone()));
+                fresh
+            }
         };
-        let fresh = kept.get()?;
         world
             .resample_onto_turned(&fresh, random_turn(turn_seed))
             .map_err(fail("resample"))?;
@@ -274,95 +204,5 @@ mod tests {
         assert_eq!(b.mesh().vertex_count(), 900);
         let r = positions(&b)[0].length();
         assert!((r - 6371.0).abs() < 1e-9 * 6371.0);
-    }
-
-    #[test]
-    fn a_sphere_built_ahead_is_the_one_built_at_the_resample() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let base = fibonacci_world(1500, 6371.0, 0.3, 3).unwrap();
-            let mut plain = base.clone();
-            KeptSphere::default()
-                .resample(&mut plain, 1300, 0.3, 8, 4)
-                .unwrap();
-            // Built ahead, and shared by a clone made while it builds.
-            let mut kept = KeptSphere::default();
-            kept.prepare(1300, 0.3, 8);
-            let mut twin = kept.clone();
-            let (mut a, mut b) = (base.clone(), base.clone());
-            kept.resample(&mut a, 1300, 0.3, 8, 4).unwrap();
-            twin.resample(&mut b, 1300, 0.3, 8, 4).unwrap();
-            assert!(a == plain && b == plain);
-            // Settings changed after the build started: the resample builds the right one.
-            let mut other = KeptSphere::default();
-            other.prepare(1300, 0.3, 8);
-            let mut c = base.clone();
-            other.resample(&mut c, 1100, 0.3, 8, 4).unwrap();
-            assert_eq!(c.mesh().vertex_count(), 1100);
-            // A keeper dropped while its sphere builds, and one asked twice: no hang.
-            let mut gone = KeptSphere::default();
-            gone.prepare(1400, 0.3, 8);
-            gone.prepare(1400, 0.3, 8);
-            drop(gone);
-        });
-    }
-
-    #[test]
-    fn a_sphere_that_fails_ahead_fails_at_the_resample() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let base = fibonacci_world(1200, 6371.0, 0.3, 1).unwrap();
-            let mut kept = KeptSphere::default();
-            kept.prepare(1000, 2.5, 5);
-            let mut a = base.clone();
-            let ahead = kept.resample(&mut a, 1000, 2.5, 5, 9).unwrap_err();
-            let plain = KeptSphere::default()
-                .resample(&mut a, 1000, 2.5, 5, 9)
-                .unwrap_err();
-            assert_eq!(ahead.0, plain.0);
-            assert!(a == base);
-        });
-    }
-
-    #[test]
-    fn a_simulation_cloned_or_dropped_while_its_sphere_builds_goes_on_the_same() {
-        use crate::tectonics::{Params, Tectonics};
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let params = Params::earth(1500, 5);
-            let mut world = fibonacci_world(1500, params.radius_km, 0.3, 5).unwrap();
-            let mut t = Tectonics::new(&mut world, params).unwrap();
-            t.step(&mut world).unwrap();
-            // The sphere is under way: a clone shares it, the original is dropped.
-            let (mut twin, mut twin_world) = (t.clone(), world.clone());
-            drop(t);
-            for _ in 1..16 {
-                twin.step(&mut twin_world).unwrap(); // a resample at step 15
-            }
-            // The same run on one thread (the resample builds the sphere itself).
-            let one = rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .build()
-                .unwrap();
-            let plain = one.install(|| {
-                let params = Params::earth(1500, 5);
-                let mut w = fibonacci_world(1500, params.radius_km, 0.3, 5).unwrap();
-                let mut t = Tectonics::new(&mut w, params).unwrap();
-                for _ in 0..16 {
-                    t.step(&mut w).unwrap();
-                }
-                w
-            });
-            assert!(twin_world == plain);
-        });
     }
 }

@@ -5,7 +5,8 @@
 //! lands in and the quads Lawson flips around it. Anything else stops that relocation where
 //! it stands (every intermediate state is a valid mesh: an emptied star, a vertex moved but
 //! not yet flipped around) and hands the vertex to the serial relocation that follows (an
-//! edge a part could not flip goes to the final Lawson pass through its ends). A part reads
+//! edge a part could not flip goes to the final Lawson pass through its ends), and the part
+//! relocates no vertex next to one it handed over ([`Run::give_up`]). A part reads
 //! only its own rings and faces, so its edits depend only on the mesh before: the same for
 //! any thread count.
 

@@ -367,7 +367,7 @@ pub(crate) fn reduce_to_degree3<S: Surface>(
 /// The first unblocked ear of the link that is convex and whose circumcircle holds no other
 /// corner of the link (such an ear exists on a Delaunay star; it is also a true ear, since a
 /// circumcircle holds its triangle). Early exits keep a typical star at a few tests per ear.
-fn delaunay_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
+pub(crate) fn delaunay_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
     let d = ring.len();
     if d > EAR_TEST_MAX_DEGREE {
         return None;
@@ -385,7 +385,7 @@ fn delaunay_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option
 /// (convex, no other corner inside the triangle), else a convex corner, else any unblocked
 /// corner. The final Lawson pass of the caller makes the hole Delaunay.
 #[cold]
-fn fallback_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
+pub(crate) fn fallback_ear<S: Surface>(surface: &S, ring: &[(Edge, DVec3, bool)]) -> Option<usize> {
     let d = ring.len();
     let u = |i: usize| ring[i % d].1;
     let mut convex_ear = None;

@@ -76,7 +76,7 @@ pub use journal::{
 };
 pub use mesh::Mesh;
 #[cfg(feature = "rayon")]
-pub use par::PAR_CHUNK;
+pub use par::{MeshPart, PAR_CHUNK, PartError};
 pub use reorder::ReorderError;
 pub use topology::Topology;
 pub use undo::UndoLog;

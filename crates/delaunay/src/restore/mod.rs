@@ -19,6 +19,7 @@ use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 
 mod certify;
+mod halves;
 mod par;
 mod pieces;
 mod relocate;
@@ -331,6 +332,16 @@ impl<'a, S: Surface> Moved<'a, S> {
             false => None,
         };
         let mut stack = kept.unwrap_or_else(|| parts.concat());
+        if self.surface.is_closed() && stack.len() >= halves::PARTS_MIN {
+            return halves::lawson_in_parts(
+                self.surface,
+                mesh,
+                self.positions,
+                stack,
+                limit,
+                changed,
+            );
+        }
         let flipped = Some(changed);
         lawson_tracked(
             self.surface,

@@ -9,6 +9,8 @@ use glam::DVec3;
 use quadedge::{Edge, Mesh, MeshError, Vertex};
 use std::collections::VecDeque;
 
+mod parts;
+
 /// The vertices whose stars relocations changed: `stars` (the link, the walk's triangles, the
 /// new neighbours: the final Lawson pass starts from them) and `flipped` (the corners of the
 /// quads that the flips around a relocated vertex retriangulated: for the certificate only).
@@ -37,7 +39,47 @@ enum Relocation {
 /// vertex that cannot move yet is deferred to the next round while rounds make progress.
 /// Returns the relocated vertices and those whose stars the relocations changed (the final
 /// Lawson pass starts from them too).
+///
+/// Many folded vertices on a closed surface are first relocated in two parts at once, as far
+/// as each part can ([`parts`]); the serial loop then takes the vertices the parts left.
 pub(super) fn relocate_folded<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    folded: Vec<Vertex>,
+    options: &RestoreOptions,
+    stats: &mut RestoreStats,
+) -> Result<(Vec<Vertex>, Touched), DelaunayError> {
+    if !surface.is_closed() || folded.len() < parts::PARTS_MIN {
+        return relocate_serially(surface, mesh, positions, folded, options, stats);
+    }
+    let [p0, p1] = parts::relocate_in_parts(surface, mesh, positions, &folded, options);
+    if let Some(err) = p0.error.or(p1.error) {
+        return Err(err);
+    }
+    let (mut relocated, mut touched) = (p0.relocated, p0.touched);
+    relocated.extend_from_slice(&p1.relocated);
+    touched.stars.extend_from_slice(&p1.touched.stars);
+    touched.flipped.extend_from_slice(&p1.touched.flipped);
+    for s in [p0.stats, p1.stats] {
+        stats.flips += s.flips;
+        stats.relocated += s.relocated;
+        stats.relocation_flips += s.relocation_flips;
+        stats.relocation_moves += s.relocation_moves;
+    }
+    let mut rest = p0.deferred;
+    rest.extend_from_slice(&p1.deferred);
+    rest.sort_unstable();
+    rest.dedup();
+    let (more, also) = relocate_serially(surface, mesh, positions, rest, options, stats)?;
+    relocated.extend_from_slice(&more);
+    touched.stars.extend_from_slice(&also.stars);
+    touched.flipped.extend_from_slice(&also.flipped);
+    Ok((relocated, touched))
+}
+
+/// [`relocate_folded`] on one core.
+fn relocate_serially<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &[DVec3],

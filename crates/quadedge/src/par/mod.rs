@@ -9,6 +9,9 @@ use crate::mesh::DEAD_VERTEX;
 use crate::{Edge, Face, Mesh, Vertex};
 use rayon::prelude::*;
 
+mod parts;
+pub use parts::{MeshPart, PartError};
+
 /// Ids per rayon work item: large enough that scheduling costs nothing next to the work,
 /// small enough to balance 16+ threads on a 100k-element mesh.
 pub const PAR_CHUNK: usize = 4096;

@@ -20,7 +20,7 @@
 mod log;
 mod write;
 
-pub(crate) use log::Target;
+pub(crate) use log::{Op, Target};
 
 /// A point in the running undo log ([`crate::internals::undo_mark`]).
 #[derive(Clone, Copy, Debug)]

@@ -50,8 +50,10 @@ pub(super) fn relocate_folded<S: Surface>(
     options: &RestoreOptions,
     stats: &mut RestoreStats,
 ) -> Result<(Vec<Vertex>, Touched), DelaunayError> {
+    // Relocations a restore may make in all: a bound on cycles, not on honest work.
+    let budget = 16 * folded.len() + 64;
     if !surface.is_closed() || folded.len() < parts::PARTS_MIN {
-        return relocate_serially(surface, mesh, positions, folded, options, stats);
+        return relocate_serially(surface, mesh, positions, folded, options, stats, budget);
     }
     let [p0, p1] = parts::relocate_in_parts(surface, mesh, positions, &folded, options);
     if let Some(err) = p0.error.or(p1.error) {
@@ -61,6 +63,7 @@ pub(super) fn relocate_folded<S: Surface>(
     relocated.extend_from_slice(&p1.relocated);
     touched.stars.extend_from_slice(&p1.touched.stars);
     touched.flipped.extend_from_slice(&p1.touched.flipped);
+    let spent = p0.stats.relocated + p1.stats.relocated;
     for s in [p0.stats, p1.stats] {
         stats.flips += s.flips;
         stats.relocated += s.relocated;
@@ -71,7 +74,11 @@ pub(super) fn relocate_folded<S: Surface>(
     rest.extend_from_slice(&p1.deferred);
     rest.sort_unstable();
     rest.dedup();
-    let (more, also) = relocate_serially(surface, mesh, positions, rest, options, stats)?;
+    // The parts leave the hard cases (a vertex on the cut, a fold they could not finish),
+    // whose repair can take more relocations than their count: the whole restore's budget
+    // less what the parts spent, as the serial loop alone would have had.
+    let budget = budget.saturating_sub(spent).max(16 * rest.len() + 64);
+    let (more, also) = relocate_serially(surface, mesh, positions, rest, options, stats, budget)?;
     relocated.extend_from_slice(&more);
     touched.stars.extend_from_slice(&also.stars);
     touched.flipped.extend_from_slice(&also.flipped);
@@ -86,6 +93,7 @@ fn relocate_serially<S: Surface>(
     folded: Vec<Vertex>,
     options: &RestoreOptions,
     stats: &mut RestoreStats,
+    mut budget: usize,
 ) -> Result<(Vec<Vertex>, Touched), DelaunayError> {
     let (mut relocated, mut touched) = (Vec::new(), Touched::default());
     if folded.is_empty() {
@@ -99,7 +107,6 @@ fn relocate_serially<S: Surface>(
     // regrowth copies.
     touched.stars.reserve(16 * folded.len());
     touched.flipped.reserve(16 * folded.len());
-    let mut budget = 16 * folded.len() + 64;
     let mut queue: VecDeque<Vertex> = folded.into();
     let mut deferred: Vec<Vertex> = Vec::new();
     let mut progress = false;

@@ -140,3 +140,37 @@ fn a_failure_after_the_flips_in_parts_changes_nothing() {
     r.unwrap();
     assert_eq!(is_delaunay(&Sphere, &m, &pos), Ok(()));
 }
+
+/// Two hemispheres turned past each other by several cells about an axis in the equator's
+/// plane (half the equator closes, half opens): a long front of folds, which the parts cut
+/// across, leaving the serial loop the hard cases beside the cut, whose repair cascades (12
+/// cells here: 366 folds, 1,623 relocations). It must still repair them with the budget the
+/// restore would have had without the parts: with only its leftovers' own it failed here
+/// (`FoldUnresolved`) as in a 1M-vertex two-plate planet; the same Delaunay mesh on 1 and 2
+/// threads.
+#[test]
+fn hemispheres_turned_past_each_other_are_repaired_in_parts() {
+    let n = 40_000;
+    let (mesh, pos) = sphere::fibonacci_sphere(n, 1.0, 0.4, 3).unwrap();
+    for cells in [6.0, 12.0] {
+        let angle = cells * mean_edge(n) / 2.0;
+        let (north, south) = (
+            glam::DQuat::from_axis_angle(DVec3::X, angle),
+            glam::DQuat::from_axis_angle(DVec3::X, -angle),
+        );
+        let mut moved_pos = pos.clone();
+        for p in &mut moved_pos {
+            *p = if p.z >= 0.0 { north * *p } else { south * *p };
+        }
+        let moved: Vec<Vertex> = (0..n as u32).map(Vertex::new).collect();
+        let (one, s1, _) = restore_on(1, &mesh, &moved_pos, &moved, &RestoreOptions::default());
+        let s1 = s1.unwrap();
+        assert!(s1.folds >= 256, "{cells} cells: {s1:?}");
+        let (two, s2, _) = restore_on(2, &mesh, &moved_pos, &moved, &RestoreOptions::default());
+        assert_eq!(s2.unwrap(), s1, "{cells} cells");
+        assert!(two == one, "{cells} cells: the mesh differs on 2 threads");
+        assert_eq!(is_delaunay(&Sphere, &one, &moved_pos), Ok(()));
+        assert_eq!(triangle_set(&one), from_scratch(&one, &moved_pos));
+        assert_eq!(one.vertex_count(), n);
+    }
+}

@@ -10,6 +10,9 @@ use quadedge::{Edge, Mesh, MeshError, Vertex};
 use std::collections::VecDeque;
 
 mod parts;
+mod walk;
+
+use walk::{Walked, walk};
 
 /// The vertices whose stars relocations changed: `stars` (the link, the walk's triangles, the
 /// new neighbours: the final Lawson pass starts from them) and `flipped` (the corners of the
@@ -227,8 +230,12 @@ fn relocate<S: Surface>(
     let link = link_triangle(mesh, v)?;
     // The triangle that closes when `v` leaves it.
     touched.made.push(link.map(|e| mesh.origin(e)));
-    let Some(landing) = walk(surface, mesh, positions, v, link)? else {
-        return Ok(Relocation::Deferred);
+    // Out of steps: a tangled region, the vertex waits for the next round.
+    let limit = 2 * mesh.face_count() + 64;
+    let landing = match walk(surface, mesh, positions, v, link, limit) {
+        Walked::Landed(outer, side) => Landing { outer, side },
+        Walked::Outside => return Err(DelaunayError::Outside),
+        Walked::Stopped => return Ok(Relocation::Deferred),
     };
     if landing.outer != link {
         match mesh.move_vertex(v, mesh.left(landing.outer[0])) {
@@ -270,66 +277,6 @@ struct Landing {
     outer: [Edge; 3],
     /// `orient(a, b, p)` for each edge tested (1 for the edge the walk came through).
     side: [f64; 3],
-}
-
-/// Walks from `v`'s link triangle (`link`) to the triangle of the mesh without `v` that holds
-/// `v`'s position, crossing the first edge (from a random start, skipping the one it came
-/// through) that the position lies strictly beyond. Reads only: the triangles crossed are
-/// those the vertex would cross flipping its way there. `None` when the walk did not end
-/// within its budget (a tangled region: the caller defers `v`).
-fn walk<S: Surface>(
-    surface: &S,
-    mesh: &Mesh,
-    positions: &[DVec3],
-    v: Vertex,
-    link: [Edge; 3],
-) -> Result<Option<Landing>, DelaunayError> {
-    let p = positions[v.index()];
-    let limit = 2 * mesh.face_count() + 64;
-    let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
-    let corners = |outer: [Edge; 3]| outer.map(|e| positions[mesh.origin(e).index()]);
-    let (mut outer, mut came) = (link, Edge::INVALID);
-    // The positions of the corners `origin(outer[i])`: edge `i` runs from corner `i` to
-    // corner `i + 1`. A step across an edge keeps its two ends, so only the new triangle's
-    // third corner is read (the walk is memory-bound: one position and one origin per step).
-    let mut at = corners(link);
-    for _ in 0..limit {
-        let start = rng.next3();
-        let mut side = [1.0f64; 3];
-        let mut crossed = None;
-        for k in 0..3 {
-            let i = (start + k) % 3;
-            if outer[i] == came {
-                continue;
-            }
-            let o = surface.orient(at[i], at[(i + 1) % 3], p);
-            if o < 0.0 {
-                crossed = Some(i);
-                break;
-            }
-            side[i] = o;
-        }
-        let Some(i) = crossed else {
-            return Ok(Some(Landing { outer, side }));
-        };
-        let e = outer[i];
-        if !mesh.right(e).is_valid() {
-            return Err(DelaunayError::Outside);
-        }
-        // Beyond e: v's own triangle again (its faces stand for it), or a face of the mesh.
-        came = e.sym();
-        if link.contains(&came) {
-            outer = link;
-            at = corners(link);
-        } else {
-            // `came` runs from e's end to its origin; the third corner is `next`'s end (read
-            // off `next`, not the edge after it: one load less in the chain).
-            let next = mesh.left_next(came);
-            at = [at[(i + 1) % 3], at[i], positions[mesh.dest(next).index()]];
-            outer = [came, next, mesh.left_next(next)];
-        }
-    }
-    Ok(None)
 }
 
 /// `v` is inside its link triangle, on one of its edges, or on a corner. A corner within the

@@ -10,6 +10,7 @@
 //! only its own rings and faces, so its edits depend only on the mesh before: the same for
 //! any thread count.
 
+use super::walk::{Walked, walk};
 use super::{Relocation, Touched, fold_suspects};
 use crate::check::pos;
 use crate::flips::flip_limit;
@@ -240,7 +241,9 @@ impl<S: Surface> Run<'_, S> {
         };
         let link = [s0, s1, s2].map(|s| part.origin_prev(s.sym()));
         self.out.touched.made.push(link.map(|e| part.origin(e)));
-        let Some((outer, side)) = walk(surface, part, positions, v, link) else {
+        // A walk that left the part or ran out of steps: the serial loop goes on from here.
+        let limit = 2 * positions.len() + 64;
+        let Walked::Landed(outer, side) = walk(surface, part, positions, v, link, limit) else {
             return Ok(Relocation::Deferred);
         };
         if outer != link {
@@ -387,61 +390,4 @@ fn ring<O: Fn(Vertex) -> u8 + Sync>(part: &MeshPart<'_, O>, v: Vertex, mut f: im
             return;
         }
     }
-}
-
-/// `walk` in the part: from `v`'s link triangle to the triangle holding its position,
-/// entering only faces whose corners the part owns. The triangle's edges and the sides of
-/// the position against them, or `None` (the walk left the part or ran out of steps).
-fn walk<S: Surface, O: Fn(Vertex) -> u8 + Sync>(
-    surface: &S,
-    part: &MeshPart<'_, O>,
-    positions: &[DVec3],
-    v: Vertex,
-    link: [Edge; 3],
-) -> Option<([Edge; 3], [f64; 3])> {
-    let p = positions[v.index()];
-    let limit = 2 * positions.len() + 64;
-    let mut rng = crate::locate::Xorshift(v.raw() ^ 0x2545_f491);
-    let corners = |outer: [Edge; 3]| outer.map(|e| positions[part.origin(e).index()]);
-    let (mut outer, mut came) = (link, Edge::INVALID);
-    let mut at = corners(link);
-    for _ in 0..limit {
-        let start = rng.next3();
-        let mut side = [1.0f64; 3];
-        let mut crossed = None;
-        for k in 0..3 {
-            let i = (start + k) % 3;
-            if outer[i] == came {
-                continue;
-            }
-            let o = surface.orient(at[i], at[(i + 1) % 3], p);
-            if o < 0.0 {
-                crossed = Some(i);
-                break;
-            }
-            side[i] = o;
-        }
-        let Some(i) = crossed else {
-            return Some((outer, side));
-        };
-        let e = outer[i];
-        if !part.right(e).is_valid() {
-            return None;
-        }
-        came = e.sym();
-        if link.contains(&came) {
-            outer = link;
-            at = corners(link);
-        } else {
-            // The face beyond `e`, off the ring of `e`'s origin (a corner the part owns).
-            let next = part.origin_prev(e);
-            let third = part.dest(next);
-            if !part.owns(third) {
-                return None;
-            }
-            at = [at[(i + 1) % 3], at[i], positions[third.index()]];
-            outer = [came, next, part.origin_prev(next.sym())];
-        }
-    }
-    None
 }

@@ -189,6 +189,30 @@ pub fn remove_many<S: Surface>(
     positions: &[DVec3],
     vertices: &[Vertex],
 ) -> Result<(), BatchError> {
+    let order = removal_order(surface, mesh, positions, vertices)?;
+    let mut done = vec![Vertex::INVALID; vertices.len()];
+    for &(_, i) in &order {
+        let i = i as usize;
+        let v = vertices[i];
+        if let Err(error) = remove(surface, mesh, positions, v) {
+            return Err(BatchError {
+                index: i,
+                error,
+                done,
+            });
+        }
+        done[i] = v;
+    }
+    Ok(())
+}
+
+/// The checks of [`remove_many`] that need no edit, then the order of its removals.
+pub(crate) fn removal_order<S: Surface>(
+    surface: &S,
+    mesh: &Mesh,
+    positions: &[DVec3],
+    vertices: &[Vertex],
+) -> Result<Vec<(u64, u32)>, BatchError> {
     let fail = |index: usize, error: DelaunayError| BatchError {
         index,
         error,
@@ -212,21 +236,7 @@ pub fn remove_many<S: Surface>(
     if surface.is_closed() && left < 4 && !vertices.is_empty() {
         return Err(fail(0, DelaunayError::TooFewVertices(mesh.vertex_count())));
     }
-    let order = spatial_order(vertices.iter().map(|v| positions[v.index()]));
-    let mut done = vec![Vertex::INVALID; vertices.len()];
-    for &(_, i) in &order {
-        let i = i as usize;
-        let v = vertices[i];
-        if let Err(error) = remove(surface, mesh, positions, v) {
-            return Err(BatchError {
-                index: i,
-                error,
-                done,
-            });
-        }
-        done[i] = v;
-    }
-    Ok(())
+    Ok(spatial_order(vertices.iter().map(|v| positions[v.index()])))
 }
 
 /// `(Morton key, input index)` of each point, sorted (the frame: the finite points'

@@ -70,7 +70,7 @@ pub use insert::{Inserted, insert, insert_keeping};
 pub use locate::{Location, locate, nearest_vertex};
 pub use planned::insert_in_order;
 pub use predicates::{Plane, Sphere, Surface};
-pub use remove::{Removed, remove};
+pub use remove::{Removed, remove, remove_many_in_parts};
 pub use restore::{
     RestoreOptions, RestoreStats, restore, restore_rigid_band, restore_with_changes,
 };

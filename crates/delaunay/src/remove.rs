@@ -5,7 +5,12 @@ use crate::flips::{flip_limit, lawson};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, MeshError, Vertex};
+use read::StarRead;
 use std::cell::RefCell;
+
+mod parts;
+mod read;
+pub use parts::remove_many_in_parts;
 
 /// What a removal did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,9 +197,9 @@ fn with_plan<T>(f: impl FnOnce(&mut RemovalPlan) -> T) -> T {
 /// the plan cannot settle the removal (no Delaunay ear, an ear whose diagonal exists already,
 /// a degree above [`EAR_TEST_MAX_DEGREE`], a hole edge that is not locally Delaunay): the
 /// caller then takes the general path.
-fn plan_removal<S: Surface>(
+fn plan_removal<S: Surface, R: StarRead>(
     surface: &S,
-    mesh: &Mesh,
+    mesh: &R,
     positions: &[DVec3],
     v: Vertex,
     plan: &mut RemovalPlan,
@@ -206,17 +211,22 @@ fn plan_removal<S: Surface>(
     plan.link.clear();
     plan.failed.clear();
     plan.in_ring.clear();
-    for e in mesh.outgoing(v) {
+    let first = mesh.first_out(v);
+    if !first.is_valid() {
+        return Ok(false);
+    }
+    let mut e = first;
+    loop {
         let u = mesh.dest(e);
         let pu = positions[u.index()];
+        if !mesh.may_plan(e, pu) {
+            return Ok(false);
+        }
         plan.ring.push((e, pu, false));
         plan.index.push(plan.link.len());
         // The link edge u → next corner has v's face on its left; the apex is beyond it.
-        let out = mesh.left_next(e).sym();
-        let apex = mesh
-            .left(out)
-            .is_valid()
-            .then(|| mesh.dest(mesh.left_next(out)));
+        let out = mesh.lnext(e).sym();
+        let apex = mesh.has_left(out).then(|| mesh.dest(mesh.lnext(out)));
         let apex = match apex {
             Some(w) => Some(pos(positions, w)?),
             None => None,
@@ -224,6 +234,10 @@ fn plan_removal<S: Surface>(
         plan.link.push((u, pu, apex));
         if plan.link.len() > EAR_TEST_MAX_DEGREE {
             return Ok(false);
+        }
+        e = mesh.onext(e);
+        if e == first {
+            break;
         }
     }
     if plan.link.len() < 3 {
@@ -243,7 +257,7 @@ fn plan_removal<S: Surface>(
         };
         let (a, c) = (plan.index[(b + d - 1) % d], plan.index[(b + 1) % d]);
         // The flip joins the ear's outer corners: refused if they are joined already.
-        if mesh.find_edge(plan.link[a].0, plan.link[c].0).is_some() {
+        if mesh.joined(plan.link[a].0, plan.link[c].0) {
             return Ok(false);
         }
         plan.ears.push(plan.ring[b].0);

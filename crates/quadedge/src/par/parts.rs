@@ -8,16 +8,20 @@
 //! in disjoint quads commute, so each part's result depends only on the mesh before the call:
 //! the mesh, the undo log and the journal are the same whatever the thread count (the parts'
 //! undo records and journal entries are appended part 0 first, then part 1, as if the parts
-//! had run one after the other).
+//! had run one after the other). A part may also dissolve a vertex of degree 3 whose
+//! neighbours it owns ([`MeshPart::dissolve_vertex`]): the ids it frees are marked dead at
+//! once (no other part reads them) and go on the free lists at the merge, part 0's first,
+//! the same lists as dissolving part 0's vertices and then part 1's one at a time.
 //!
 //! The arrays are shared between the parts as [`AtomicU32`]s with relaxed loads and stores
 //! (plain moves on common targets): a caller that breaks the ownership rule (an impure owner
 //! function) gets a mesh that depends on timing, never undefined behaviour.
 
 use crate::journal::{Change, FlipRecord};
-use crate::undo::Write;
+use crate::undo::{Target, Write};
 use crate::{Edge, Face, Mesh, MeshError, Vertex};
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use dissolve::Freed;
 
 /// The ids are `#[repr(transparent)]` over `u32`, and `AtomicU32` has the size and alignment
 /// of a `u32` on every target this crate builds for (checked here at compile time).
@@ -82,10 +86,11 @@ pub struct MeshPart<'a, O> {
     writes: Vec<Write>,
     changes: Vec<Change>,
     edited: bool,
+    freed: Freed,
 }
 
 /// What a part leaves behind for the merge.
-type Left = (Vec<Write>, Vec<Change>, bool);
+type Left = (Vec<Write>, Vec<Change>, bool, Freed);
 
 impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     /// This part's number (0 or 1).
@@ -170,6 +175,22 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     /// Changing nothing: [`PartError::NotOwned`] when this part does not own a corner;
     /// otherwise what [`Mesh::flip`] returns, as [`PartError::Mesh`].
     pub fn flip(&mut self, edge: Edge) -> Result<Edge, PartError> {
+        self.flip_with::<true>(edge)
+    }
+
+    /// [`Mesh::flip_fresh`] in the part: [`MeshPart::flip`] without the walk of a ring that
+    /// refuses a flip whose new edge exists already, for a caller that knows its opposite
+    /// corners are not joined (checked in debug builds).
+    ///
+    /// # Errors
+    /// As [`MeshPart::flip`], but for [`MeshError::FlipWouldDuplicate`] only when the opposite
+    /// corners are the same vertex.
+    pub fn flip_fresh(&mut self, edge: Edge) -> Result<Edge, PartError> {
+        self.flip_with::<false>(edge)
+    }
+
+    /// [`MeshPart::flip`], with the ring walk (`RING`) or without.
+    fn flip_with<const RING: bool>(&mut self, edge: Edge) -> Result<Edge, PartError> {
         if !self.is_edge_alive(edge) {
             return Err(PartError::Mesh(MeshError::DeadEdge(edge)));
         }
@@ -192,9 +213,13 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
         if !self.owns(c) || !self.owns(d) {
             return Err(PartError::NotOwned);
         }
-        if c == d || self.ring_reaches(ln.sym(), lp, d) {
+        if c == d || (RING && self.ring_reaches(ln.sym(), lp, d)) {
             return Err(PartError::Mesh(MeshError::FlipWouldDuplicate(edge)));
         }
+        debug_assert!(
+            RING || !self.ring_reaches(ln.sym(), lp, d),
+            "flip_fresh of {edge:?} in a part: its opposite corners are connected"
+        );
         let s = self.s;
         if self.log {
             let moves = [
@@ -271,15 +296,16 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     }
 
     fn into_left(self) -> Left {
-        (self.writes, self.changes, self.edited)
+        (self.writes, self.changes, self.edited, self.freed)
     }
 }
 
 impl Mesh {
     /// Runs `work` on two parts of the mesh at once (on two cores when rayon has them), each
     /// part owning the vertices `owner` maps to its number (0 or 1; any other value: no
-    /// part). A part flips only quads whose corners it owns ([`MeshPart::flip`]) and must read
-    /// only its own vertices' rings and the edges with an end it owns; then what it computes
+    /// part). A part flips only quads whose corners it owns ([`MeshPart::flip`]; it may also
+    /// move or dissolve a vertex of degree 3 inside what it owns) and must read only its own
+    /// vertices' rings and the edges with an end it owns; then what it computes
     /// depends only on the mesh before the call, and the mesh, its undo log and its journal
     /// are afterwards exactly what running part 0 and then part 1 alone would give, for any
     /// thread count. `owner` must be a pure function of the vertex. Returns the parts'
@@ -316,6 +342,15 @@ impl Mesh {
         W: Fn(&mut MeshPart<'_, O>) -> T + Sync,
     {
         let (log, journal) = (self.undo.rec.is_some(), self.journal.is_some());
+        // Part 0 appends to the undo log and the journal themselves (no copy afterwards).
+        let writes0 = match self.undo.rec.as_deref_mut() {
+            Some(r) => std::mem::take(&mut r.writes),
+            None => Vec::new(),
+        };
+        let changes0 = match self.journal.as_mut() {
+            Some(j) => std::mem::take(&mut j.changes),
+            None => Vec::new(),
+        };
         let ((t0, l0), (t1, l1)) = {
             let shared = Shared {
                 vertex_edge: atomic(&mut self.vertex_edge),
@@ -325,37 +360,74 @@ impl Mesh {
                 dual_origin: atomic(&mut self.dual_origin),
                 dual_next: atomic(&mut self.dual_next),
             };
-            let run = |part: u8| {
+            let run = |part: u8, writes: Vec<Write>, changes: Vec<Change>| {
                 let mut p = MeshPart {
                     s: &shared,
                     owner,
                     part,
                     log,
                     journal,
-                    writes: Vec::new(),
-                    changes: Vec::new(),
+                    writes,
+                    changes,
                     edited: false,
+                    freed: Freed::default(),
                 };
                 let t = work(&mut p);
                 (t, p.into_left())
             };
-            rayon::join(|| run(0), || run(1))
+            rayon::join(
+                || run(0, writes0, changes0),
+                || run(1, Vec::new(), Vec::new()),
+            )
         };
-        for (writes, mut changes, edited) in [l0, l1] {
+        for (k, (mut writes, mut changes, edited, freed)) in [l0, l1].into_iter().enumerate() {
             if edited {
                 self.undo.stamp = 0;
             }
             if let Some(r) = self.undo.rec.as_deref_mut() {
-                r.writes.extend_from_slice(&writes);
+                match k {
+                    0 => r.writes = writes,
+                    _ => r.writes.append(&mut writes),
+                }
             }
             if let Some(j) = self.journal.as_mut() {
-                j.changes.append(&mut changes);
+                match k {
+                    0 => j.changes = changes,
+                    _ => j.changes.append(&mut changes),
+                }
+            }
+            if log {
+                self.push_freed::<true>(&freed);
+            } else {
+                self.push_freed::<false>(&freed);
             }
         }
         [t0, t1]
     }
 }
 
+impl Mesh {
+    /// The ids a part freed onto the free lists, in order, and the live counts down by as
+    /// many.
+    fn push_freed<const LOG: bool>(&mut self, freed: &Freed) {
+        let lists = [
+            (Target::FreeVertices, &freed.vertices, self.live_vertices),
+            (Target::FreeQuads, &freed.quads, self.live_quads),
+            (Target::FreeFaces, &freed.faces, self.live_faces),
+        ];
+        for (list, ids, live) in lists {
+            if ids.is_empty() {
+                continue;
+            }
+            for &id in ids {
+                self.push_free::<LOG>(list, id);
+            }
+            self.set_live::<LOG>(list, live - ids.len() as u32);
+        }
+    }
+}
+
+mod dissolve;
 mod moving;
 #[cfg(test)]
 mod tests;

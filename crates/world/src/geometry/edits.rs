@@ -388,10 +388,10 @@ impl World {
             |g, mesh, positions| {
                 let r = match g {
                     Geometry::Sphere { .. } => {
-                        delaunay::remove_many(&delaunay::Sphere, mesh, positions, gone)
+                        delaunay::remove_many_in_parts(&delaunay::Sphere, mesh, positions, gone)
                     }
                     Geometry::Plane => {
-                        delaunay::remove_many(&delaunay::Plane, mesh, positions, gone)
+                        delaunay::remove_many_in_parts(&delaunay::Plane, mesh, positions, gone)
                     }
                 };
                 r.map_err(|e| EditError::Item {

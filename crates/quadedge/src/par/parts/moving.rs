@@ -24,7 +24,7 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     }
 
     /// Records the write of `new` at `arr[i]` and makes it.
-    fn put(&mut self, target: Target, i: usize, new: u32) {
+    pub(super) fn put(&mut self, target: Target, i: usize, new: u32) {
         let arr = match target {
             Target::VertexEdge => self.s.vertex_edge,
             Target::FaceEdge => self.s.face_edge,
@@ -41,14 +41,14 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     }
 
     /// `Mesh::set_next`, recorded one write at a time.
-    fn put_next(&mut self, p: Edge, n: Edge) {
+    pub(super) fn put_next(&mut self, p: Edge, n: Edge) {
         self.put(Target::PrimalNext, p.index(), n.0);
         let back = Edge::dual((p.index() ^ 1) as u32);
         self.put(Target::DualNext, n.index(), back.0);
     }
 
     /// `lnext` of a primal edge, off the ring of its destination.
-    fn lnext(&self, e: Edge) -> Edge {
+    pub(super) fn lnext(&self, e: Edge) -> Edge {
         self.origin_prev(e.sym())
     }
 

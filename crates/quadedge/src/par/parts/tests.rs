@@ -87,3 +87,105 @@ fn flips_in_parts_are_undone_and_rolled_back_exactly() {
         assert_eq!(m, mesh);
     }
 }
+
+/// The grid with a vertex split into every tenth face: vertices of degree 3 to dissolve.
+fn split_grid() -> (Mesh, Vec<Vertex>) {
+    let (n, t) = shapes::icosahedron_grid(12);
+    let mut m = Mesh::from_triangles(n, &t).unwrap();
+    let faces: Vec<_> = m.faces().step_by(10).collect();
+    let added = faces
+        .iter()
+        .map(|&f| m.split_face(f, [0.2, 0.3, 0.5]).unwrap().vertex)
+        .collect();
+    (m, added)
+}
+
+/// Dissolves `vertices` in parts (each part those it can, in order); returns them, part 0's
+/// first.
+fn dissolve_in_parts(m: &mut Mesh, vertices: &[Vertex]) -> Vec<Vertex> {
+    let [a, b] = m.edit_in_parts(&owner, |part| {
+        let mut done = Vec::new();
+        for &v in vertices {
+            match part.dissolve_vertex(v) {
+                Ok(r) => done.push(r.vertex),
+                Err(super::PartError::NotOwned) => {}
+                Err(e) => panic!("{v:?}: {e:?}"),
+            }
+        }
+        done
+    });
+    assert!(!a.is_empty() && !b.is_empty());
+    [a, b].concat()
+}
+
+#[test]
+fn dissolves_in_parts_equal_the_dissolves_one_at_a_time_on_any_thread_count() {
+    let (mesh, added) = split_grid();
+    let mut first: Option<Mesh> = None;
+    for pool in pools() {
+        let mut m = mesh.clone();
+        let rec = m.record_changes().unwrap();
+        let done = pool.install(|| dissolve_in_parts(&mut m, &added));
+        assert!(done.len() < added.len());
+        let changes = m.take_changes(&rec).unwrap();
+        m.check().unwrap();
+        // The same mesh, free lists and live counts included, and the same journal.
+        let mut one = mesh.clone();
+        let rec1 = one.record_changes().unwrap();
+        for &v in &done {
+            one.dissolve_vertex(v).unwrap();
+        }
+        assert_eq!(m, one);
+        assert_eq!(m.vertex_count(), mesh.vertex_count() - done.len());
+        assert_eq!(changes, one.take_changes(&rec1).unwrap());
+        // The ones left dissolve afterwards on the whole mesh.
+        for &v in added.iter().filter(|v| !done.contains(v)) {
+            m.dissolve_vertex(v).unwrap();
+        }
+        m.check().unwrap();
+        match &first {
+            Some(m0) => assert_eq!(*m0, m),
+            None => first = Some(m),
+        }
+    }
+}
+
+#[test]
+fn dissolves_in_parts_are_undone_and_rolled_back_exactly() {
+    let (mesh, added) = split_grid();
+    for pool in pools() {
+        let mut m = mesh.clone();
+        m.start_undo_log().unwrap();
+        pool.install(|| dissolve_in_parts(&mut m, &added));
+        let after = m.clone();
+        let log = m.take_undo_log().unwrap();
+        m.undo(&log).unwrap();
+        assert_eq!(m, mesh);
+        m.redo(&log).unwrap();
+        assert_eq!(m, after);
+        let mut m = mesh.clone();
+        let r: Result<(), ()> = m.atomically(|m| {
+            pool.install(|| dissolve_in_parts(m, &added));
+            Err(())
+        });
+        assert!(r.is_err());
+        assert_eq!(m, mesh);
+    }
+}
+
+#[test]
+fn a_part_refuses_a_dissolve_it_cannot_make() {
+    let (mut mesh, _) = split_grid();
+    let before = mesh.clone();
+    let [r0, r1] = mesh.edit_in_parts(&owner, |part| {
+        // A vertex of degree 6 (part 0's), and one of part 1's.
+        (
+            part.dissolve_vertex(Vertex::new(1)),
+            part.dissolve_vertex(Vertex::new(150)),
+        )
+    });
+    assert_eq!(mesh, before);
+    let not = |v: u32| super::PartError::Mesh(crate::MeshError::NotDissolvable(Vertex::new(v)));
+    assert_eq!(r0, (Err(not(1)), Err(super::PartError::NotOwned)));
+    assert_eq!(r1.0, Err(super::PartError::NotOwned));
+}

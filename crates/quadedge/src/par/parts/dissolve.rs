@@ -1,0 +1,104 @@
+//! [`Mesh::dissolve_vertex`](crate::Mesh::dissolve_vertex) in a part: the ids it frees wait
+//! for the merge.
+
+use super::{MeshPart, PartError};
+use crate::journal::{Change, DissolveRecord};
+use crate::mesh::DEAD_VERTEX;
+use crate::undo::Target;
+use crate::{Edge, Face, MeshError, Vertex};
+use core::sync::atomic::Ordering::Relaxed;
+
+/// The ids a part freed, in the order [`crate::Mesh::dissolve_vertex`] would push them on the
+/// free lists; [`crate::Mesh::edit_in_parts`] pushes them after the parts, part 0's first.
+#[derive(Default)]
+pub(super) struct Freed {
+    pub(super) vertices: Vec<u32>,
+    pub(super) quads: Vec<u32>,
+    pub(super) faces: Vec<u32>,
+}
+
+impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
+    /// [`crate::Mesh::dissolve_vertex`] of an owned vertex of degree 3 whose neighbours this
+    /// part owns: the same writes, undo records and journal record; the freed ids go on the
+    /// free lists (and the live counts drop) when the parts merge, part 0's ids first, each
+    /// part's in the order of its dissolves.
+    ///
+    /// # Errors
+    /// Changing nothing: [`PartError::NotOwned`] when the part does not own `v` or a
+    /// neighbour; otherwise what [`crate::Mesh::dissolve_vertex`] returns, as
+    /// [`PartError::Mesh`].
+    pub fn dissolve_vertex(&mut self, v: Vertex) -> Result<DissolveRecord, PartError> {
+        let mesh = |e: MeshError| Err(PartError::Mesh(e));
+        let Some(s0) = self.vertex_edge(v) else {
+            return match self.owns(v) {
+                true => mesh(MeshError::DeadVertex(v)),
+                false => Err(PartError::NotOwned),
+            };
+        };
+        let (s1, not) = (self.origin_next(s0), MeshError::NotDissolvable(v));
+        let s2 = self.origin_next(s1);
+        if s1 == s0 || s2 == s0 || self.origin_next(s2) != s0 {
+            return mesh(not);
+        }
+        let spokes = [s0, s1, s2];
+        if spokes.iter().any(|&s| !self.left(s).is_valid()) {
+            return mesh(not);
+        }
+        let corners = spokes.map(|s| self.dest(s));
+        if corners.iter().any(|&u| !self.owns(u)) {
+            return Err(PartError::NotOwned);
+        }
+        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
+            return mesh(not);
+        }
+        let sides = spokes.map(|s| self.lnext(s));
+        for i in 0..3 {
+            let beyond = self.right(sides[i]);
+            if beyond.is_valid() && self.dest(self.lnext(sides[i].sym())) == corners[(i + 2) % 3] {
+                return mesh(MeshError::FaceExists(beyond));
+            }
+        }
+        let faces = spokes.map(|s| self.left(s));
+        // The writes of `Mesh::close_star`, then the dead marks of `free_*`.
+        let face = faces[0];
+        for i in 0..3 {
+            let c = self.origin(sides[i]);
+            self.put_next(sides[i], sides[(i + 2) % 3].sym());
+            if Edge(self.s.vertex_edge[c.index()].load(Relaxed)) == spokes[i].sym() {
+                self.put(Target::VertexEdge, c.index(), sides[i].0);
+            }
+            self.put(Target::DualOrigin, sides[i].index() ^ 1, face.0);
+        }
+        self.put(Target::FaceEdge, face.index(), sides[0].0);
+        self.put(Target::VertexEdge, v.index(), DEAD_VERTEX.0);
+        self.freed.vertices.push(v.raw());
+        let removed_edges = spokes.map(|s| s.base());
+        for q in removed_edges {
+            let i = q.index() & !1;
+            for j in [i, i + 1] {
+                self.put(Target::PrimalOrigin, j, Vertex::INVALID.0);
+                self.put(Target::PrimalNext, j, Edge::INVALID.0);
+                self.put(Target::DualOrigin, j, Face::INVALID.0);
+                self.put(Target::DualNext, j, Edge::INVALID.0);
+            }
+            self.freed.quads.push((i / 2) as u32);
+        }
+        let removed_faces = [faces[1], faces[2]];
+        for x in removed_faces {
+            self.put(Target::FaceEdge, x.index(), Edge::INVALID.0);
+            self.freed.faces.push(x.raw());
+        }
+        let rec = DissolveRecord {
+            vertex: v,
+            corners,
+            face,
+            removed_faces,
+            removed_edges,
+        };
+        self.edited = true;
+        if self.journal {
+            self.changes.push(Change::VertexDissolved(rec));
+        }
+        Ok(rec)
+    }
+}

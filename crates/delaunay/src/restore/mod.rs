@@ -19,6 +19,7 @@ use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 
 mod certify;
+mod dedup;
 mod halves;
 mod par;
 mod pieces;

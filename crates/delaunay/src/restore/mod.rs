@@ -19,7 +19,6 @@ use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 
 mod certify;
-mod dedup;
 mod halves;
 mod par;
 mod pieces;

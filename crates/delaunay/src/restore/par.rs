@@ -124,18 +124,21 @@ pub(super) fn keep_reflex<S: Surface>(
     parts: &Parts,
 ) -> Option<Vec<Edge>> {
     let slices: Vec<&[Edge]> = parts.0.iter().map(Vec::as_slice).collect();
-    let mut last = last_entries(&slices, mesh.quad_slots());
-    let reflex: Vec<Result<bool, DelaunayError>> = last
+    let last = last_entries(&slices, mesh.quad_slots());
+    // Filtered on all cores, in order (no list of verdicts and no serial pass over them).
+    let kept: Result<Vec<Edge>, DelaunayError> = last
         .par_iter()
         .with_min_len(512)
-        .map(|&e| Ok(mesh.is_edge_alive(e) && is_reflex(surface, mesh, positions, e)?))
+        .filter_map(|&e| match mesh.is_edge_alive(e) {
+            false => None,
+            true => match is_reflex(surface, mesh, positions, e) {
+                Ok(true) => Some(Ok(e)),
+                Ok(false) => None,
+                Err(err) => Some(Err(err)),
+            },
+        })
         .collect();
-    if reflex.iter().any(Result::is_err) {
-        return None;
-    }
-    let mut keep = reflex.into_iter().map(|r| r == Ok(true));
-    last.retain(|_| keep.next() == Some(true));
-    Some(last)
+    kept.ok()
 }
 
 /// The last entry of each quad-edge among `slices` (read as one list, the parts of a stack

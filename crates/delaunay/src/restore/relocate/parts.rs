@@ -78,6 +78,8 @@ pub(super) fn relocate_in_parts<S: Surface>(
             options,
             edges,
             flags: Vec::new(),
+            star: Vec::new(),
+            lawson: PartOut::default(),
             out: &mut out,
         };
         if let Err(err) = run.relocate_all(part, mine, slots) {
@@ -97,6 +99,11 @@ struct Run<'a, S> {
     /// Per vertex slot: [`QUEUED`], [`GIVEN_UP`], and the part's relocations of it (from
     /// bit [`TIMES_SHIFT`] up).
     flags: Vec<u8>,
+    /// Buffers each relocation reuses (emptied before use; fresh ones per relocation were
+    /// about a tenth of a part's CPU in allocations and regrowth): the star being emptied, and
+    /// what Lawson around the landed vertex did.
+    star: Vec<(Edge, DVec3, bool)>,
+    lawson: PartOut,
     out: &'a mut PartRelocs,
 }
 
@@ -121,6 +128,12 @@ impl<S: Surface> Run<'_, S> {
             self.flags[v.index()] |= QUEUED;
         }
         let mut budget = 16 * mine.len() + 64;
+        // About a dozen stars and a few flipped quads per relocation (as the serial loop):
+        // room up front instead of regrowth copies.
+        let touched = &mut self.out.touched;
+        touched.stars.reserve(16 * mine.len());
+        touched.flipped.reserve(16 * mine.len());
+        self.out.relocated.reserve(mine.len());
         let mut queue: VecDeque<Vertex> = mine.iter().copied().collect();
         let (mut link, mut suspects) = (Vec::new(), Vec::new());
         while let Some(v) = queue.pop_front() {
@@ -234,11 +247,17 @@ impl<S: Surface> Run<'_, S> {
             }
         }
         self.out.touched.created = created;
-        let mut spokes = Vec::with_capacity(3);
-        ring(part, v, |e| spokes.push(e));
-        let [s0, s1, s2] = spokes[..] else {
+        let (mut spokes, mut n) = ([Edge::INVALID; 3], 0);
+        ring(part, v, |e| {
+            if let Some(s) = spokes.get_mut(n) {
+                *s = e;
+            }
+            n += 1;
+        });
+        let [s0, s1, s2] = spokes;
+        if n != 3 {
             return Ok(Relocation::Deferred);
-        };
+        }
         let link = [s0, s1, s2].map(|s| part.origin_prev(s.sym()));
         self.out.touched.made.push(link.map(|e| part.origin(e)));
         // A walk that left the part or ran out of steps: the serial loop goes on from here.
@@ -267,15 +286,15 @@ impl<S: Surface> Run<'_, S> {
         {
             return Ok(Relocation::Deferred);
         }
-        let zeros: Vec<usize> = (0..3).filter(|&i| side[i] == 0.0).collect();
-        match zeros[..] {
-            [] => {
+        let mut zeros = (0..3).filter(|&i| side[i] == 0.0);
+        match (zeros.next(), zeros.next()) {
+            (None, _) => {
                 let [a, b, c] = corners.map(|u| positions[u.index()]);
                 if surface.orient(a, b, c) > 0.0 && surface.in_circle(a, b, c, p) <= 0.0 {
                     return Err(DelaunayError::Outside);
                 }
             }
-            [i] => {
+            (Some(i), None) => {
                 if part.right(outer[i]).is_valid() {
                     match part.flip(outer[i]) {
                         Ok(_) => self.out.stats.relocation_flips += 1,
@@ -304,16 +323,30 @@ impl<S: Surface> Run<'_, S> {
     ) -> Result<Option<Vec<Edge>>, DelaunayError> {
         let mut created = std::mem::take(&mut self.out.touched.created);
         created.clear();
-        let mut star: Vec<(Edge, DVec3, bool)> = Vec::new();
+        let mut star = std::mem::take(&mut self.star);
+        star.clear();
         ring(part, v, |e| {
             star.push((e, self.positions[part.dest(e).index()], false))
         });
+        let r = self.empty_star_from(part, &mut star, &mut created);
+        self.star = star;
+        Ok(r?.then_some(created))
+    }
+
+    /// The ear flips of [`Run::empty_star`] from `star` (the spokes, their ends' positions,
+    /// and whether an ear was refused); `false` when the ears ran out.
+    fn empty_star_from<O: Fn(Vertex) -> u8 + Sync>(
+        &mut self,
+        part: &mut MeshPart<'_, O>,
+        star: &mut Vec<(Edge, DVec3, bool)>,
+        created: &mut Vec<Edge>,
+    ) -> Result<bool, DelaunayError> {
         while star.len() > 3 {
-            let b = match delaunay_ear(self.surface, &star) {
+            let b = match delaunay_ear(self.surface, star) {
                 Some(b) => b,
-                None => match fallback_ear(self.surface, &star) {
+                None => match fallback_ear(self.surface, star) {
                     Some(b) => b,
-                    None => return Ok(None),
+                    None => return Ok(false),
                 },
             };
             match part.flip(star[b].0) {
@@ -322,16 +355,16 @@ impl<S: Surface> Run<'_, S> {
                     star[b].2 = true;
                     continue;
                 }
-                Err(PartError::NotOwned) => return Ok(None),
+                Err(PartError::NotOwned) => return Ok(false),
                 Err(PartError::Mesh(e)) => return Err(e.into()),
             }
             self.out.stats.relocation_flips += 1;
             star.remove(b);
-            for r in &mut star {
+            for r in star.iter_mut() {
                 r.2 = false;
             }
         }
-        Ok(Some(created))
+        Ok(true)
     }
 
     /// `flip_around` in the part: Lawson from `v`'s star and link; the edges it could not
@@ -351,7 +384,11 @@ impl<S: Surface> Run<'_, S> {
             }
         });
         let limit = flip_limit(stack.len(), self.edges);
-        let mut out = PartOut::default();
+        let mut out = std::mem::take(&mut self.lawson);
+        (out.flips, out.error) = (0, None);
+        out.stuck.clear();
+        out.deferred.clear();
+        out.flipped.clear();
         let r = lawson_part(
             self.surface,
             part,
@@ -361,18 +398,20 @@ impl<S: Surface> Run<'_, S> {
             &mut out,
         );
         self.out.touched.stack = stack;
-        r?;
+        if let Err(err) = r {
+            self.lawson = out;
+            return Err(err);
+        }
         self.out.stats.flips += out.flips;
         self.out.touched.flipped.append(&mut out.flipped);
-        ring(part, v, |e| self.out.touched.stars.push(part.dest(e)));
-        for e in out.stuck.into_iter().chain(out.deferred) {
+        let stars = &mut self.out.touched.stars;
+        ring(part, v, |e| stars.push(part.dest(e)));
+        for &e in out.stuck.iter().chain(&out.deferred) {
             if part.is_edge_alive(e) {
-                self.out
-                    .touched
-                    .stars
-                    .extend([part.origin(e), part.dest(e)]);
+                stars.extend([part.origin(e), part.dest(e)]);
             }
         }
+        self.lawson = out;
         Ok(())
     }
 }

@@ -70,6 +70,12 @@ pub struct Mesh {
     /// Whether a world's guard lent this mesh out ([`crate::internals::lend`]).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) lent: crate::lend::LendState,
+
+    /// The buffers of [`Mesh::edit_in_parts`], cleared between calls (never compared, cloned
+    /// empty, not serialized).
+    #[cfg(feature = "rayon")]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) parts: crate::par::PartsScratch,
 }
 
 /// Bit-identical topology, free lists included; the journal is not compared.

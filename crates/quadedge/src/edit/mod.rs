@@ -109,6 +109,8 @@ impl Mesh {
             undo: self.undo.clone(),
             // A copy is never lent (the guard lent the original).
             lent: self.lent.clone(),
+            #[cfg(feature = "rayon")]
+            parts: Default::default(),
         }
     }
 

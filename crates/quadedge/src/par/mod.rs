@@ -10,6 +10,7 @@ use crate::{Edge, Face, Mesh, Vertex};
 use rayon::prelude::*;
 
 mod parts;
+pub(crate) use parts::PartsScratch;
 pub use parts::{MeshPart, PartError};
 
 /// Ids per rayon work item: large enough that scheduling costs nothing next to the work,

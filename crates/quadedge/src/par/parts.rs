@@ -92,6 +92,23 @@ pub struct MeshPart<'a, O> {
 /// What a part leaves behind for the merge.
 type Left = (Vec<Write>, Vec<Change>, bool, Freed);
 
+/// The buffers [`Mesh::edit_in_parts`] keeps between calls, empty: part 1's undo writes and
+/// journal entries (part 0 writes into the mesh's own), and both parts' freed ids. Each
+/// keeps the room the largest call needed, instead of growing from nothing at every call.
+/// A clone is empty and without room (the mesh's equality and serialization ignore it).
+#[derive(Default)]
+pub(crate) struct PartsScratch {
+    writes: Vec<Write>,
+    changes: Vec<Change>,
+    freed: [Freed; 2],
+}
+
+impl Clone for PartsScratch {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
 impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     /// This part's number (0 or 1).
     pub fn part(&self) -> u8 {
@@ -351,6 +368,11 @@ impl Mesh {
             Some(j) => std::mem::take(&mut j.changes),
             None => Vec::new(),
         };
+        let PartsScratch {
+            writes: writes1,
+            changes: changes1,
+            freed: [freed0, freed1],
+        } = std::mem::take(&mut self.parts);
         let ((t0, l0), (t1, l1)) = {
             let shared = Shared {
                 vertex_edge: atomic(&mut self.vertex_edge),
@@ -360,7 +382,7 @@ impl Mesh {
                 dual_origin: atomic(&mut self.dual_origin),
                 dual_next: atomic(&mut self.dual_next),
             };
-            let run = |part: u8, writes: Vec<Write>, changes: Vec<Change>| {
+            let run = |part: u8, writes: Vec<Write>, changes: Vec<Change>, freed: Freed| {
                 let mut p = MeshPart {
                     s: &shared,
                     owner,
@@ -370,43 +392,61 @@ impl Mesh {
                     writes,
                     changes,
                     edited: false,
-                    freed: Freed::default(),
+                    freed,
                 };
                 let t = work(&mut p);
                 (t, p.into_left())
             };
             rayon::join(
-                || run(0, writes0, changes0),
-                || run(1, Vec::new(), Vec::new()),
+                || run(0, writes0, changes0, freed0),
+                || run(1, writes1, changes1, freed1),
             )
         };
-        for (k, (mut writes, mut changes, edited, freed)) in [l0, l1].into_iter().enumerate() {
-            if edited {
-                self.undo.stamp = 0;
-            }
-            if let Some(r) = self.undo.rec.as_deref_mut() {
-                match k {
-                    0 => r.writes = writes,
-                    _ => r.writes.append(&mut writes),
-                }
-            }
-            if let Some(j) = self.journal.as_mut() {
-                match k {
-                    0 => j.changes = changes,
-                    _ => j.changes.append(&mut changes),
-                }
-            }
-            if log {
-                self.push_freed::<true>(&freed);
-            } else {
-                self.push_freed::<false>(&freed);
-            }
+        let (writes0, changes0, edited0, mut freed0) = l0;
+        let (mut writes1, mut changes1, edited1, mut freed1) = l1;
+        if edited0 || edited1 {
+            self.undo.stamp = 0;
         }
+        // Part 0's records are the logs themselves; its freed ids are recorded after them,
+        // then part 1's records are appended and its freed ids recorded.
+        if let Some(r) = self.undo.rec.as_deref_mut() {
+            r.writes = writes0;
+        }
+        if let Some(j) = self.journal.as_mut() {
+            j.changes = changes0;
+        }
+        self.push_freed_logged(log, &freed0);
+        if let Some(r) = self.undo.rec.as_deref_mut() {
+            r.writes.append(&mut writes1);
+        }
+        if let Some(j) = self.journal.as_mut() {
+            j.changes.append(&mut changes1);
+        }
+        self.push_freed_logged(log, &freed1);
+        // Part 1's buffers are empty now (appended, or never written): kept with their room
+        // for the next call, as are both parts' freed lists, cleared.
+        debug_assert!(writes1.is_empty() && changes1.is_empty());
+        freed0.clear();
+        freed1.clear();
+        self.parts = PartsScratch {
+            writes: writes1,
+            changes: changes1,
+            freed: [freed0, freed1],
+        };
         [t0, t1]
     }
 }
 
 impl Mesh {
+    /// [`Mesh::push_freed`], recorded in the undo log when `log`.
+    fn push_freed_logged(&mut self, log: bool, freed: &Freed) {
+        if log {
+            self.push_freed::<true>(freed);
+        } else {
+            self.push_freed::<false>(freed);
+        }
+    }
+
     /// The ids a part freed onto the free lists, in order, and the live counts down by as
     /// many.
     fn push_freed<const LOG: bool>(&mut self, freed: &Freed) {

@@ -17,6 +17,15 @@ pub(super) struct Freed {
     pub(super) faces: Vec<u32>,
 }
 
+impl Freed {
+    /// Empties the lists, keeping their room.
+    pub(super) fn clear(&mut self) {
+        self.vertices.clear();
+        self.quads.clear();
+        self.faces.clear();
+    }
+}
+
 impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     /// [`crate::Mesh::dissolve_vertex`] of an owned vertex of degree 3 whose neighbours this
     /// part owns: the same writes, undo records and journal record; the freed ids go on the

@@ -189,3 +189,37 @@ fn a_part_refuses_a_dissolve_it_cannot_make() {
     assert_eq!(r0, (Err(not(1)), Err(super::PartError::NotOwned)));
     assert_eq!(r1.0, Err(super::PartError::NotOwned));
 }
+
+#[test]
+fn buffers_kept_across_calls_leave_the_same_logs_and_are_empty_between_calls() {
+    let (mesh, edges) = setup(11);
+    for pool in pools() {
+        let (mut m, mut one) = (mesh.clone(), mesh.clone());
+        m.start_undo_log().unwrap();
+        one.start_undo_log().unwrap();
+        let (rec, rec1) = (m.record_changes().unwrap(), one.record_changes().unwrap());
+        // Several calls, each on what the last left (part 1's buffers reused).
+        for round in 0..4 {
+            let done = pool.install(|| flip_in_parts(&mut m, &edges[round * 100..]));
+            for &e in &done {
+                one.flip(e).unwrap();
+            }
+            assert_eq!(m, one);
+            let kept = &m.parts;
+            assert!(kept.writes.is_empty() && kept.changes.is_empty());
+            assert!(kept.writes.capacity() > 0 && kept.changes.capacity() > 0);
+            // A clone takes no room, and equality ignores the buffers.
+            let copy = m.clone();
+            assert_eq!(copy.parts.writes.capacity(), 0);
+            assert_eq!(copy, m);
+        }
+        assert_eq!(
+            m.take_changes(&rec).unwrap(),
+            one.take_changes(&rec1).unwrap()
+        );
+        let (log, log1) = (m.take_undo_log().unwrap(), one.take_undo_log().unwrap());
+        m.undo(&log).unwrap();
+        one.undo(&log1).unwrap();
+        assert!(m == mesh && one == mesh);
+    }
+}

@@ -5,8 +5,7 @@ use super::{MeshPart, PartError};
 use crate::journal::{Change, DissolveRecord};
 use crate::mesh::DEAD_VERTEX;
 use crate::undo::Target;
-use crate::{Edge, Face, MeshError, Vertex};
-use core::sync::atomic::Ordering::Relaxed;
+use crate::{Edge, Face, Vertex};
 
 /// The ids a part freed, in the order [`crate::Mesh::dissolve_vertex`] would push them on the
 /// free lists; [`crate::Mesh::edit_in_parts`] pushes them after the parts, part 0's first.
@@ -37,48 +36,11 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     /// neighbour; otherwise what [`crate::Mesh::dissolve_vertex`] returns, as
     /// [`PartError::Mesh`].
     pub fn dissolve_vertex(&mut self, v: Vertex) -> Result<DissolveRecord, PartError> {
-        let mesh = |e: MeshError| Err(PartError::Mesh(e));
-        let Some(s0) = self.vertex_edge(v) else {
-            return match self.owns(v) {
-                true => mesh(MeshError::DeadVertex(v)),
-                false => Err(PartError::NotOwned),
-            };
-        };
-        let (s1, not) = (self.origin_next(s0), MeshError::NotDissolvable(v));
-        let s2 = self.origin_next(s1);
-        if s1 == s0 || s2 == s0 || self.origin_next(s2) != s0 {
-            return mesh(not);
-        }
-        let spokes = [s0, s1, s2];
-        if spokes.iter().any(|&s| !self.left(s).is_valid()) {
-            return mesh(not);
-        }
-        let corners = spokes.map(|s| self.dest(s));
-        if corners.iter().any(|&u| !self.owns(u)) {
-            return Err(PartError::NotOwned);
-        }
-        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
-            return mesh(not);
-        }
-        let sides = spokes.map(|s| self.lnext(s));
-        for i in 0..3 {
-            let beyond = self.right(sides[i]);
-            if beyond.is_valid() && self.dest(self.lnext(sides[i].sym())) == corners[(i + 2) % 3] {
-                return mesh(MeshError::FaceExists(beyond));
-            }
-        }
+        let (spokes, corners, sides) = self.owned_triangle_star(v)?;
         let faces = spokes.map(|s| self.left(s));
         // The writes of `Mesh::close_star`, then the dead marks of `free_*`.
         let face = faces[0];
-        for i in 0..3 {
-            let c = self.origin(sides[i]);
-            self.put_next(sides[i], sides[(i + 2) % 3].sym());
-            if Edge(self.s.vertex_edge[c.index()].load(Relaxed)) == spokes[i].sym() {
-                self.put(Target::VertexEdge, c.index(), sides[i].0);
-            }
-            self.put(Target::DualOrigin, sides[i].index() ^ 1, face.0);
-        }
-        self.put(Target::FaceEdge, face.index(), sides[0].0);
+        self.close_link(spokes, sides, face);
         self.put(Target::VertexEdge, v.index(), DEAD_VERTEX.0);
         self.freed.vertices.push(v.raw());
         let removed_edges = spokes.map(|s| s.base());

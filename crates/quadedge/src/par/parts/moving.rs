@@ -52,15 +52,18 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
         self.origin_prev(e.sym())
     }
 
-    /// [`crate::Mesh::move_vertex`] of an owned vertex of degree 3 whose neighbours this part
-    /// owns, into a face whose corners it owns: the same writes, undo records and journal
-    /// record.
+    /// The star of `v` when it is a triangle the part owns: its spokes, their far ends and
+    /// the link's sides (`lnext` of each spoke); the checks of `Mesh::dissolve_vertex`,
+    /// changing nothing. Moving a vertex and dissolving one both start from it.
     ///
     /// # Errors
-    /// Changing nothing: [`PartError::NotOwned`] when the part does not own `v`, a neighbour
-    /// or a corner of `f` (a face it does not own is not read beyond its first edge);
-    /// otherwise what [`crate::Mesh::move_vertex`] returns, as [`PartError::Mesh`].
-    pub fn move_vertex(&mut self, v: Vertex, f: Face) -> Result<MoveRecord, PartError> {
+    /// [`PartError::NotOwned`] when the part does not own `v` or a neighbour; otherwise a
+    /// dead vertex, a star that is not a triangle, or a link whose triangle already exists,
+    /// as [`PartError::Mesh`].
+    pub(super) fn owned_triangle_star(
+        &self,
+        v: Vertex,
+    ) -> Result<([Edge; 3], [Vertex; 3], [Edge; 3]), PartError> {
         let mesh = |e: MeshError| Err(PartError::Mesh(e));
         let Some(s0) = self.vertex_edge(v) else {
             return match self.owns(v) {
@@ -77,20 +80,49 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
         if spokes.iter().any(|&s| !self.left(s).is_valid()) {
             return mesh(not);
         }
-        let from = spokes.map(|s| self.dest(s));
-        if from.iter().any(|&u| !self.owns(u)) {
+        let corners = spokes.map(|s| self.dest(s));
+        if corners.iter().any(|&u| !self.owns(u)) {
             return Err(PartError::NotOwned);
         }
-        if from[0] == from[1] || from[1] == from[2] || from[0] == from[2] {
+        if corners[0] == corners[1] || corners[1] == corners[2] || corners[0] == corners[2] {
             return mesh(not);
         }
         let sides = spokes.map(|s| self.lnext(s));
         for i in 0..3 {
             let beyond = self.right(sides[i]);
-            if beyond.is_valid() && self.dest(self.lnext(sides[i].sym())) == from[(i + 2) % 3] {
+            if beyond.is_valid() && self.dest(self.lnext(sides[i].sym())) == corners[(i + 2) % 3] {
                 return mesh(MeshError::FaceExists(beyond));
             }
         }
+        Ok((spokes, corners, sides))
+    }
+
+    /// Closes the link of a triangle star as the face `face` (the writes of
+    /// `Mesh::close_star`): the sides joined in a ring, each corner given a side if its
+    /// edge was a spoke.
+    pub(super) fn close_link(&mut self, spokes: [Edge; 3], sides: [Edge; 3], face: Face) {
+        for i in 0..3 {
+            let c = self.origin(sides[i]);
+            self.put_next(sides[i], sides[(i + 2) % 3].sym());
+            if Edge(self.s.vertex_edge[c.index()].load(Relaxed)) == spokes[i].sym() {
+                self.put(Target::VertexEdge, c.index(), sides[i].0);
+            }
+            self.put(Target::DualOrigin, sides[i].index() ^ 1, face.0);
+        }
+        self.put(Target::FaceEdge, face.index(), sides[0].0);
+    }
+
+    /// [`crate::Mesh::move_vertex`] of an owned vertex of degree 3 whose neighbours this part
+    /// owns, into a face whose corners it owns: the same writes, undo records and journal
+    /// record.
+    ///
+    /// # Errors
+    /// Changing nothing: [`PartError::NotOwned`] when the part does not own `v`, a neighbour
+    /// or a corner of `f` (a face it does not own is not read beyond its first edge);
+    /// otherwise what [`crate::Mesh::move_vertex`] returns, as [`PartError::Mesh`].
+    pub fn move_vertex(&mut self, v: Vertex, f: Face) -> Result<MoveRecord, PartError> {
+        let mesh = |e: MeshError| Err(PartError::Mesh(e));
+        let (spokes, from, sides) = self.owned_triangle_star(v)?;
         // The target face: its first edge, then its corners, each checked before its ring is
         // read.
         let e0 = match self.s.face_edge.get(f.index()) {
@@ -120,15 +152,7 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
         let (targets, to) = ([e0, e1, e2], [t0, t1, t2]);
         // The writes of `Mesh::move_vertex`: the old triangle closes, f opens around v.
         let closed = old_faces[0];
-        for i in 0..3 {
-            let c = self.origin(sides[i]);
-            self.put_next(sides[i], sides[(i + 2) % 3].sym());
-            if Edge(self.s.vertex_edge[c.index()].load(Relaxed)) == spokes[i].sym() {
-                self.put(Target::VertexEdge, c.index(), sides[i].0);
-            }
-            self.put(Target::DualOrigin, sides[i].index() ^ 1, closed.0);
-        }
-        self.put(Target::FaceEdge, closed.index(), sides[0].0);
+        self.close_link(spokes, sides, closed);
         let faces = [f, old_faces[1], old_faces[2]];
         self.put(Target::DualOrigin, spokes[0].index() ^ 1, f.0);
         self.put(Target::DualOrigin, spokes[1].index(), f.0);

@@ -6,6 +6,9 @@ use crate::undo::{Op, Target, Write};
 use crate::{Edge, Face, MeshError, Vertex};
 use core::sync::atomic::Ordering::Relaxed;
 
+/// A vertex's three spokes, their far ends and the link's three sides.
+type TriangleStar = ([Edge; 3], [Vertex; 3], [Edge; 3]);
+
 impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     /// One outgoing edge of an owned vertex ([`crate::Mesh::vertex_edge`]); `None` for a
     /// vertex this part does not own, or an isolated or dead one.
@@ -60,10 +63,7 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     /// [`PartError::NotOwned`] when the part does not own `v` or a neighbour; otherwise a
     /// dead vertex, a star that is not a triangle, or a link whose triangle already exists,
     /// as [`PartError::Mesh`].
-    pub(super) fn owned_triangle_star(
-        &self,
-        v: Vertex,
-    ) -> Result<([Edge; 3], [Vertex; 3], [Edge; 3]), PartError> {
+    pub(super) fn owned_triangle_star(&self, v: Vertex) -> Result<TriangleStar, PartError> {
         let mesh = |e: MeshError| Err(PartError::Mesh(e));
         let Some(s0) = self.vertex_edge(v) else {
             return match self.owns(v) {

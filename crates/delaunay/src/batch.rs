@@ -190,10 +190,29 @@ pub fn remove_many<S: Surface>(
     vertices: &[Vertex],
 ) -> Result<(), BatchError> {
     let order = removal_order(surface, mesh, positions, vertices)?;
-    let mut done = vec![Vertex::INVALID; vertices.len()];
-    for &(_, i) in &order {
-        let i = i as usize;
-        let v = vertices[i];
+    let done = vec![Vertex::INVALID; vertices.len()];
+    remove_in_order(
+        surface,
+        mesh,
+        positions,
+        vertices,
+        order.iter().map(|&(_, i)| i),
+        done,
+    )
+}
+
+/// [`remove`] for each input index of `order`, marking the removed in `done`; the first
+/// refusal stops it with the index and what was removed so far.
+pub(crate) fn remove_in_order<S: Surface>(
+    surface: &S,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    vertices: &[Vertex],
+    order: impl IntoIterator<Item = u32>,
+    mut done: Vec<Vertex>,
+) -> Result<(), BatchError> {
+    for i in order {
+        let (i, v) = (i as usize, vertices[i as usize]);
         if let Err(error) = remove(surface, mesh, positions, v) {
             return Err(BatchError {
                 index: i,

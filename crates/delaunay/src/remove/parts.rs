@@ -9,15 +9,15 @@
 //! the link edges, and the corners' rings), so the part reads only its own rings and each
 //! part's edits depend only on the mesh before. A vertex whose plan fails (a neighbour in the
 //! other part, a huge degree, a star the plan cannot settle) is left standing,
-//! and the vertices left go through [`remove`] on one core afterwards, in the batch's order.
+//! and the vertices left go through [`remove`](super::remove) on one core afterwards, in the batch's order.
 //! Every removal takes a Delaunay mesh to the Delaunay mesh without the vertex, so the end is
 //! the triangulation [`crate::remove_many`] gives (unique without co-circular ties); only the
 //! free lists' order of the freed ids differs. A surface with a boundary, and a batch of
 //! fewer than [`PARTS_MIN`] vertices, stay on one core.
 
-use super::{RemovalPlan, plan_removal, remove};
+use super::{RemovalPlan, plan_removal};
 use crate::Surface;
-use crate::batch::{BatchError, removal_order};
+use crate::batch::{BatchError, removal_order, remove_in_order};
 use glam::DVec3;
 use quadedge::{Mesh, MeshPart, Vertex};
 
@@ -33,7 +33,7 @@ const AXIS: DVec3 = DVec3::new(0.6, -0.48, 0.64);
 /// # Errors
 /// As [`crate::remove_many`]: before any edit (nothing changed) a dead, out-of-range or
 /// repeated vertex, positions not covering the mesh, a sphere left with fewer than four
-/// vertices. Then, as [`remove`] refuses a vertex: the vertices removed before it (the
+/// vertices. Then, as [`remove`](super::remove) refuses a vertex: the vertices removed before it (the
 /// parts' and the serial ones before it in the batch's order) stay removed, listed in
 /// `done`.
 ///
@@ -63,18 +63,7 @@ pub fn remove_many_in_parts<S: Surface>(
     } else {
         in_parts(surface, mesh, positions, vertices, &sorted, &mut done)
     };
-    for i in rest {
-        let (i, v) = (i as usize, vertices[i as usize]);
-        if let Err(error) = remove(surface, mesh, positions, v) {
-            return Err(BatchError {
-                index: i,
-                error,
-                done,
-            });
-        }
-        done[i] = v;
-    }
-    Ok(())
+    remove_in_order(surface, mesh, positions, vertices, rest, done)
 }
 
 /// What a part removed and what it left, as positions in the batch's order.

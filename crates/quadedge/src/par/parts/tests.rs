@@ -63,29 +63,38 @@ fn flips_in_parts_equal_the_flips_one_at_a_time_on_any_thread_count() {
     }
 }
 
-#[test]
-fn flips_in_parts_are_undone_and_rolled_back_exactly() {
-    let (mesh, edges) = setup(7);
+/// On every pool: `edit` undone and redone exactly by its undo log, and rolled back with a
+/// serial flip after it when the edit around them fails.
+fn assert_undone_and_rolled_back(mesh: &Mesh, edit: impl Fn(&mut Mesh) + Sync) {
     for pool in pools() {
         let mut m = mesh.clone();
         m.start_undo_log().unwrap();
-        pool.install(|| flip_in_parts(&mut m, &edges));
+        pool.install(|| edit(&mut m));
         let after = m.clone();
         let log = m.take_undo_log().unwrap();
         m.undo(&log).unwrap();
-        assert_eq!(m, mesh);
+        assert_eq!(m, *mesh);
         m.redo(&log).unwrap();
         assert_eq!(m, after);
         // Inside an edit that fails afterwards: nothing kept.
         let mut m = mesh.clone();
         let r: Result<(), ()> = m.atomically(|m| {
-            pool.install(|| flip_in_parts(m, &edges));
-            m.flip(edges[0]).ok();
+            pool.install(|| edit(m));
+            let e = m.face_edge(m.faces().next().unwrap());
+            m.flip(e).ok();
             Err(())
         });
         assert!(r.is_err());
-        assert_eq!(m, mesh);
+        assert_eq!(m, *mesh);
     }
+}
+
+#[test]
+fn flips_in_parts_are_undone_and_rolled_back_exactly() {
+    let (mesh, edges) = setup(7);
+    assert_undone_and_rolled_back(&mesh, |m| {
+        flip_in_parts(m, &edges);
+    });
 }
 
 /// The grid with a vertex split into every tenth face: vertices of degree 3 to dissolve.
@@ -153,24 +162,9 @@ fn dissolves_in_parts_equal_the_dissolves_one_at_a_time_on_any_thread_count() {
 #[test]
 fn dissolves_in_parts_are_undone_and_rolled_back_exactly() {
     let (mesh, added) = split_grid();
-    for pool in pools() {
-        let mut m = mesh.clone();
-        m.start_undo_log().unwrap();
-        pool.install(|| dissolve_in_parts(&mut m, &added));
-        let after = m.clone();
-        let log = m.take_undo_log().unwrap();
-        m.undo(&log).unwrap();
-        assert_eq!(m, mesh);
-        m.redo(&log).unwrap();
-        assert_eq!(m, after);
-        let mut m = mesh.clone();
-        let r: Result<(), ()> = m.atomically(|m| {
-            pool.install(|| dissolve_in_parts(m, &added));
-            Err(())
-        });
-        assert!(r.is_err());
-        assert_eq!(m, mesh);
-    }
+    assert_undone_and_rolled_back(&mesh, |m| {
+        dissolve_in_parts(m, &added);
+    });
 }
 
 #[test]

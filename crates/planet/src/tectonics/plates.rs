@@ -304,19 +304,20 @@ pub(super) fn rift(world: &mut World, t: &mut Tectonics) -> Result<Option<u32>, 
     // density varies (new crust, consumed fronts) differently at each resolution, and a
     // centre by vertex count moved the rift by up to half a percent of the sphere between
     // 100k and 1M vertices.
-    let centre = mesh
-        .faces()
-        .map(|f| {
+    let centre = stats::fold_face_chunks(
+        mesh,
+        || DVec3::ZERO,
+        |sum, f| {
             let third = faces[f.index()] / 3.0;
-            mesh.face_vertices(f)
-                .iter()
-                .filter(|v| members(v))
-                .map(|v| pos[v.index()] * third)
-                .sum::<DVec3>()
-        })
-        .sum::<DVec3>()
-        .try_normalize()
-        .unwrap_or(DVec3::Z);
+            for v in mesh.face_vertices(f).iter().filter(|v| members(v)) {
+                *sum += pos[v.index()] * third;
+            }
+        },
+    )
+    .into_iter()
+    .sum::<DVec3>()
+    .try_normalize()
+    .unwrap_or(DVec3::Z);
     // The rift's great circle passes through the centre along `along` (made tangent).
     let tangent = (along - centre * along.dot(centre))
         .try_normalize()

@@ -4,7 +4,7 @@
 
 use super::plates::{lonely_fraction, pieces_per_plate};
 use super::{ELEVATION, PLATE, world_ops};
-use quadedge::Face;
+use quadedge::{Face, Mesh};
 use rayon::prelude::*;
 use sphere::geometry::voronoi_areas;
 use world::World;
@@ -68,19 +68,54 @@ pub(super) fn plate_areas_from_faces(
         return out;
     };
     let mesh = world.mesh();
-    let mut total = 0.0;
-    for f in mesh.faces() {
-        let third = faces[f.index()] / 3.0;
-        total += faces[f.index()];
-        for v in mesh.face_vertices(f) {
-            if let Some(a) = out.get_mut(plate[v] as usize) {
-                *a += third;
+    let chunks = fold_face_chunks(
+        mesh,
+        || (vec![0.0; plates], 0.0),
+        |(sums, total), f| {
+            let third = faces[f.index()] / 3.0;
+            *total += faces[f.index()];
+            for v in mesh.face_vertices(f) {
+                if let Some(a) = sums.get_mut(plate[v] as usize) {
+                    *a += third;
+                }
             }
-        }
+        },
+    );
+    let mut total = 0.0;
+    for (sums, t) in chunks {
+        total += t;
+        out.iter_mut().zip(sums).for_each(|(a, s)| *a += s);
     }
     let scale = 4.0 * std::f64::consts::PI * radius * radius / total.max(f64::MIN_POSITIVE);
     out.iter_mut().for_each(|a| *a *= scale);
     out
+}
+
+/// Face slots in one chunk of [`fold_face_chunks`]: fixed, so that the chunks' sums, added
+/// in order, have the same bits for any thread count.
+const FACE_CHUNK: usize = 1 << 14;
+
+/// `add` folded over the live faces of each chunk of [`FACE_CHUNK`] face slots, from
+/// `start`, the chunks on all cores; the chunks' results in slot order.
+pub(super) fn fold_face_chunks<T: Send>(
+    mesh: &Mesh,
+    start: impl Fn() -> T + Sync,
+    add: impl Fn(&mut T, Face) + Sync,
+) -> Vec<T> {
+    let slots = mesh.face_slots();
+    (0..slots.div_ceil(FACE_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut acc = start();
+            for f in c * FACE_CHUNK..((c + 1) * FACE_CHUNK).min(slots) {
+                let f = Face::new(f as u32);
+                if mesh.is_face_alive(f) {
+                    add(&mut acc, f);
+                }
+            }
+            acc
+        })
+        .collect()
 }
 
 /// Every live triangle's flat area (km²) by face slot, on all cores.
@@ -210,5 +245,46 @@ pub fn correlation(a: &[f64], b: &[f64]) -> f64 {
         sab / (saa * sbb).sqrt()
     } else {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tectonics::write;
+
+    #[test]
+    fn plate_areas_from_faces_weigh_caps_right_with_the_same_bits_on_any_thread_count() {
+        let (r, n) = (6371.0, 40_000);
+        let mut world = World::fibonacci_sphere(n, r, 0.3, 9).unwrap();
+        // Plate 1 a cap of 2,000 km angular radius, plate 2 the rest; id 3 has no vertex.
+        let plate: Vec<u32> = world
+            .positions()
+            .iter()
+            .map(|p| {
+                if p.normalize().z > (2000.0 / r).cos() {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect();
+        write(&mut world, &PLATE, &plate).unwrap();
+        let faces = face_areas(&world);
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| plate_areas_from_faces(&world, &faces, 4, r))
+        };
+        let areas = on(1);
+        assert_eq!(areas, on(3));
+        let sphere = 4.0 * std::f64::consts::PI * r * r;
+        let cap = 2.0 * std::f64::consts::PI * r * r * (1.0 - (2000.0 / r).cos());
+        assert_eq!((areas[0], areas[3]), (0.0, 0.0));
+        assert!((areas.iter().sum::<f64>() / sphere - 1.0).abs() < 1e-12);
+        // Within a boundary row's share (cells about 200 km wide along a 12,000 km circle).
+        assert!((areas[1] / cap - 1.0).abs() < 0.02, "{} / {cap}", areas[1]);
     }
 }

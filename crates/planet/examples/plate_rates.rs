@@ -22,9 +22,14 @@
 //! same planet on two samplings of one resolution, whose spread is the noise floor of any
 //! comparison between resolutions (docs/benchmark-notes.md, "Plate areas V").
 //!
+//! With `PLATE_RATES_TRENCH=1` in the environment, each resample also prints, per closing
+//! pair of plates, where the front rows stand against the old boundary before and after it
+//! (`examples/trench/mod.rs`; docs/benchmark-notes.md, "Plate areas X").
+//!
 //! The steady rates of simple boundaries are checked by `tests/plate_rates.rs`.
 
 mod args;
+mod trench;
 
 use planet::tectonics::{CRUST, PLATE, POSITION, Params, Tectonics, plate_areas, world_ops};
 use std::collections::BTreeMap;
@@ -62,8 +67,15 @@ fn main() {
         })
         .collect();
     let mut csv = String::from("size,step,stage,plate,value\n");
+    let trench_on = std::env::var_os("PLATE_RATES_TRENCH").is_some();
     for step in 0..steps {
         for (n, world, t) in &mut runs {
+            let every = t.params.resample_every_myr;
+            let t1 = t.time_myr + t.params.time_step_myr;
+            let resamples =
+                trench_on && ((t1 + 1e-9) / every).floor() > ((t.time_myr + 1e-9) / every).floor();
+            let mut before_resample: Option<World> = None;
+            let plates_now = t.plates.clone();
             let k = t.plates.len() + 4;
             let row = |csv: &mut String, stage: &str, v: &[f64]| {
                 for (p, a) in v.iter().enumerate().filter(|(_, a)| **a != 0.0) {
@@ -77,6 +89,7 @@ fn main() {
             let crust0 = world.layer(&CRUST).expect("crust").to_vec();
             let across = across(world, &plate0);
             let radius_km = t.params.radius_km;
+            let spacing = t.params.spacing_km;
             let centres = junctions(world, &plate0, radius_km);
             let zone = |w: &World| near_junctions(w, &centres, radius_km, k);
             row(&mut csv, "zonestart", &zone(world));
@@ -104,6 +117,14 @@ fn main() {
                         };
                         *gone.entry((plate0[i], q, c)).or_default() += a0;
                     }
+                }
+                if resamples && s == "rift" {
+                    before_resample = Some(w.clone());
+                }
+                if s == "resample"
+                    && let Some(old) = &before_resample
+                {
+                    trench::report(old, w, &plates_now, spacing, n, step);
                 }
                 stages.push((s, plate_areas(w, k)));
                 stages.push((zone_name(s), zone(w)));

@@ -52,9 +52,13 @@ pub(super) fn lawson_in_parts<S: Surface>(
     limit: usize,
     flipped: &mut Vec<Vertex>,
 ) -> Result<usize, DelaunayError> {
-    let cut = median_along_axis(mesh, positions, &stack);
+    // A plane through the median of the live stack entries' origins: the parts start with
+    // about as many edges each.
+    let live = stack.iter().filter(|e| mesh.is_edge_alive(**e));
+    let origins = live.filter_map(|&e| positions.get(mesh.origin(e).index()));
+    let cut = Slabs::at_quantiles(AXIS, origins, 2);
     let owner = |v: Vertex| match positions.get(v.index()) {
-        Some(p) => u8::from(AXIS.dot(*p) > cut),
+        Some(p) => cut.part(*p),
         None => 2,
     };
     // Each edge goes to the part owning its origin (read now, before the parts edit).
@@ -105,26 +109,57 @@ pub(super) fn lawson_in_parts<S: Surface>(
     Ok(flips)
 }
 
-/// The median of the live stack entries' origins along [`AXIS`], so that the parts start
-/// with about as many edges each.
-fn median_along_axis(mesh: &Mesh, positions: &[DVec3], stack: &[Edge]) -> f64 {
-    let live = stack.iter().filter(|e| mesh.is_edge_alive(**e));
-    cut_at_median(live.filter_map(|&e| positions.get(mesh.origin(e).index())))
+/// Most cut planes of [`Slabs`] (four slabs). The planes a cut does not use lie at infinity,
+/// so that [`Slabs::part`] is the same three tests for any cut (a loop over the used planes
+/// only held about a tenth of the relocation parts' samples).
+const PLANES_MAX: usize = 3;
+
+/// The parts of a cut into slabs across an axis by parallel planes: slab `i` (the points
+/// beyond `i` of the planes) goes to part `i % 2`. A pure function of the point, never of the
+/// thread count.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slabs {
+    axis: DVec3,
+    at: [f64; PLANES_MAX],
 }
 
-/// The median along [`AXIS`] of the points (0 for none): the plane that cuts them into two
-/// parts of about equal size.
-pub(super) fn cut_at_median<'a>(points: impl Iterator<Item = &'a DVec3>) -> f64 {
-    let mut keys: Vec<f64> = points
-        .map(|p| AXIS.dot(*p))
-        .filter(|k| k.is_finite())
-        .collect();
-    if keys.is_empty() {
-        return 0.0;
+impl Slabs {
+    /// `slabs` slabs (at least 1, at most `PLANES_MAX + 1`) of about as many of the points
+    /// each: planes at their quantiles along `axis` (non-finite keys left out). Two slabs
+    /// are the plane through the median.
+    pub(super) fn at_quantiles<'a>(
+        axis: DVec3,
+        points: impl Iterator<Item = &'a DVec3>,
+        slabs: usize,
+    ) -> Self {
+        let mut keys: Vec<f64> = points
+            .map(|p| axis.dot(*p))
+            .filter(|k| k.is_finite())
+            .collect();
+        let n = slabs.clamp(1, PLANES_MAX + 1) - 1;
+        let mut at = [f64::INFINITY; PLANES_MAX];
+        // Each quantile selected in what lies above the one before.
+        let (len, mut from) = (keys.len(), 0);
+        for (j, t) in at.iter_mut().enumerate().take(n) {
+            let i = len * (j + 1) / (n + 1);
+            if i >= len {
+                break;
+            }
+            let (_, m, _) = keys[from..].select_nth_unstable_by(i - from, f64::total_cmp);
+            *t = *m;
+            from = i;
+        }
+        Self { axis, at }
     }
-    let mid = keys.len() / 2;
-    let (_, m, _) = keys.select_nth_unstable_by(mid, f64::total_cmp);
-    *m
+
+    /// The part of a point at `p` (0 for a non-finite key): the parity of the planes it lies
+    /// beyond.
+    #[inline]
+    pub(super) fn part(&self, p: DVec3) -> u8 {
+        let k = self.axis.dot(p);
+        let [a, b, c] = self.at;
+        u8::from(k > a) ^ u8::from(k > b) ^ u8::from(k > c)
+    }
 }
 
 /// The Lawson loop of one part: pops the part's stack, tests each edge off its owned end's
@@ -194,4 +229,76 @@ pub(super) fn lawson_part<S: Surface, O: Fn(Vertex) -> u8 + Sync>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AXIS, Slabs};
+    use glam::DVec3;
+
+    /// Points crowded on one side of the axis (most keys near 0.9, a few spread below).
+    fn skewed(n: usize) -> Vec<DVec3> {
+        (0..n)
+            .map(|i| {
+                let t = i as f64 / n as f64;
+                let k = if i % 8 == 0 {
+                    -1.0 + 1.8 * t
+                } else {
+                    0.9 + 0.05 * t * t
+                };
+                AXIS * k + DVec3::new(0.3, -0.1, 0.05) * (i % 7) as f64
+            })
+            .collect()
+    }
+
+    /// Quantile slabs hold as many of the points each (within one), and the parts alternate
+    /// slab by slab, so a skewed batch still splits in halves.
+    #[test]
+    fn slabs_hold_equal_counts_of_a_skewed_batch() {
+        let points = skewed(10_001);
+        for slabs in [1, 2, 3, 4] {
+            let cut = Slabs::at_quantiles(AXIS, points.iter(), slabs);
+            let mut per_slab = vec![0usize; slabs];
+            let mut per_part = [0usize; 2];
+            for p in &points {
+                let k = AXIS.dot(*p);
+                let slab = cut.at.iter().filter(|&&t| k > t).count();
+                per_slab[slab] += 1;
+                per_part[usize::from(cut.part(*p))] += 1;
+                assert_eq!(usize::from(cut.part(*p)), slab % 2);
+            }
+            let (lo, hi) = (points.len() / slabs, points.len().div_ceil(slabs));
+            for (i, &c) in per_slab.iter().enumerate() {
+                assert!(
+                    c + 1 >= lo && c <= hi + 1,
+                    "{slabs} slabs: slab {i} holds {c}"
+                );
+            }
+            if slabs % 2 == 0 {
+                assert!(per_part[0].abs_diff(per_part[1]) <= slabs, "{per_part:?}");
+            }
+        }
+    }
+
+    /// Two slabs are the plane through the median; no points give one part; non-finite
+    /// points are left out of the quantiles and go to part 0.
+    #[test]
+    fn two_slabs_are_the_median_plane() {
+        let points = skewed(999);
+        let mut keys: Vec<f64> = points.iter().map(|p| AXIS.dot(*p)).collect();
+        keys.sort_unstable_by(f64::total_cmp);
+        let median = keys[keys.len() / 2];
+        let cut = Slabs::at_quantiles(AXIS, points.iter(), 2);
+        for p in &points {
+            assert_eq!(cut.part(*p), u8::from(AXIS.dot(*p) > median));
+        }
+        let mut with_nan = points.clone();
+        with_nan.push(DVec3::NAN);
+        let same = Slabs::at_quantiles(AXIS, with_nan.iter(), 2);
+        assert_eq!(same.at, cut.at);
+        assert_eq!(cut.part(DVec3::NAN), 0);
+        let none = Slabs::at_quantiles(AXIS, [].iter(), 4);
+        assert_eq!(none.part(AXIS), 0);
+        assert_eq!(none.part(-AXIS), 0);
+    }
 }

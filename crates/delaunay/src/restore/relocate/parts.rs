@@ -1,6 +1,6 @@
 //! Relocations on two cores: the mesh in two parts ([`quadedge::Mesh::edit_in_parts`]), the
-//! parts cut by the plane of [`crate::restore::halves`] through the median of the folded
-//! vertices. A part relocates a folded vertex it owns only while every edit stays among its
+//! parts alternating over slabs ([`crate::restore::halves::Slabs`]) holding about as many of
+//! the folded vertices each. A part relocates a folded vertex it owns only while every edit stays among its
 //! own vertices: its link (the star-emptying flips), the faces its walk enters, the face it
 //! lands in and the quads Lawson flips around it. Anything else stops that relocation where
 //! it stands (every intermediate state is a valid mesh: an emptied star, a vertex moved but
@@ -15,7 +15,7 @@ use super::{Relocation, Touched, fold_suspects};
 use crate::check::pos;
 use crate::flips::flip_limit;
 use crate::remove::{delaunay_ear, fallback_ear};
-use crate::restore::halves::{AXIS, PartOut, cut_at_median, lawson_part};
+use crate::restore::halves::{PartOut, Slabs, lawson_part};
 use crate::restore::{RestoreOptions, RestoreStats};
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
@@ -48,18 +48,22 @@ pub(super) struct PartRelocs {
     pub(super) error: Option<DelaunayError>,
 }
 
-/// Relocates what the parts can of `folded` on two cores; returns the parts' results, part
-/// 0's first, whose `deferred` vertices the caller relocates serially.
+/// Relocates what the parts can of `folded` on two cores, the parts alternating over `slabs`
+/// slabs across `axis` at the folded vertices' quantiles; returns the parts' results, part
+/// 0's first, whose `deferred` vertices the caller relocates afterwards.
 pub(super) fn relocate_in_parts<S: Surface>(
     surface: &S,
     mesh: &mut Mesh,
     positions: &[DVec3],
     folded: &[Vertex],
     options: &RestoreOptions,
+    axis: DVec3,
+    slabs: usize,
 ) -> [PartRelocs; 2] {
-    let cut = cut_at_median(folded.iter().filter_map(|v| positions.get(v.index())));
+    let points = folded.iter().filter_map(|v| positions.get(v.index()));
+    let cut = Slabs::at_quantiles(axis, points, slabs);
     let owner = |v: Vertex| match positions.get(v.index()) {
-        Some(p) => u8::from(AXIS.dot(*p) > cut),
+        Some(p) => cut.part(*p),
         None => 2,
     };
     let mut own: [Vec<Vertex>; 2] = Default::default();

@@ -351,7 +351,8 @@ fn range_rises(
     // km² of crust × km of thickness × freeboard, spread over km² of cells: km, to metres.
     let per_km2 = CRUST_KM * FREEBOARD * 1000.0;
     Ok(weighed
-        .iter()
+        .par_iter()
+        .with_min_len(4096)
         .map(|&(i, w, _)| {
             let k = sweep.tag(i) as usize;
             let rise = sources[k].1 * per_km2 * w / total[k];

@@ -12,6 +12,7 @@ use crate::morton::{MortonFrame, refine_runs};
 use crate::{DelaunayError, Surface, insert, remove};
 use glam::DVec3;
 use quadedge::{Face, Mesh, Vertex};
+use rayon::prelude::*;
 
 /// Why a batch stopped, and what it had done.
 ///
@@ -255,17 +256,32 @@ pub(crate) fn removal_order<S: Surface>(
     if surface.is_closed() && left < 4 && !vertices.is_empty() {
         return Err(fail(0, DelaunayError::TooFewVertices(mesh.vertex_count())));
     }
-    Ok(spatial_order(vertices.iter().map(|v| positions[v.index()])))
+    // The positions gathered and keyed on all cores (a batch is scattered over the mesh).
+    let all = vertices
+        .par_iter()
+        .with_min_len(ON_ALL_CORES)
+        .map(|v| positions[v.index()])
+        .collect();
+    Ok(keyed_order(all))
 }
+
+/// Batches from this many items key and sort on all cores (the same order for any thread
+/// count: the order is total).
+const ON_ALL_CORES: usize = 4096;
 
 /// `(Morton key, input index)` of each point, sorted (the frame: the finite points'
 /// bounding box; runs of equal keys along their own curve, see [`refine_runs`]); a non-finite
 /// coordinate sorts as the frame's high side.
-fn spatial_order(points: impl Iterator<Item = DVec3> + Clone) -> Vec<(u64, u32)> {
-    let frame = MortonFrame::of(points.clone());
-    let all: Vec<DVec3> = points.collect();
+fn spatial_order(points: impl Iterator<Item = DVec3>) -> Vec<(u64, u32)> {
+    keyed_order(points.collect())
+}
+
+/// [`spatial_order`] of `all`.
+fn keyed_order(all: Vec<DVec3>) -> Vec<(u64, u32)> {
+    let frame = MortonFrame::of(all.iter().copied());
     let mut order: Vec<(u64, u32)> = all
-        .iter()
+        .par_iter()
+        .with_min_len(ON_ALL_CORES)
         .enumerate()
         .map(|(i, &p)| (frame.key(p), i as u32))
         .collect();
@@ -274,11 +290,55 @@ fn spatial_order(points: impl Iterator<Item = DVec3> + Clone) -> Vec<(u64, u32)>
         let p = all[i as usize];
         (p.x.to_bits(), p.y.to_bits(), p.z.to_bits())
     };
-    order.sort_unstable_by(|a, b| {
+    let by = |a: &(u64, u32), b: &(u64, u32)| {
         a.0.cmp(&b.0)
             .then_with(|| bits(a.1).cmp(&bits(b.1)))
             .then(a.1.cmp(&b.1))
-    });
+    };
+    if order.len() < ON_ALL_CORES {
+        order.sort_unstable_by(by);
+    } else {
+        order.par_sort_unstable_by(by);
+    }
     refine_runs(&mut order, |i| all[i as usize]);
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keyed and sorted on all cores, the order one core gives (a serial sort of the same
+    /// keys), with repeated points and more items than [`ON_ALL_CORES`], on 1 and 3 threads.
+    #[test]
+    fn the_order_on_all_cores_is_the_serial_order() {
+        let points: Vec<DVec3> = (0..3 * ON_ALL_CORES)
+            .map(|i| {
+                let t = (i % (2 * ON_ALL_CORES)) as f64;
+                DVec3::new((t * 0.37).sin(), (t * 0.011).cos(), (t * 0.23).sin() * 0.5)
+            })
+            .collect();
+        let frame = MortonFrame::of(points.iter().copied());
+        let mut serial: Vec<(u64, u32)> = (0..points.len() as u32)
+            .map(|i| (frame.key(points[i as usize]), i))
+            .collect();
+        let bits = |i: u32| {
+            let p = points[i as usize];
+            (p.x.to_bits(), p.y.to_bits(), p.z.to_bits())
+        };
+        serial.sort_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| bits(a.1).cmp(&bits(b.1)))
+                .then(a.1.cmp(&b.1))
+        });
+        refine_runs(&mut serial, |i| points[i as usize]);
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let order = pool.install(|| spatial_order(points.iter().copied()));
+            assert_eq!(order, serial, "{threads} threads");
+        }
+    }
 }

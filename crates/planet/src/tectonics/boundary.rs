@@ -29,6 +29,7 @@
 
 mod cells;
 mod front;
+mod shore;
 
 use super::accretion::{CRUST_KM, FREEBOARD};
 use super::band;
@@ -41,6 +42,7 @@ use super::{
 use cells::flat_cell;
 use quadedge::{Edge, Vertex};
 use rayon::prelude::*;
+use shore::{neighbour_bits, shore};
 use std::collections::BTreeMap;
 use world::World;
 
@@ -118,30 +120,45 @@ pub(super) fn subduct_and_collide<R: Send>(
     sutures: &mut suture::Sutures,
     beside: impl FnOnce(&World, &[Edge]) -> R + Send,
 ) -> Result<(Fronts, R), TectonicsError> {
-    let (doomed, c) = {
+    let (doomed, c, near) = {
         let plate = slice(world, &PLATE)?;
         let crust = slice(world, &CRUST)?;
         let mesh = world.mesh();
-        if moved.is_empty() {
+        // From the motion's band, the edges are found beside the first row's tests.
+        let handed = !moved.is_empty();
+        if !handed {
             *edges = band::boundary_edges(mesh, plate);
             *moved = band::ends(mesh, edges);
-        } else {
-            *edges = band::from_vertices(mesh, plate, moved);
-            debug_assert!(*moved == band::ends(mesh, edges), "the band's vertices");
         }
+        let ends: &[Vertex] = moved;
+        let out: &mut Vec<Edge> = edges;
         let overlaps = front::find_overlaps(
             world,
             plates,
             params,
             (plate, crust),
-            (edges, moved),
+            (
+                move || {
+                    if handed {
+                        *out = band::from_vertices(mesh, plate, ends);
+                    }
+                    let out: &Vec<Edge> = out;
+                    &out[..]
+                },
+                ends,
+            ),
             polarity,
         );
+        debug_assert!(*moved == band::ends(mesh, edges), "the band's vertices");
         moved.clear();
         decide_polarity(&overlaps, plate, crust, plates, polarity);
         let (doomed, contacts) = decide(&overlaps, plate, crust, polarity);
-        let c = collided(world, plates, params, &contacts, (plate, crust), sutures);
-        (doomed, c)
+        // The consumed ocean's neighbours are marked beside the collisions.
+        let (c, near) = rayon::join(
+            || collided(world, plates, params, &contacts, (plate, crust), sutures),
+            || neighbour_bits(mesh, &doomed),
+        );
+        (doomed, c, near)
     };
     // The small terranes change plate (disjoint from the removed vertices)...
     let sutured: Vec<Vertex> = c.sutured.iter().map(|&(v, _)| v).collect();
@@ -157,7 +174,8 @@ pub(super) fn subduct_and_collide<R: Send>(
     // A removal makes edges only between vertices that were the removed ones' neighbours
     // (the new edges of each hole join its link, and a link only ever holds such vertices):
     // their rings after it hold every edge it made, so the world need not report them.
-    let shore = band::shore(world.mesh(), &gone);
+    let shore = shore(world.mesh(), near, &gone, &c.taken);
+    debug_assert!(shore == band::shore(world.mesh(), &gone), "the shore");
     // The removal is one serial edit: the other core clears the last sweep meanwhile (the
     // ranges' sweep would begin with it).
     let (removed, ()) = rayon::join(
@@ -333,7 +351,8 @@ fn range_rises(
     // km² of crust × km of thickness × freeboard, spread over km² of cells: km, to metres.
     let per_km2 = CRUST_KM * FREEBOARD * 1000.0;
     Ok(weighed
-        .iter()
+        .par_iter()
+        .with_min_len(4096)
         .map(|&(i, w, _)| {
             let k = sweep.tag(i) as usize;
             let rise = sources[k].1 * per_km2 * w / total[k];
@@ -399,6 +418,8 @@ fn collided(
     let mut sources = BTreeMap::new();
     let mut k = 0;
     let mut shortening = Vec::new();
+    // The vertex each taken vertex runs into, in the order taken.
+    let mut towards = Vec::new();
     for ((a, b), touch) in active {
         let weighed = !sutures.collisions.contains(&(a, b));
         for &(v, w) in touch {
@@ -426,13 +447,22 @@ fn collided(
                     }
                     done.insert(v);
                     c.taken.push(v);
-                    // Its area thickens the margin it runs into, around `w`.
-                    let cell = flat_cell(mesh, pos, v);
-                    *sources.entry(w).or_insert(0.0) += cell;
-                    c.taken_km2 += cell;
+                    towards.push(w);
                 }
             }
         }
+    }
+    // Their areas thicken the margins they run into, around `w`: the cells on all cores,
+    // summed in the order above.
+    let cells: Vec<f64> = c
+        .taken
+        .par_iter()
+        .with_min_len(256)
+        .map(|&v| flat_cell(mesh, pos, v))
+        .collect();
+    for (&w, &cell) in towards.iter().zip(&cells) {
+        *sources.entry(w).or_insert(0.0) += cell;
+        c.taken_km2 += cell;
     }
     sutures.collisions.extend(shortening);
     c.taken.sort_unstable();

@@ -44,22 +44,23 @@ struct Probe {
 }
 
 /// The vertices that the coming motion puts into another plate's present territory, in
-/// increasing order (see the module docs); `edges` are the boundary band's edges
-/// ([`band::boundary_edges`]) and `ends` their ends (the vertices with a neighbour on
-/// another plate), in increasing order.
-pub(super) fn find_overlaps(
+/// increasing order (see the module docs); `edges` gives the boundary band's edges
+/// ([`band::boundary_edges`]) and `ends` are their ends (the vertices with a neighbour on
+/// another plate), in increasing order. `edges` runs beside the first row's tests (which
+/// need only the ends), on all cores: the band from its vertices there.
+pub(super) fn find_overlaps<'e>(
     world: &World,
     plates: &[Plate],
     params: &Params,
     (plate, crust): (&[u32], &[u8]),
-    (edges, ends): (&[Edge], &[Vertex]),
+    (edges, ends): (impl FnOnce() -> &'e [Edge] + Send, &[Vertex]),
     polarity: &Polarity,
 ) -> Vec<Overlap> {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let dt = params.time_step_myr;
     let (normals, first) = rayon::join(
-        || Normals::new(mesh, pos, plate, edges, params.spacing_km),
+        || Normals::new(mesh, pos, plate, edges(), params.spacing_km),
         || first_row(mesh, pos, plates, plate, ends),
     );
     let mut row: Vec<Probe> = first

@@ -75,7 +75,7 @@ fn the_flood_finds_the_overlaps_a_test_of_every_vertex_finds() {
                 &plates,
                 &params,
                 (&plate, &crust),
-                (&edges, &ends),
+                (|| &edges[..], &ends),
                 &polarity,
             )
         })
@@ -128,7 +128,7 @@ fn a_still_pair_of_plates_overlaps_nowhere() {
         &plates,
         &params,
         (&plate, &crust),
-        (&edges, &ends),
+        (|| &edges[..], &ends),
         &Polarity::new(),
     );
     assert!(found.is_empty());

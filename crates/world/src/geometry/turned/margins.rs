@@ -90,11 +90,16 @@ impl Margins {
                 && surely_positive([pa, pb, pc, pd], h);
             Some((!strong).then_some(q as u32))
         };
-        let weak: Option<Vec<Option<u32>>> =
-            (0..mesh.quad_slots()).into_par_iter().map(quad).collect();
-        Some(Self {
-            weak: weak?.into_iter().flatten().collect(),
-        })
+        // Only the weak quads kept (in order); a quad that proves nothing stops it all.
+        let weak: Result<Vec<u32>, ()> = (0..mesh.quad_slots())
+            .into_par_iter()
+            .filter_map(|q| match quad(q) {
+                Some(None) => None,
+                Some(Some(q)) => Some(Ok(q)),
+                None => Some(Err(())),
+            })
+            .collect();
+        Some(Self { weak: weak.ok()? })
     }
 
     /// The quads to test at every turn.

@@ -9,6 +9,7 @@
 use crate::{DelaunayError, Location, Surface, locate};
 use glam::DVec3;
 use quadedge::{Face, Mesh};
+use rayon::prelude::*;
 
 /// One face per cell of a cube map of directions around the origin, built in one pass over the
 /// faces: a good starting point for [`locate`] from arbitrary positions on a sphere centred at
@@ -87,16 +88,40 @@ impl HintGrid {
 
     /// A coarser grid for `mesh` from every `stride`-th face slot only (about two sampled
     /// faces per cell): `stride` times cheaper to build, for callers whose queries mostly
-    /// start from their previous answer and use the grid only now and then.
+    /// start from their previous answer and use the grid only now and then. The cells of the
+    /// sampled faces are found on all cores, then written in slot order (the last face of a
+    /// cell wins, as in one pass over the faces).
     pub fn sampled(mesh: &Mesh, positions: &[DVec3], stride: usize) -> Self {
         let stride = stride.max(1);
         let cells_wanted = mesh.face_count() as f64 / (Self::FACES_PER_CELL * stride as f64);
         let side = ((cells_wanted / 6.0).sqrt() as usize).clamp(1, Self::MAX_SIDE);
-        let faces = (0..mesh.face_slots())
-            .step_by(stride)
-            .map(|i| Face::new(i as u32))
-            .filter(|&f| mesh.is_face_alive(f));
-        Self::of_faces(mesh, positions, side, faces)
+        let mut grid = Self {
+            side,
+            cells: vec![Face::INVALID; 6 * side * side],
+        };
+        // Cells number at most `6 · 2048²`: `u32::MAX` is no cell.
+        let cell = |k: usize| -> u32 {
+            let f = Face::new((k * stride) as u32);
+            if !mesh.is_face_alive(f) {
+                return u32::MAX;
+            }
+            let corner = |v: quadedge::Vertex| positions.get(v.index()).copied();
+            match mesh.face_vertices(f).map(corner) {
+                [Some(a), Some(b), Some(c)] => grid.cell(a + b + c) as u32,
+                _ => u32::MAX,
+            }
+        };
+        let cells: Vec<u32> = (0..mesh.face_slots().div_ceil(stride))
+            .into_par_iter()
+            .map(cell)
+            .collect();
+        for (k, &i) in cells.iter().enumerate() {
+            if i != u32::MAX {
+                grid.cells[i as usize] = Face::new((k * stride) as u32);
+            }
+        }
+        grid.fill_empty_cells(mesh.faces().next().unwrap_or(Face::INVALID));
+        grid
     }
 
     /// Gives every cell that no face centre fell in the face of a neighbouring cell on the

@@ -118,15 +118,47 @@ fn vertex_chunk<S: Barycentric>(
         };
         let start = (start.index() < old_mesh.face_slots() && old_mesh.is_face_alive(start))
             .then_some(start);
-        let loc = m.locate(p, start)?;
-        (corners[j], weights[j]) = stencil_at(m.surface, old_mesh, m.old_positions, p, loc)?;
-        let f = face_at(old_mesh, loc);
+        let f;
+        (corners[j], weights[j], f) = match walked_stencil(m, p, start)? {
+            Some(found) => found,
+            None => {
+                let loc = m.locate(p, start)?;
+                let (c, w) = stencil_at(m.surface, old_mesh, m.old_positions, p, loc)?;
+                (c, w, face_at(old_mesh, loc))
+            }
+        };
         if f.is_valid() {
             prev = Some((p, f));
         }
         faces[j] = f;
     }
     Ok(())
+}
+
+/// A vertex stencil (corners, weights) and the old face it was found in.
+type Stencil = ([Vertex; 3], [f32; 3], Face);
+
+/// The stencil of `p` and its face when the walk from `start` ends strictly inside a face:
+/// read off the walk's last face (its corners in [`Mesh::face_vertices`] order, as
+/// [`stencil_at`] takes them, so the same bits), without reading the face again. `None` on
+/// an old edge or vertex, or outside a planar mesh ([`stencil_at`] then).
+fn walked_stencil<S: Barycentric>(
+    m: &Meshes<'_, S>,
+    p: DVec3,
+    start: Option<Face>,
+) -> Result<Option<Stencil>, DelaunayError> {
+    let found = walk(m.surface, m.old_mesh, m.old_positions, p, start)?;
+    let (Location::InFace(f), Some((edges, corners))) = (found.loc, found.face) else {
+        return Ok(None);
+    };
+    let first = m.old_mesh.face_edge(f);
+    let Some(k) = edges.iter().position(|&x| x == first) else {
+        return Ok(None);
+    };
+    let [a, b, c] = [k, (k + 1) % 3, (k + 2) % 3];
+    let ids = [a, b, c].map(|i| m.old_mesh.origin(edges[i]));
+    let w = (m.surface).weights(corners[a], corners[b], corners[c], p);
+    Ok(Some((ids, w.map(|x| x as f32), f)))
 }
 
 /// A hint for a query near new vertex `v`: the old face `v` was found in, if still usable.

@@ -13,9 +13,12 @@ use super::{EditError, Geometry, check_triangulation, fault, fresh_sphere};
 use crate::World;
 use delaunay::{RestoreOptions, Surface};
 use glam::{DQuat, DVec3};
-use quadedge::{Edge, Mesh};
+use margins::Margins;
+use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+mod margins;
 
 /// A fresh sphere (a mesh and its positions, the exact Delaunay triangulation of them) kept
 /// to resample onto many times with [`World::resample_onto_turned`]. Cloning shares it.
@@ -24,6 +27,8 @@ pub struct FreshSphere {
     mesh: Arc<Mesh>,
     positions: Arc<[DVec3]>,
     radius: f64,
+    /// What its positions prove about every turn, found at the first resample onto it.
+    margins: Arc<OnceLock<Option<Margins>>>,
 }
 
 impl core::fmt::Debug for FreshSphere {
@@ -46,6 +51,7 @@ impl FreshSphere {
             mesh: Arc::new(mesh),
             positions: positions.into(),
             radius,
+            margins: Arc::default(),
         })
     }
 
@@ -62,6 +68,7 @@ impl FreshSphere {
             mesh: world.mesh.clone(),
             positions: world.positions().into(),
             radius,
+            margins: Arc::default(),
         })
     }
 
@@ -73,6 +80,31 @@ impl FreshSphere {
     /// Its radius.
     pub fn radius(&self) -> f64 {
         self.radius
+    }
+}
+
+impl FreshSphere {
+    /// Is the template's mesh the Delaunay triangulation of its `turned` positions (scaled
+    /// by `scale` to the sphere of `radius`)? As [`certified`], testing exactly only the quads
+    /// the template's [`Margins`] leave open (and every vertex's radius) when they apply.
+    fn certified(&self, turned: &[DVec3], radius: f64, scale: f64) -> bool {
+        let margins = (self.margins)
+            .get_or_init(|| Margins::of(&self.mesh, &self.positions, self.radius))
+            .as_ref()
+            .filter(|_| Margins::cover(scale));
+        let Some(margins) = margins else {
+            return certified(&self.mesh, turned, radius);
+        };
+        let on_sphere = Geometry::Sphere { radius };
+        let mesh = &*self.mesh;
+        let vertex = |i: usize| {
+            !mesh.is_vertex_alive(Vertex::new(i as u32)) || on_sphere.contains(turned[i])
+        };
+        (0..mesh.vertex_slots()).into_par_iter().all(vertex)
+            && margins
+                .weak()
+                .par_iter()
+                .all(|&q| quad_ok(mesh, turned, radius, q as usize))
     }
 }
 
@@ -123,7 +155,7 @@ impl World {
                 (fresh.positions.par_iter())
                     .map(|&p| (turn * p) * scale)
                     .collect_into_vec(&mut positions);
-                match certified(&fresh.mesh, &positions, radius) {
+                match fresh.certified(&positions, radius, scale) {
                     true => self.carried(&fresh.mesh, positions).map(Ok),
                     false => Ok(Err(positions)),
                 }
@@ -159,28 +191,33 @@ impl World {
 /// faces whose corners are closer than the radius are by far. A larger face is not certified
 /// here (the caller checks in full).
 fn certified(mesh: &Mesh, positions: &[DVec3], radius: f64) -> bool {
+    (0..mesh.quad_slots())
+        .into_par_iter()
+        .all(|q| quad_ok(mesh, positions, radius, q))
+}
+
+/// The certificate's tests of quad `q`: a dead quad passes; a live edge has a face on each
+/// side, its ends on the sphere, a length under the radius, both faces counter-clockwise and
+/// the quad locally Delaunay.
+fn quad_ok(mesh: &Mesh, positions: &[DVec3], radius: f64, q: usize) -> bool {
     let s = delaunay::Sphere;
     let on_sphere = Geometry::Sphere { radius };
-    let near = radius * radius;
-    let ok = |q: usize| -> bool {
-        let e = Edge::of_quad(q as u32);
-        if !mesh.is_edge_alive(e) {
-            return true;
-        }
-        if !(mesh.left(e).is_valid() && mesh.right(e).is_valid()) {
-            return false;
-        }
-        // The faces a, b, c on the left and b, a, d on the right.
-        let (a, b) = (mesh.origin(e), mesh.dest(e));
-        let c = mesh.dest(mesh.origin_next(e));
-        let d = mesh.dest(mesh.origin_next(e.sym()));
-        let [pa, pb, pc, pd] = [a, b, c, d].map(|v| positions[v.index()]);
-        on_sphere.contains(pa)
-            && on_sphere.contains(pb)
-            && pa.distance_squared(pb) < near
-            && s.orient(pa, pb, pc) > 0.0
-            && s.orient(pb, pa, pd) > 0.0
-            && s.in_circle(pa, pb, pc, pd) <= 0.0
-    };
-    (0..mesh.quad_slots()).into_par_iter().all(ok)
+    let e = Edge::of_quad(q as u32);
+    if !mesh.is_edge_alive(e) {
+        return true;
+    }
+    if !(mesh.left(e).is_valid() && mesh.right(e).is_valid()) {
+        return false;
+    }
+    // The faces a, b, c on the left and b, a, d on the right.
+    let (a, b) = (mesh.origin(e), mesh.dest(e));
+    let c = mesh.dest(mesh.origin_next(e));
+    let d = mesh.dest(mesh.origin_next(e.sym()));
+    let [pa, pb, pc, pd] = [a, b, c, d].map(|v| positions[v.index()]);
+    on_sphere.contains(pa)
+        && on_sphere.contains(pb)
+        && pa.distance_squared(pb) < radius * radius
+        && s.orient(pa, pb, pc) > 0.0
+        && s.orient(pb, pa, pd) > 0.0
+        && s.in_circle(pa, pb, pc, pd) <= 0.0
 }

@@ -25,7 +25,6 @@ fn main() {
 fn run(n: usize, steps: usize, rounds: usize) {
     let seed = 2026;
     let params = Params::earth(n, seed);
-    let sphere = params.sphere();
     let mut world = world_ops::fibonacci_world(n, params.radius_km, 0.3, seed).expect("sphere");
     let mut t = Tectonics::new(&mut world, params).expect("initial state");
     for _ in 0..steps {
@@ -35,7 +34,7 @@ fn run(n: usize, steps: usize, rounds: usize) {
     let mut warm = world.clone();
     let cpu = cpu_seconds();
     let clock = Instant::now();
-    kept.resample(&mut warm, sphere, 1).expect("resample");
+    kept.resample(&mut warm, n, 0.3, 77, 1).expect("resample");
     println!(
         "first resample (builds the sphere): {:.3} s ({:.3} s of CPU)",
         clock.elapsed().as_secs_f64(),
@@ -46,7 +45,7 @@ fn run(n: usize, steps: usize, rounds: usize) {
         let mut w = world.clone();
         let cpu = cpu_seconds();
         let clock = Instant::now();
-        kept.resample(&mut w, sphere, 100 + k as u64)
+        kept.resample(&mut w, n, 0.3, 77, 100 + k as u64)
             .expect("resample");
         let r = clock.elapsed().as_secs_f64();
         let r_cpu = cpu_seconds() - cpu;

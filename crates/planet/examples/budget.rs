@@ -7,14 +7,15 @@
 
 mod args;
 
-use planet::tectonics::{Params, Tectonics, continental_fraction, summarize};
+use planet::tectonics::{Params, Tectonics, continental_fraction, summarize, world_ops};
 
 fn main() {
     let (sizes, steps, seed, rest) = args::parse("20000,100000", 100, 2026);
     let every: usize = rest.first().map_or(10, |s| s.parse().expect("every"));
     for &n in &sizes {
-        let (mut world, mut t) =
-            Tectonics::on_fibonacci_sphere(Params::earth(n, seed)).expect("start");
+        let params = Params::earth(n, seed);
+        let mut world = world_ops::fibonacci_world(n, params.radius_km, 0.3, seed).expect("sphere");
+        let mut t = Tectonics::new(&mut world, params).expect("initial state");
         let line = |t: &Tectonics, world: &world::World| {
             let s = summarize(world, t.plates.len());
             let b = &t.budget;

@@ -23,24 +23,6 @@ fn planet(n: usize, steps: usize, seed: u64, edit: impl Fn(&mut Params)) -> (Wor
     (world, t)
 }
 
-#[test]
-fn a_planet_started_on_its_kept_sphere_is_the_planet_of_its_settings() {
-    // 16 steps of 2 Myr: one resample (at 30 Myr), on the kept sphere or on one built there.
-    let (built, tb) = planet(3000, 16, 5, |_| {});
-    let (mut kept, mut tk) = Tectonics::on_fibonacci_sphere(Params::earth(3000, 5)).unwrap();
-    let mut resampled = 0;
-    for _ in 0..16 {
-        resampled += usize::from(tk.step(&mut kept).unwrap().resampled);
-    }
-    assert_eq!(resampled, 1);
-    assert!(built == kept);
-    assert_eq!((tb.subducted, tb.created), (tk.subducted, tk.created));
-    // Settings the sphere refuses are refused before anything is built.
-    let mut bad = Params::earth(3000, 5);
-    bad.sphere_jitter = 1.0;
-    assert!(Tectonics::on_fibonacci_sphere(bad).is_err());
-}
-
 fn layer<T: layers::LayerValue + Clone>(
     w: &World,
     info: &layers::LayerInfo<T, layers::VertexKind>,

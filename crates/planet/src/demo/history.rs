@@ -2,7 +2,6 @@
 //! [`DemoConfig::steps`] steps, each followed by a hook (the animation frames).
 
 use super::{DemoConfig, DemoError, Report};
-use crate::tectonics::world_ops::KeptSphere;
 use crate::tectonics::{MIN_VERTICES, Params, Tectonics};
 use world::World;
 
@@ -18,26 +17,18 @@ pub(super) fn params(cfg: &DemoConfig) -> Params {
     p.plates = cfg.plates;
     p.spacing_km = crate::tectonics::spacing_km(cfg.vertices, cfg.radius);
     p.time_step_myr = cfg.myr_per_step;
-    p.sphere_jitter = cfg.perturbation;
     if !cfg.remesh {
         p.resample_every_myr = 0.0;
     }
     p
 }
 
-/// Plates, crust, ages and elevations laid onto the world from the seed; the world's own
-/// sphere (`kept`, from [`super::steps::build_sphere`]) serves the resamples.
+/// Plates, crust, ages and elevations laid onto the world from the seed.
 ///
 /// # Errors
 /// A [`DemoError`] when the simulation refuses the settings or the world.
-pub(super) fn lay_out(
-    world: &mut World,
-    cfg: &DemoConfig,
-    kept: KeptSphere,
-) -> Result<Tectonics, DemoError> {
-    let mut sim = Tectonics::new(world, params(cfg)).map_err(|e| DemoError(e.to_string()))?;
-    sim.keep_sphere(kept);
-    Ok(sim)
+pub(super) fn lay_out(world: &mut World, cfg: &DemoConfig) -> Result<Tectonics, DemoError> {
+    Tectonics::new(world, params(cfg)).map_err(|e| DemoError(e.to_string()))
 }
 
 /// Runs the steps (none on planets too small to move), calling `hook` with the world and the

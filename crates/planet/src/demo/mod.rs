@@ -292,11 +292,11 @@ pub fn run(cfg: &DemoConfig, progress: &mut dyn FnMut(&str)) -> Result<Report, D
     let mut timer = StepTimer::new(progress);
 
     timer.start(0);
-    let (mut world, kept) = steps::build_sphere(cfg)?;
+    let mut world = steps::build_sphere(cfg)?;
     timer.done("fibonacci sphere + mesh", &mut report);
 
     timer.start(1);
-    let mut sim = history::lay_out(&mut world, cfg, kept)?;
+    let mut sim = history::lay_out(&mut world, cfg)?;
     let seeds = steps::plate_representatives(&world, sim.plates.len());
     timer.done("plates, crust (initial state)", &mut report);
 

@@ -4,7 +4,6 @@
 use super::edits::Edited;
 use super::{DemoConfig, DemoError, ELEVATION, PLATE, PLATE_DISTANCE, POSITION, Report, err};
 use crate::tectonics::Tectonics;
-use crate::tectonics::world_ops::KeptSphere;
 use export::gltf::GlbOptions;
 use export::{Borders, CloseupOptions, GlobeOptions};
 use glam::{DVec3, Vec3};
@@ -14,10 +13,15 @@ use std::path::{Path, PathBuf};
 use world::World;
 
 /// A Fibonacci sphere triangulated as its spherical Delaunay triangulation (vertices in
-/// Hilbert order), in a world with a `position` layer; the sphere is also kept for the
-/// simulation's resamples.
-pub(super) fn build_sphere(cfg: &DemoConfig) -> Result<(World, KeptSphere), DemoError> {
-    KeptSphere::starting_world(super::history::params(cfg).sphere()).map_err(|e| err("sphere")(&e))
+/// Hilbert order), in a world with a `position` layer.
+pub(super) fn build_sphere(cfg: &DemoConfig) -> Result<World, DemoError> {
+    crate::tectonics::world_ops::fibonacci_world(
+        cfg.vertices,
+        cfg.radius,
+        cfg.perturbation,
+        cfg.seed,
+    )
+    .map_err(|e| err("sphere")(&e))
 }
 
 /// For each plate id below `plates`, its vertex nearest to the plate's mean direction

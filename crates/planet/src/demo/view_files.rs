@@ -348,7 +348,7 @@ mod tests {
             out: tmp.path().to_path_buf(),
             ..Default::default()
         };
-        let (mut world, _) = super::super::steps::build_sphere(&cfg).unwrap();
+        let mut world = super::super::steps::build_sphere(&cfg).unwrap();
         world
             .update_layer(&PLATE, |l| {
                 for (i, p) in l.iter_mut().enumerate() {

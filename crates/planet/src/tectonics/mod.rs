@@ -43,7 +43,7 @@ pub use accretion::{
     MARGIN_WIDTH_KM, NEW_LAND_M, WEAR_MYR, continental_fraction,
 };
 pub use boundary::RANGE_MAX_M;
-pub use params::{MAX_PLATES, MAX_VERTICES, MIN_VERTICES, Params, SphereSettings, spacing_km};
+pub use params::{MAX_PLATES, MAX_VERTICES, MIN_VERTICES, Params, spacing_km};
 pub use plates::{TERRANE_MIN_KM2, lonely_fraction, loose_pieces, pieces_per_plate};
 pub use relief::ocean_depth;
 pub use report::{StageTimes, StepReport};
@@ -188,7 +188,7 @@ pub struct Tectonics {
     /// Which pairs of plates are shortening in a continental collision (kept once decided),
     /// and the suture fills' scratch.
     sutures: suture::Sutures,
-    /// Buffers kept from one step to the next (a clone copies them).
+    /// Buffers kept from one step to the next (a clone starts with empty ones).
     scratch: Scratch,
     /// The relief's fronts between sweeps (a clone keeps them, to go on as the original).
     front_field: front_field::Field,
@@ -212,9 +212,7 @@ struct Scratch {
 impl Tectonics {
     /// Lays the initial state onto `world` (which needs its [`POSITION`] layer, on a sphere
     /// of `params.radius_km`): plates grown by great-circle distance from seed points,
-    /// continents from noise, ocean ages and depths, motions drawn from the seed. The
-    /// resamples land on the Fibonacci sphere of [`Params::sphere`], built at the first
-    /// ([`Tectonics::on_fibonacci_sphere`] starts on that sphere and keeps it instead).
+    /// continents from noise, ocean ages and depths, motions drawn from the seed.
     ///
     /// # Errors
     /// [`TectonicsError::Params`] for settings out of range, [`TectonicsError::World`] for a
@@ -257,40 +255,6 @@ impl Tectonics {
         t.sutures.collisions = init::collisions_at_start(world, &t.plates)?;
         t.measure_areas(world);
         Ok(t)
-    }
-
-    /// A planet on the Fibonacci sphere of the settings ([`Params::sphere`]): the world
-    /// [`world_ops::fibonacci_world`] builds for them, with the initial state of
-    /// [`Tectonics::new`]. The same planet as building that world and calling `new`, but the
-    /// sphere is kept for the resamples (which land on it turned), so none triangulates one.
-    ///
-    /// ```
-    /// use planet::tectonics::{Params, Tectonics};
-    /// let (mut world, mut planet) = Tectonics::on_fibonacci_sphere(Params::earth(4000, 7))?;
-    /// for _ in 0..3 {
-    ///     planet.step(&mut world)?;
-    /// }
-    /// assert_eq!(planet.time_myr, 6.0);
-    /// # Ok::<(), planet::tectonics::TectonicsError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`Tectonics::new`]; [`TectonicsError::World`] when the sphere cannot be built.
-    pub fn on_fibonacci_sphere(params: Params) -> Result<(World, Self), TectonicsError> {
-        params.validate()?;
-        let (mut world, kept) = world_ops::KeptSphere::starting_world(params.sphere())?;
-        let mut t = Tectonics::new(&mut world, params)?;
-        t.keep_sphere(kept);
-        Ok((world, t))
-    }
-
-    /// Hands the resamples a kept sphere ([`world_ops::KeptSphere::starting_world`]'s): it
-    /// serves them if its settings are [`Params::sphere`]'s, else the first resample builds
-    /// the sphere of the settings, as without it. Not kept when the settings never resample.
-    pub fn keep_sphere(&mut self, kept: world_ops::KeptSphere) {
-        if self.params.resample_every_myr > 0.0 {
-            self.scratch.sphere = kept;
-        }
     }
 
     /// One step of `params.time_step_myr`.
@@ -404,8 +368,11 @@ impl Tectonics {
         if crossed(self.time_myr, dt, self.params.resample_every_myr) {
             // One fresh sphere for the whole run, each resample on it turned anew.
             let p = &self.params;
-            let turn = noise::derive(p.seed, self.steps as u64);
-            (self.scratch.sphere).resample(world, p.sphere(), turn)?;
+            let (seed, turn) = (
+                noise::derive(p.seed, KEPT_SPHERE),
+                noise::derive(p.seed, self.steps as u64),
+            );
+            (self.scratch.sphere).resample(world, p.vertices, 0.3, seed, turn)?;
             // Blending the plate ids can leave stray cells along boundaries.
             r.reassigned += plates::clean_up(world, &self.params)?;
             r.resampled = true;
@@ -439,6 +406,9 @@ impl Tectonics {
         }
     }
 }
+
+/// The salt of the kept fresh sphere's seed (the turns use the step count).
+const KEPT_SPHERE: u64 = 0x5e5a_3b1e;
 
 /// Steps between two clean-up sweeps.
 const CLEAN_EVERY: usize = 4;

@@ -18,11 +18,8 @@ pub struct Params {
     /// Mean vertex spacing the mesh keeps (km): new crust fills gaps wider than this. A
     /// sampling setting (from the vertex count), not a physical one.
     pub spacing_km: f64,
-    /// Vertices of the Fibonacci sphere the planet starts on and is resampled onto.
+    /// Vertices of the fresh sphere the world is resampled onto.
     pub vertices: usize,
-    /// That sphere's tangent jitter (a fraction of the spacing, `0 ≤ j < 1`): a sampling
-    /// setting.
-    pub sphere_jitter: f64,
     /// Resampling period (Myr; 0 = never).
     pub resample_every_myr: f64,
     /// Rifting period (Myr; 0 = never): then a plate drawn at random among those covering
@@ -46,7 +43,6 @@ impl Params {
             speed_cm_per_yr: (2.0, 7.0),
             spacing_km: spacing_km(vertices, radius_km),
             vertices,
-            sphere_jitter: 0.3,
             resample_every_myr: 30.0,
             rift_every_myr: 50.0,
             rift_min_area: 0.06,
@@ -95,12 +91,6 @@ impl Params {
                 self.vertices
             ));
         }
-        if !(0.0..1.0).contains(&self.sphere_jitter) {
-            return bad(format!(
-                "sphere jitter {}: need 0 ≤ j < 1",
-                self.sphere_jitter
-            ));
-        }
         for (what, x) in [
             ("resample period", self.resample_every_myr),
             ("rift period", self.rift_every_myr),
@@ -112,31 +102,6 @@ impl Params {
         }
         Ok(())
     }
-
-    /// The Fibonacci sphere these settings start on and resample onto: `vertices` points on
-    /// the sphere of `radius_km`, jittered by `sphere_jitter` from `seed`.
-    pub fn sphere(&self) -> SphereSettings {
-        SphereSettings {
-            vertices: self.vertices,
-            radius_km: self.radius_km,
-            jitter: self.sphere_jitter,
-            seed: self.seed,
-        }
-    }
-}
-
-/// The settings of a tangent-jittered Fibonacci sphere ([`world::World::fibonacci_sphere`]'s
-/// arguments): the sampling a simulation starts on and resamples onto.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SphereSettings {
-    /// Points.
-    pub vertices: usize,
-    /// Radius (km).
-    pub radius_km: f64,
-    /// Tangent jitter, a fraction of the spacing.
-    pub jitter: f64,
-    /// Seed of the jitter.
-    pub seed: u64,
 }
 
 /// Fewest vertices plates move on (each plate needs a few cells).

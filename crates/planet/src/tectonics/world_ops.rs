@@ -2,7 +2,6 @@
 //! the exact Delaunay restore), remove, insert, resample onto a fresh sphere, nearest vertex,
 //! a Fibonacci world. Each is all or nothing on the whole world.
 
-use super::SphereSettings;
 use delaunay::RestoreStats;
 use glam::{DQuat, DVec3};
 use quadedge::{Face, Vertex};
@@ -114,41 +113,35 @@ pub fn remove_vertices_unreported(world: &mut World, vertices: &[Vertex]) -> Res
         .map_err(fail("remove"))
 }
 
-/// A fresh sphere kept from one resample to the next (cloning shares it): every resample
-/// lands on it turned by another rotation instead of triangulating a new sphere. Keyed by
-/// its settings: a resample to other settings builds their sphere (and keeps it).
+/// A fresh sphere kept from one resample to the next (built on first use; cloning shares
+/// it): every resample lands on it turned by another rotation instead of triangulating a new
+/// sphere. Keyed by its settings, so a change of settings builds another.
 #[derive(Clone, Debug, Default)]
-pub struct KeptSphere(Option<(SphereSettings, FreshSphere)>);
+pub struct KeptSphere(Option<(usize, u64, FreshSphere)>);
 
 impl KeptSphere {
-    /// The world on the sphere of `sphere` ([`fibonacci_world`]), and that sphere kept for
-    /// the resamples: they then build nothing. The same bits as a keeper that builds the
-    /// sphere at its first resample.
-    ///
-    /// # Errors
-    /// What the sphere refuses (too few points, a jitter out of range).
-    pub fn starting_world(sphere: SphereSettings) -> Result<(World, KeptSphere), OpsError> {
-        let (world, fresh) = sphere_world(sphere)?;
-        Ok((world, KeptSphere(Some((sphere, fresh)))))
-    }
-
-    /// The world carried (in place, one undoable step) onto the sphere of `sphere`, turned
-    /// by the uniformly random rotation drawn from `turn_seed`, at the world's radius: every
-    /// layer resampled by its policy, the positions those of the turned points.
+    /// The world carried (in place, one undoable step) onto the tangent-jittered Fibonacci
+    /// sphere of `n` points with `jitter` and `seed`, turned by the uniformly random rotation
+    /// drawn from `turn_seed`, at the world's radius: every layer resampled by its policy,
+    /// the positions those of the turned points.
     ///
     /// # Errors
     /// What the sphere, the point location or the resampling refuse (the world is unchanged).
     pub fn resample(
         &mut self,
         world: &mut World,
-        sphere: SphereSettings,
+        n: usize,
+        jitter: f64,
+        seed: u64,
         turn_seed: u64,
     ) -> Result<(), OpsError> {
         let fresh = match &self.0 {
-            Some((kept, fresh)) if *kept == sphere => fresh.clone(),
+            Some((m, s, fresh)) if (*m, *s) == (n, seed) => fresh.clone(),
             _ => {
-                let (_, fresh) = sphere_world(sphere)?;
-                self.0 = Some((sphere, fresh.clone()));
+                // A unit sphere: the resample scales it to the world's radius.
+                let fresh =
+                    FreshSphere::fibonacci(n, 1.0, jitter, seed).map_err(fail("fresh sphere"))?;
+                self.0 = Some((n, seed, fresh.clone()));
                 fresh
             }
         };
@@ -157,21 +150,6 @@ impl KeptSphere {
             .map_err(fail("resample"))?;
         Ok(())
     }
-}
-
-/// The world on the sphere of `sphere` and that sphere as a template sharing its mesh (until
-/// the world's first edit copies it). Both keepers take the template from a world, so that
-/// its radius (the first point's length) is the same bits either way.
-fn sphere_world(sphere: SphereSettings) -> Result<(World, FreshSphere), OpsError> {
-    let SphereSettings {
-        vertices,
-        radius_km,
-        jitter,
-        seed,
-    } = sphere;
-    let world = fibonacci_world(vertices, radius_km, jitter, seed)?;
-    let fresh = FreshSphere::from_world(&world).map_err(fail("fresh sphere"))?;
-    Ok((world, fresh))
 }
 
 /// A rotation drawn uniformly from `seed` (uniform unit quaternion from three uniform numbers,
@@ -205,57 +183,26 @@ mod tests {
         assert!(mean.length() < 0.15, "{mean}");
     }
 
-    fn settings(vertices: usize, seed: u64) -> SphereSettings {
-        SphereSettings {
-            vertices,
-            radius_km: 6371.0,
-            jitter: 0.3,
-            seed,
-        }
-    }
-
     #[test]
     fn a_kept_sphere_serves_its_settings_and_is_rebuilt_for_others() {
         let base = fibonacci_world(1200, 6371.0, 0.3, 1).unwrap();
         let mut kept = KeptSphere::default();
         let mut a = base.clone();
-        kept.resample(&mut a, settings(1000, 5), 9).unwrap();
+        kept.resample(&mut a, 1000, 0.3, 5, 9).unwrap();
         // The kept sphere again, and a fresh keeper building the same one: the same world.
         let mut b = base.clone();
-        kept.resample(&mut b, settings(1000, 5), 9).unwrap();
+        kept.resample(&mut b, 1000, 0.3, 5, 9).unwrap();
         let mut c = base.clone();
-        (KeptSphere::default())
-            .resample(&mut c, settings(1000, 5), 9)
+        KeptSphere::default()
+            .resample(&mut c, 1000, 0.3, 5, 9)
             .unwrap();
         assert!(a == b && b == c);
         // Another turn moves the points; other settings build another sphere.
-        kept.resample(&mut b, settings(1000, 5), 10).unwrap();
+        kept.resample(&mut b, 1000, 0.3, 5, 10).unwrap();
         assert!(positions(&b)[..1000] != positions(&a)[..1000]);
-        kept.resample(&mut b, settings(900, 5), 10).unwrap();
+        kept.resample(&mut b, 900, 0.3, 5, 10).unwrap();
         assert_eq!(b.mesh().vertex_count(), 900);
         let r = positions(&b)[0].length();
         assert!((r - 6371.0).abs() < 1e-9 * 6371.0);
-    }
-
-    #[test]
-    fn a_starting_world_keeps_its_own_sphere_for_the_resamples() {
-        let sphere = settings(1500, 8);
-        let (start, mut kept) = KeptSphere::starting_world(sphere).unwrap();
-        assert!(start == fibonacci_world(1500, 6371.0, 0.3, 8).unwrap());
-        // Edit the start (its mesh is shared with the kept sphere until then), then resample
-        // it and a copy: the keeper from the start and one that builds agree bit for bit.
-        let mut a = start.clone();
-        let v = a.mesh().vertices().nth(7).unwrap();
-        remove_vertices(&mut a, &[v]).unwrap();
-        let mut b = a.clone();
-        kept.resample(&mut a, sphere, 3).unwrap();
-        (KeptSphere::default()).resample(&mut b, sphere, 3).unwrap();
-        assert!(a == b);
-        assert_eq!(a.mesh().vertex_count(), 1500);
-        // The kept template was not edited with the world: resampling again lands on 1500.
-        let mut c = start.clone();
-        remove_vertices(&mut c, &[v]).unwrap();
-        kept.resample(&mut c, sphere, 3).unwrap();
-        assert!(c == a);
     }
 }

@@ -9,12 +9,17 @@ use quadedge::{Mesh, Vertex};
 /// One bit per vertex slot: the neighbours of `vertices`.
 pub(super) fn neighbour_bits(mesh: &Mesh, vertices: &[Vertex]) -> Vec<u64> {
     let mut near = vec![0u64; mesh.vertex_slots().div_ceil(64)];
+    mark_neighbours(mesh, vertices, &mut near);
+    near
+}
+
+/// Sets the bits of the neighbours of `vertices` in `near`.
+fn mark_neighbours(mesh: &Mesh, vertices: &[Vertex], near: &mut [u64]) {
     for &v in vertices {
         for u in mesh.neighbors(v) {
             near[u.index() / 64] |= 1 << (u.index() % 64);
         }
     }
-    near
 }
 
 /// [`band::shore`] of `gone` (sorted), with `near` the [`neighbour_bits`] of the vertices
@@ -25,11 +30,7 @@ pub(super) fn shore(
     gone: &[Vertex],
     more: &[Vertex],
 ) -> Vec<Vertex> {
-    for &v in more {
-        for u in mesh.neighbors(v) {
-            near[u.index() / 64] |= 1 << (u.index() % 64);
-        }
-    }
+    mark_neighbours(mesh, more, &mut near);
     for &v in gone {
         near[v.index() / 64] &= !(1 << (v.index() % 64));
     }

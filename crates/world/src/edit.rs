@@ -8,7 +8,10 @@ use crate::{World, WorldError};
 use layers::{ElementKind, Kind, Layer, LayerInfo, LayerValue, Sizes, journal_moves_ids};
 use quadedge::{Change, Mesh, Recording};
 use rayon::prelude::*;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// A journal shared by the layers that keep it for later (those still encoded), made once.
+pub(crate) type Shared = OnceLock<Arc<[Change]>>;
 
 /// What happens to layers and stored ids when [`World::replace_mesh`] swaps in a new mesh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -301,23 +304,31 @@ impl World {
         let sizes = Sizes::of(&self.mesh);
         // Flips and vertex moves make and remove no vertex: a journal of them alone (a
         // motion's repair) leaves every vertex value as it is, so vertex layers skip it.
-        let flips_only = changes
-            .iter()
-            .all(|c| matches!(c, Change::Flip(_) | Change::VertexMoved(_)));
+        let moves = |c: &Change| matches!(c, Change::Flip(_) | Change::VertexMoved(_));
+        let flips_only = if changes.len() >= 1 << 14 {
+            changes.par_iter().with_min_len(1 << 12).all(moves)
+        } else {
+            changes.iter().all(moves)
+        };
         if !(flips_only && self.layers.iter().all(|s| s.skips_flips(sizes))) {
-            let changes: Arc<[Change]> = changes.as_slice().into();
             // Each layer replays the journal on its own: one task per layer, on all cores
-            // (each layer's values are what a serial replay makes).
+            // (each layer's values are what a serial replay makes). The journal is copied
+            // into an `Arc` only for a layer still encoded (which keeps it for later).
+            let shared = Shared::new();
             let keep: Vec<bool> = self
                 .layers
                 .par_iter_mut()
                 .with_max_len(1)
-                .map(|s| (flips_only && s.skips_flips(sizes)) || s.apply(&changes, sizes, version))
+                .map(|s| {
+                    (flips_only && s.skips_flips(sizes))
+                        || s.apply(&changes, &shared, sizes, version)
+                })
                 .collect();
             let mut keep = keep.into_iter();
             self.layers.retain(|_| keep.next().unwrap_or(true));
         }
-        if journal_moves_ids(&changes) {
+        // The journal is read for moved ids only when a dictionary holds ids.
+        if self.dicts.values().any(|(d, _)| d.has_ids()) && journal_moves_ids(&changes) {
             for (dict, v) in self.dicts.values_mut() {
                 if dict.has_ids() && Arc::make_mut(dict).apply_changes(&changes) {
                     *v = version;

@@ -1,5 +1,6 @@
 //! One named layer inside a world: typed and shared, or still encoded from a file.
 
+use crate::edit::Shared;
 use crate::error::WorldError;
 use layers::{
     AnyLayer, ApplyOutcome, ElementKind, Interpolation, Kind, Layer, LayerError, LayerValue,
@@ -329,10 +330,10 @@ impl Slot {
         matches!(&self.state, State::Typed(t) if self.kind == ElementKind::Vertex && t.layer.len() == sizes.vertices)
     }
 
-    /// Brings the layer up to date with a journal batch. Returns `false` when the layer
-    /// asked to be removed — decided from the policies alone, so a layer still encoded is
-    /// removed exactly when a decoded one would be.
-    pub fn apply(&mut self, changes: &Arc<[Change]>, sizes: Sizes, version: u64) -> bool {
+    /// Brings the layer up to date with a journal batch (an encoded layer keeps `arc`'s copy).
+    /// Returns `false` when the layer asked to be removed — decided from the policies alone,
+    /// so a layer still encoded is removed exactly when a decoded one would be.
+    pub fn apply(&mut self, changes: &[Change], arc: &Shared, sizes: Sizes, version: u64) -> bool {
         match &mut self.state {
             State::Typed(t) => match Arc::make_mut(&mut t.layer).apply_changes(changes, sizes) {
                 ApplyOutcome::Remove => return false,
@@ -347,7 +348,8 @@ impl Slot {
                 if journal_removes_layer(self.kind, *on_change, *interpolation, changes) {
                     return false;
                 }
-                self.push_pending(Batch::Changes(changes.clone(), sizes));
+                let kept = arc.get_or_init(|| changes.into()).clone();
+                self.push_pending(Batch::Changes(kept, sizes));
                 self.version = version;
             }
         }

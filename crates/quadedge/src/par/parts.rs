@@ -89,6 +89,9 @@ pub struct MeshPart<'a, O> {
     freed: Freed,
 }
 
+/// From this many records in each of part 1's logs, the merge copies the two side by side.
+const APPEND_APART: usize = 1 << 13;
+
 /// What a part leaves behind for the merge.
 type Left = (Vec<Write>, Vec<Change>, bool, Freed);
 
@@ -416,11 +419,18 @@ impl Mesh {
             j.changes = changes0;
         }
         self.push_freed_logged(log, &freed0);
-        if let Some(r) = self.undo.rec.as_deref_mut() {
-            r.writes.append(&mut writes1);
-        }
-        if let Some(j) = self.journal.as_mut() {
-            j.changes.append(&mut changes1);
+        // Part 1's records copied after part 0's, the two logs side by side when both are
+        // long.
+        let writes = self.undo.rec.as_deref_mut().map(|r| &mut r.writes);
+        let changes = self.journal.as_mut().map(|j| &mut j.changes);
+        let apart = writes1.len().min(changes1.len()) >= APPEND_APART;
+        let append_writes = || writes.map(|w| w.append(&mut writes1));
+        let append_changes = || changes.map(|c| c.append(&mut changes1));
+        if apart {
+            rayon::join(append_writes, append_changes);
+        } else {
+            append_writes();
+            append_changes();
         }
         self.push_freed_logged(log, &freed1);
         // Part 1's buffers are empty now (appended, or never written): kept with their room

@@ -217,3 +217,39 @@ fn buffers_kept_across_calls_leave_the_same_logs_and_are_empty_between_calls() {
         assert!(m == mesh && one == mesh);
     }
 }
+
+#[test]
+fn long_logs_appended_side_by_side_are_the_flips_one_at_a_time() {
+    // Enough flips in each part for the merge to copy the two logs at once.
+    let (n, t) = shapes::icosahedron_grid(60);
+    let mesh = Mesh::from_triangles(n, &t).unwrap();
+    let edges: Vec<Edge> = (0..mesh.quad_slots() as u32).map(Edge::of_quad).collect();
+    for pool in pools() {
+        let (mut m, mut one) = (mesh.clone(), mesh.clone());
+        m.start_undo_log().unwrap();
+        one.start_undo_log().unwrap();
+        let (rec, rec1) = (m.record_changes().unwrap(), one.record_changes().unwrap());
+        let [a, b] = pool.install(|| {
+            m.edit_in_parts(&owner, |part| {
+                let each = edges.iter().filter_map(|&e| part.flip(e).ok());
+                each.collect::<Vec<_>>()
+            })
+        });
+        assert!(
+            a.len().min(b.len()) >= super::APPEND_APART,
+            "{} {}",
+            a.len(),
+            b.len()
+        );
+        for &e in a.iter().chain(&b) {
+            one.flip(e).unwrap();
+        }
+        assert_eq!(m, one);
+        let changes = m.take_changes(&rec).unwrap();
+        assert_eq!(changes, one.take_changes(&rec1).unwrap());
+        let (log, log1) = (m.take_undo_log().unwrap(), one.take_undo_log().unwrap());
+        m.undo(&log).unwrap();
+        one.undo(&log1).unwrap();
+        assert!(m == mesh && one == mesh);
+    }
+}

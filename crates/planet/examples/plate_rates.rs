@@ -26,9 +26,15 @@
 //! pair of plates, where the front rows stand against the old boundary before and after it
 //! (`examples/trench/mod.rs`; docs/benchmark-notes.md, "Plate areas X").
 //!
+//! `PLATE_RATES_DIVERGE=<plate>` prints where the runs' areas of that plate part, by step and
+//! stage, and `PLATE_RATES_STRAITS=<a>,<b>` the continental pieces of `a` touching `b` before
+//! each step with the straits round them (`examples/events/mod.rs`; docs/benchmark-notes.md,
+//! "Plate areas XII").
+//!
 //! The steady rates of simple boundaries are checked by `tests/plate_rates.rs`.
 
 mod args;
+mod events;
 mod trench;
 
 use planet::tectonics::{CRUST, PLATE, POSITION, Params, Tectonics, plate_areas, world_ops};
@@ -68,8 +74,20 @@ fn main() {
         .collect();
     let mut csv = String::from("size,step,stage,plate,value\n");
     let trench_on = std::env::var_os("PLATE_RATES_TRENCH").is_some();
+    let env_ids = |name: &str| -> Vec<u32> {
+        std::env::var(name).map_or_else(
+            |_| Vec::new(),
+            |s| s.split(',').map(|x| x.parse().expect(name)).collect(),
+        )
+    };
+    let diverge_plate = env_ids("PLATE_RATES_DIVERGE").first().copied();
+    let straits_pair = match env_ids("PLATE_RATES_STRAITS")[..] {
+        [a, b] => Some((a, b)),
+        _ => None,
+    };
+    let mut diverge = events::Diverge::default();
     for step in 0..steps {
-        for (n, world, t) in &mut runs {
+        for (run, (n, world, t)) in runs.iter_mut().enumerate() {
             let every = t.params.resample_every_myr;
             let t1 = t.time_myr + t.params.time_step_myr;
             let resamples =
@@ -82,9 +100,21 @@ fn main() {
                     let _ = writeln!(csv, "{n},{step},{stage},{p},{a:.0}");
                 }
             };
-            row(&mut csv, "start", &plate_areas(world, k));
+            let start = plate_areas(world, k);
+            row(&mut csv, "start", &start);
+            if let Some(p) = diverge_plate {
+                diverge.add(
+                    run,
+                    step,
+                    "start",
+                    start.get(p as usize).copied().unwrap_or(0.0),
+                );
+            }
             fluxes(world, t, &mut csv, n, step);
             let before = cells(world);
+            if let Some(pair) = straits_pair {
+                events::straits(world, pair, &before, t.params.spacing_km, n, step);
+            }
             let plate0 = world.layer(&PLATE).expect("plates").to_vec();
             let crust0 = world.layer(&CRUST).expect("crust").to_vec();
             let across = across(world, &plate0);
@@ -132,6 +162,9 @@ fn main() {
             .expect("step");
             for (s, v) in &stages {
                 row(&mut csv, s, v);
+                if let Some(p) = diverge_plate.filter(|_| events::STAGES.contains(s)) {
+                    diverge.add(run, step, s, v.get(p as usize).copied().unwrap_or(0.0));
+                }
             }
             for ((p, q), a) in &kept {
                 let _ = writeln!(csv, "{n},{step},kept{q},{p},{a:.0}");
@@ -143,6 +176,11 @@ fn main() {
         eprintln!("step {step}");
     }
     std::fs::write(out, csv).expect("write");
+    if let Some(p) = diverge_plate {
+        let names: Vec<String> = runs.iter().map(|(n, _, _)| n.clone()).collect();
+        let radius_km = runs.first().map_or(6371.0, |(_, _, t)| t.params.radius_km);
+        diverge.print(p, &names, steps, radius_km);
+    }
 }
 
 /// Per plate and plate across, by crust type on each side: the area (km²) their boundary

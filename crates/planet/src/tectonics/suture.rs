@@ -89,8 +89,11 @@ const NONE: u32 = u32::MAX;
 /// (union by id), and a joined fill stops once its area reaches [`SUTURE_MAX_KM2`]. Along a
 /// long front of a large continent the seeds' fills join within a few cells, so the work is
 /// about the threshold's worth of cells per continent, whatever the number of contacts.
-/// `spacing_km` is the mesh's: a shore vertex stands about half a spacing inland, so two
-/// shores' vertices across a strait are its width plus about a spacing apart.
+/// `spacing_km` is the mesh's: the nearest shore vertices across a strait stand about half a
+/// spacing further apart than its coasts (each a quarter of a spacing inland where they are
+/// nearest), so the line is the width plus half a spacing (a whole spacing bridged straits up
+/// to 200 km wide at 80k vertices and 160 km at 1M: docs/benchmark-notes.md, "Plate areas
+/// XII").
 pub(super) fn terranes(
     world: &World,
     plate: &[u32],
@@ -101,7 +104,7 @@ pub(super) fn terranes(
 ) -> Terranes {
     let (mesh, pos) = (world.mesh(), world_ops::positions(world));
     let land = |u: Vertex| crust[u.index()] == CONTINENTAL;
-    let strait = SUTURE_STRAIT_KM + spacing_km;
+    let strait = SUTURE_STRAIT_KM + 0.5 * spacing_km;
     let apart = |a: u32, b: u32| pos[a as usize].distance(pos[b as usize]);
     // Fill ids are seed indices, per vertex in `labels`; `parent` joins them, `area` and
     // `large` are the roots'.
@@ -260,6 +263,20 @@ mod tests {
             assert!(members.iter().all(|v| crust[v.index()] == CONTINENTAL));
             members.len()
         })
+    }
+
+    #[test]
+    fn the_strait_line_bridges_the_same_widths_at_every_resolution() {
+        // With a whole spacing added to the line, 20k vertices bridged straits up to 220 km
+        // wide, 80k up to 200 km, 320k and 1M up to 160 km (10 km steps): the nearest shore
+        // vertices across a strait stand about half a spacing further apart than its coasts.
+        for n in [20_000, 80_000] {
+            assert_eq!(terrane(n, 120.0), None, "{n} vertices: 120 km bridged");
+            assert!(
+                terrane(n, 180.0).is_some(),
+                "{n} vertices: 180 km not bridged"
+            );
+        }
     }
 
     #[test]

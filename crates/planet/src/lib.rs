@@ -2,11 +2,11 @@
 #![forbid(unsafe_code)]
 //! # Overview
 //!
-//! The demo pipeline behind `cargo xtask demo`: a small tectonic planet. A Fibonacci planet,
-//! plates grown over its mesh, a few edits that exercise the layer policies, then plates
-//! turning with the mesh restored to Delaunay after each step while relief grows where they
-//! meet, the mesh refined along plate boundaries and the world resampled once onto a fresh
-//! sphere; pictures (plates, elevation, heightmap, animation) and files written out.
+//! [`tectonics`] is the model: plates that move, consume and make crust, collide, suture and
+//! rift on any world with a position layer, one [`tectonics::Tectonics::step`] at a time, in
+//! km, Myr and metres. [`demo`] is the pipeline behind `cargo xtask demo`: a Fibonacci planet,
+//! its tectonic history, then pictures (plates, elevation, heightmap, animation) and files.
+//! [`plates`] keeps a flood fill for callers that grow plates by hops.
 
 pub mod demo;
 pub mod plates;

@@ -295,6 +295,12 @@ impl World {
     }
 
     pub(crate) fn apply_journal(&mut self, changes: Vec<Change>) {
+        let flips_only = flips_only(&changes);
+        self.apply_journal_known(changes, flips_only);
+    }
+
+    /// [`World::apply_journal`] told whether the journal is [`flips_only`].
+    pub(crate) fn apply_journal_known(&mut self, changes: Vec<Change>, flips_only: bool) {
         if changes.is_empty() {
             self.recycle_journal(changes);
             return;
@@ -302,14 +308,6 @@ impl World {
         let version = self.tick();
         self.mesh_version = version;
         let sizes = Sizes::of(&self.mesh);
-        // Flips and vertex moves make and remove no vertex: a journal of them alone (a
-        // motion's repair) leaves every vertex value as it is, so vertex layers skip it.
-        let moves = |c: &Change| matches!(c, Change::Flip(_) | Change::VertexMoved(_));
-        let flips_only = if changes.len() >= 1 << 14 {
-            changes.par_iter().with_min_len(1 << 12).all(moves)
-        } else {
-            changes.iter().all(moves)
-        };
         if !(flips_only && self.layers.iter().all(|s| s.skips_flips(sizes))) {
             // Each layer replays the journal on its own: one task per layer, on all cores
             // (each layer's values are what a serial replay makes). The journal is copied
@@ -344,6 +342,18 @@ impl World {
         if let Some(mesh) = Arc::get_mut(&mut self.mesh) {
             mesh.recycle_changes(changes);
         }
+    }
+}
+
+/// Is the journal made of flips and vertex moves alone (a motion's repair)? They make and
+/// remove no vertex, so they leave every vertex value as it is: vertex layers skip them. On all
+/// cores for a long journal (the same answer).
+pub(crate) fn flips_only(changes: &[Change]) -> bool {
+    let moves = |c: &Change| matches!(c, Change::Flip(_) | Change::VertexMoved(_));
+    if changes.len() >= 1 << 14 {
+        changes.par_iter().with_min_len(1 << 12).all(moves)
+    } else {
+        changes.iter().all(moves)
     }
 }
 

@@ -72,8 +72,15 @@ impl World {
     /// Ends a geometric edit the usual way: the journal replayed into every layer, the
     /// positions the edit wrote kept (`len` is the position layer's length on entry).
     pub(crate) fn replay_lent(&mut self, changes: Vec<Change>, len: usize) {
-        let kept = self.keep_lent(POSITION_NAME, len, &changes);
-        self.apply_journal(changes);
+        // Flips and vertex moves name no vertex slot the replay could write: with the
+        // positions still `len` long, there is nothing to keep (and no pass over the journal
+        // to find it; a motion's journal holds hundreds of thousands of flips).
+        let flips_only = crate::edit::flips_only(&changes);
+        let kept = match flips_only && self.positions().len() == len {
+            true => None,
+            false => self.keep_lent(POSITION_NAME, len, &changes),
+        };
+        self.apply_journal_known(changes, flips_only);
         if let Some(kept) = kept {
             self.put_back_lent(POSITION_NAME, kept);
         }

@@ -8,6 +8,7 @@
 //! [`World::positions`] and never declares or copies them. The geometry is read off that
 //! layer, so it survives save and load with nothing added to the file.
 
+mod bounded;
 mod edits;
 pub(crate) mod fault;
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! from the last one and the vertices whose stars its repair changed (a vertex gains a
 //! neighbour only through a flip around it), not from a pass over every edge.
 
+use super::bounded::{REACH, restore_tracked};
 use super::edits::PositionWrites;
 use super::report::EditReport;
 use super::{EditError, Geometry, MoveOptions};
@@ -23,7 +24,7 @@ use delaunay::{DelaunayError, RestoreStats};
 use glam::{DMat3, DQuat, DVec3};
 use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The region of a vertex that does not move.
 const STILL: u32 = u32::MAX;
@@ -206,6 +207,10 @@ impl World {
             matrices: &matrices,
             which: &which,
             projected_on_surface: projection_is_exact(geometry),
+            reach: match geometry {
+                Geometry::Sphere { radius } => radius * REACH,
+                Geometry::Plane => f64::INFINITY,
+            },
         };
         // The first sub-step's positions, computed before anything is edited (an off-surface
         // point is refused with the world untouched), in as much room as the array they
@@ -213,7 +218,7 @@ impl World {
         let room = self.layer(geometry.info()).map_or(0, |l| l.capacity());
         let mut new = self.position_room(room);
         let mesh = &self.mesh;
-        turn.apply_from(mesh, self.positions(), &mut new)?;
+        let mut within = turn.apply_from(mesh, self.positions(), &mut new)?;
         let moved: Vec<Vertex> = match report {
             true => (0..new.len())
                 .into_par_iter()
@@ -230,7 +235,7 @@ impl World {
             let (mut band, mut changed) = (first_band, Vec::new());
             for step in 0..steps {
                 if step > 0 {
-                    turn.apply(mesh, positions)?;
+                    within = turn.apply(mesh, positions)?;
                     band = if total.merged == 0 {
                         next_band(mesh, &which, &band, &changed)
                     } else {
@@ -240,7 +245,17 @@ impl World {
                     debug_assert_eq!(band, self::band(mesh, &which), "sub-step {step}");
                 }
                 changed.clear();
-                let s = restore_tracked(g, mesh, positions, &band, region, options, &mut changed)?;
+                let reach = within.then_some(turn.reach);
+                let s = restore_tracked(
+                    g,
+                    mesh,
+                    positions,
+                    &band,
+                    region,
+                    options,
+                    reach,
+                    &mut changed,
+                )?;
                 total.flips += s.flips;
                 total.folds += s.folds;
                 total.relocated += s.relocated;
@@ -293,6 +308,9 @@ struct Turn<'a, W> {
     /// when the radius is far from the range where scaling a unit vector loses the `1e-9`
     /// of [`Geometry::contains`] (a unit vector's length is 1 to a few ulps).
     projected_on_surface: bool,
+    /// Every coordinate of a position the turn leaves within this (the radius and a margin
+    /// on a sphere) lets the restore take the static filter ([`super::bounded`]).
+    reach: f64,
 }
 
 /// See `Turn::projected_on_surface`.
@@ -306,16 +324,17 @@ fn projection_is_exact(geometry: Geometry) -> bool {
 impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
     /// Turns the live vertices of every region in place, on all cores; an off-surface result
     /// is refused by the lowest such index, whatever the threads (some points may have been
-    /// turned: the caller puts the positions back).
-    fn apply(&self, mesh: &Mesh, positions: &mut [DVec3]) -> Result<(), EditError> {
-        let off = AtomicUsize::new(usize::MAX);
+    /// turned: the caller puts the positions back). `true` when every position then has each
+    /// coordinate within [`Turn::reach`].
+    fn apply(&self, mesh: &Mesh, positions: &mut [DVec3]) -> Result<bool, EditError> {
+        let (off, wide) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false));
         positions
             .par_iter_mut()
             .enumerate()
             .with_min_len(4096)
-            .for_each(|(i, slot)| *slot = self.turned(mesh, i, *slot, &off));
+            .for_each(|(i, slot)| *slot = self.turned(mesh, i, *slot, &off, &wide));
         match off.into_inner() {
-            usize::MAX => Ok(()),
+            usize::MAX => Ok(!wide.into_inner()),
             index => Err(EditError::OffSurface { index }),
         }
     }
@@ -327,21 +346,39 @@ impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
         mesh: &Mesh,
         old: &[DVec3],
         new: &mut Vec<DVec3>,
-    ) -> Result<(), EditError> {
-        let off = AtomicUsize::new(usize::MAX);
+    ) -> Result<bool, EditError> {
+        let (off, wide) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false));
         new.clear();
         let each = old.par_iter().enumerate().with_min_len(4096);
-        new.par_extend(each.map(|(i, &p)| self.turned(mesh, i, p, &off)));
+        new.par_extend(each.map(|(i, &p)| self.turned(mesh, i, p, &off, &wide)));
         match off.into_inner() {
-            usize::MAX => Ok(()),
+            usize::MAX => Ok(!wide.into_inner()),
             index => Err(EditError::OffSurface { index }),
         }
     }
 
     /// Where vertex `i` at `p` goes (`p` for a vertex that stays or is dead, or when the turn
-    /// leaves the surface, which `off` then records).
+    /// leaves the surface, which `off` then records); `wide` is set when that position has a
+    /// coordinate beyond [`Turn::reach`] (or not a number).
     #[inline]
-    fn turned(&self, mesh: &Mesh, i: usize, p: DVec3, off: &AtomicUsize) -> DVec3 {
+    fn turned(
+        &self,
+        mesh: &Mesh,
+        i: usize,
+        p: DVec3,
+        off: &AtomicUsize,
+        wide: &AtomicBool,
+    ) -> DVec3 {
+        let q = self.turned_unchecked(mesh, i, p, off);
+        if !q.abs().cmple(DVec3::splat(self.reach)).all() {
+            wide.store(true, Ordering::Relaxed);
+        }
+        q
+    }
+
+    /// [`Turn::turned`] without the reach.
+    #[inline]
+    fn turned_unchecked(&self, mesh: &Mesh, i: usize, p: DVec3, off: &AtomicUsize) -> DVec3 {
         let r = (self.which)(i);
         if r == STILL || !mesh.is_vertex_alive(Vertex::new(i as u32)) {
             return p;
@@ -358,45 +395,6 @@ impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
             }
         }
     }
-}
-
-/// The exact restore of one sub-step on the band, adding to `changed` the vertices whose
-/// stars it changed. The regions are the restore's rigid pieces (all labels at or beyond the
-/// turns stay, but are told apart: a finer split only tests more).
-fn restore_tracked(
-    geometry: Geometry,
-    mesh: &mut Mesh,
-    positions: &mut [DVec3],
-    band: &[Vertex],
-    region: &[u32],
-    options: &MoveOptions,
-    changed: &mut Vec<Vertex>,
-) -> Result<RestoreStats, EditError> {
-    let options = delaunay::RestoreOptions {
-        tolerance: options.tolerance,
-        merge_collisions: options.merge_collisions,
-    };
-    let r = match geometry {
-        Geometry::Sphere { .. } => delaunay::restore_rigid_band(
-            &delaunay::Sphere,
-            mesh,
-            positions,
-            band,
-            region,
-            &options,
-            changed,
-        ),
-        Geometry::Plane => delaunay::restore_rigid_band(
-            &delaunay::Plane,
-            mesh,
-            positions,
-            band,
-            region,
-            &options,
-            changed,
-        ),
-    };
-    r.map_err(EditError::Delaunay)
 }
 
 /// The band after a sub-step: a vertex gains a neighbour in another region only through a

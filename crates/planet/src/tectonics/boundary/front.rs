@@ -134,7 +134,7 @@ pub(super) fn find_overlaps(
         let acts = hit.is_some_and(|o| acts_on(&o, a, crust[v.index()]));
         (w, hit, acts)
     };
-    // The walks of a row, in row order: in chunks, each walk from the previous answer.
+    // The first row's walks, in row order: in chunks, each walk from the previous answer.
     let walks = |row: &[Probe]| -> Vec<(Vertex, Near)> {
         row.par_chunks(WALK_CHUNK)
             .flat_map_iter(|chunk| {
@@ -173,13 +173,27 @@ pub(super) fn find_overlaps(
     while !row.is_empty() {
         // Each probe's landing: the vertex nearest to it, the overlap, and whether the stage
         // acts on it; in row order.
-        let walked = first_walks.take().unwrap_or_else(|| walks(&row));
-        let landed: Vec<(Vertex, Option<Overlap>, bool)> = row
-            .par_iter()
-            .zip(walked)
-            .with_min_len(WALK_CHUNK)
-            .map(|(p, (w, near))| hit(p, w, near, &normals))
-            .collect();
+        let landed: Vec<(Vertex, Option<Overlap>, bool)> = match first_walks.take() {
+            Some(walked) => row
+                .par_iter()
+                .zip(walked)
+                .with_min_len(WALK_CHUNK)
+                .map(|(p, (w, near))| hit(p, w, near, &normals))
+                .collect(),
+            // Rows after the first: each walk and its overlap at once.
+            None => row
+                .par_chunks(WALK_CHUNK)
+                .flat_map_iter(|chunk| {
+                    let mut last: Option<Vertex> = None;
+                    let (hit, normals) = (&hit, &normals);
+                    chunk.iter().map(move |p| {
+                        let (w, near) = walk(p, last);
+                        last = Some(w);
+                        hit(p, w, near, normals)
+                    })
+                })
+                .collect(),
+        };
         found.extend(landed.iter().filter_map(|(_, hit, _)| *hit));
         // The next row: the unvisited neighbours on their plate of the probes whose overlap
         // the stage acts on, or that do not overlap and missed fewer than `MISSES` rows

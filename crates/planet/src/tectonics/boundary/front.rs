@@ -114,35 +114,35 @@ pub(super) fn find_overlaps(
         } else {
             Near::No
         };
-        (w, near)
+        // The overlap it would be, and whether the stage would act on it (read while the
+        // walk's data are at hand; the first row's normals come later).
+        let o = Overlap {
+            vertex: v,
+            other: b as u32,
+            other_continental: !matches!(near, Near::No) && crust[w.index()] == CONTINENTAL,
+            landed: w,
+        };
+        let acts = !matches!(near, Near::No) && acts_on(&o, a as u32, crust[v.index()]);
+        (near, o, acts)
     };
     // The landing's overlap, and whether the stage acts on it.
-    let hit = |p: &Probe, w: Vertex, near: Near, normals: &Normals| {
-        let v = p.vertex;
-        let (a, b) = (plate[v.index()], p.other);
+    let hit = |p: &Probe, (near, o, acts): (Near, Overlap, bool), normals: &Normals| {
         let near = match near {
             Near::No => false,
             Near::Yes => true,
-            Near::IfClosing => normals.closes(mesh, pos, (plate, plates), v, b),
+            Near::IfClosing => normals.closes(mesh, pos, (plate, plates), p.vertex, p.other),
         };
-        let hit = near.then_some(Overlap {
-            vertex: v,
-            other: b,
-            other_continental: crust[w.index()] == CONTINENTAL,
-            landed: w,
-        });
-        let acts = hit.is_some_and(|o| acts_on(&o, a, crust[v.index()]));
-        (w, hit, acts)
+        (o.landed, near.then_some(o), near && acts)
     };
     // The first row's walks, in row order: in chunks, each walk from the previous answer.
-    let walks = |row: &[Probe]| -> Vec<(Vertex, Near)> {
+    let walks = |row: &[Probe]| -> Vec<(Near, Overlap, bool)> {
         row.par_chunks(WALK_CHUNK)
             .flat_map_iter(|chunk| {
                 let mut last: Option<Vertex> = None;
                 chunk.iter().map(move |p| {
-                    let (w, near) = walk(p, last);
-                    last = Some(w);
-                    (w, near)
+                    let landing = walk(p, last);
+                    last = Some(landing.1.landed);
+                    landing
                 })
             })
             .collect()
@@ -178,7 +178,7 @@ pub(super) fn find_overlaps(
                 .par_iter()
                 .zip(walked)
                 .with_min_len(WALK_CHUNK)
-                .map(|(p, (w, near))| hit(p, w, near, &normals))
+                .map(|(p, landing)| hit(p, landing, &normals))
                 .collect(),
             // Rows after the first: each walk and its overlap at once.
             None => row
@@ -187,9 +187,9 @@ pub(super) fn find_overlaps(
                     let mut last: Option<Vertex> = None;
                     let (hit, normals) = (&hit, &normals);
                     chunk.iter().map(move |p| {
-                        let (w, near) = walk(p, last);
-                        last = Some(w);
-                        hit(p, w, near, normals)
+                        let landing = walk(p, last);
+                        last = Some(landing.1.landed);
+                        hit(p, landing, normals)
                     })
                 })
                 .collect(),

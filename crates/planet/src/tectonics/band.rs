@@ -46,6 +46,7 @@ pub(super) fn live_edges(mesh: &Mesh) -> impl ParallelIterator<Item = Edge> + '_
 /// The [`boundary_edges`] from `vertices`, every live vertex with a neighbour on another
 /// plate (the band the world's rigid motion hands back; other vertices and repeats do no
 /// harm): each edge from its base's origin, then one sort. A ring per band vertex instead of a pass over every edge of the mesh.
+#[cfg(test)]
 pub(super) fn from_vertices(mesh: &Mesh, plate: &[u32], vertices: &[Vertex]) -> Vec<Edge> {
     let mut edges: Vec<Edge> = vertices
         .par_iter()
@@ -60,6 +61,17 @@ pub(super) fn from_vertices(mesh: &Mesh, plate: &[u32], vertices: &[Vertex]) -> 
     debug_assert!(
         edges == boundary_edges(mesh, plate),
         "the band from its vertices as a scan finds it"
+    );
+    edges
+}
+
+/// [`from_vertices`] from the edges its rings give (`edges`: each band edge from its base's
+/// origin, in any order): the band in edge order.
+pub(super) fn in_edge_order_of(mesh: &Mesh, plate: &[u32], mut edges: Vec<Edge>) -> Vec<Edge> {
+    in_edge_order(mesh, &mut edges);
+    debug_assert!(
+        edges == boundary_edges(mesh, plate),
+        "the band from its vertices' rings as a scan finds it"
     );
     edges
 }
@@ -187,7 +199,8 @@ pub(super) fn distance_key(pos: &[DVec3], u: Vertex, q: DVec3) -> f64 {
 
 /// [`nearest_from`] with the key of `v` known. Each step scans the ring of the nearest vertex
 /// so far for the first strictly nearer one, skipping the vertex it came from (nearer to `q`
-/// than that one is why it moved): the answer of a scan of every neighbour.
+/// than that one is why it moved): the answer of a scan of every neighbour. The keys are
+/// compared by [`nearer_key`] (a root and a division only for the few nearer vertices).
 pub(super) fn nearest_from_keyed(
     mesh: &Mesh,
     pos: &[DVec3],
@@ -203,8 +216,7 @@ pub(super) fn nearest_from_keyed(
             if u == came {
                 continue;
             }
-            let k = distance_key(pos, u, q);
-            if k < key {
+            if let Some(k) = nearer_key(pos, u, q, key) {
                 (best, key) = (u, k);
             }
         }
@@ -213,6 +225,39 @@ pub(super) fn nearest_from_keyed(
         }
         came = from;
     }
+}
+
+/// A margin far above the relative rounding of the squares compared in [`nearer_key`] (a
+/// few units of 2⁻⁵³).
+const KEY_MARGIN: f64 = 1.0 + 1e-12;
+
+/// [`distance_key`] of `u` from `q` when it is below `key` (`k < key`, the same answer
+/// and the same bits), `None` otherwise; without the key's root and division when the
+/// squares tell. The key is `t / √n` with `t = −q·p` and `n = p·p` (`p` the vertex's
+/// position): with `t` and `key` negative (within 90° of `q`, every walk's case) and
+/// `t² = A`, `key²·n = B` far enough apart (by [`KEY_MARGIN`]), `|t|/√n` is above or below
+/// `|key|` by far more than the two roundings of the key (its root and its division, within
+/// 2.3·10⁻¹⁶ relative), so the rounded key is too; otherwise (signs, ties within the
+/// margin, squares that are not normal numbers) the key is computed and compared.
+#[inline]
+pub(super) fn nearer_key(pos: &[DVec3], u: Vertex, q: DVec3, key: f64) -> Option<f64> {
+    let p = pos[u.index()];
+    // The terms of `Sphere::distance_key(q, p)`: `-q.dot(p) / p.length()`.
+    let t = -q.dot(p);
+    let n = p.dot(p);
+    if t < 0.0 && key < 0.0 {
+        let (a, b) = (t * t, key * key * n);
+        if a.is_normal() && b.is_normal() {
+            if a * KEY_MARGIN < b {
+                return None;
+            }
+            if a > b * KEY_MARGIN {
+                return Some(t / n.sqrt());
+            }
+        }
+    }
+    let k = t / n.sqrt();
+    (k < key).then_some(k)
 }
 
 #[cfg(test)]
@@ -316,6 +361,55 @@ mod tests {
             let q = (pos[v.index()] + offset).normalize() * 6371.0;
             assert_eq!(nearest_from(mesh, pos, v, q), full(v, q));
         }
+    }
+
+    /// The filtered comparison answers as the plain one, bit for bit: keys of neighbours,
+    /// the vertex's own key and keys a few units of rounding either side (ties the squares
+    /// cannot tell), queries near and far (beyond 90°, where the key is positive).
+    #[test]
+    fn a_key_compared_by_squares_is_the_key_compared() {
+        let world = world::World::fibonacci_sphere(3000, 6371.0, 0.3, 9).unwrap();
+        let (mesh, pos) = (world.mesh(), world.positions());
+        let mut rng = testkit::Rng::new(5);
+        let n = mesh.vertex_slots();
+        let (mut told, mut all) = (0usize, 0usize);
+        for k in 0..3000 {
+            let v = Vertex::new(rng.below(n) as u32);
+            let spread = [50.0, 400.0, 9000.0, 20000.0][k % 4];
+            let offset = DVec3::new(
+                rng.unit_f64() - 0.5,
+                rng.unit_f64() - 0.5,
+                rng.unit_f64() - 0.5,
+            ) * spread;
+            let q = (pos[v.index()] + offset).normalize() * 6371.0 * (1.0 + 1e-3 * rng.unit_f64());
+            let kv = distance_key(pos, v, q);
+            let ulps = |x: f64, d: i64| f64::from_bits((x.to_bits() as i64 + d) as u64);
+            for u in mesh.neighbors(v).chain([v]) {
+                let ku = distance_key(pos, u, q);
+                let keys = [
+                    kv,
+                    ku,
+                    ulps(ku, 1),
+                    ulps(ku, -1),
+                    ulps(ku, 3),
+                    ulps(ku, -3),
+                    -ku,
+                    0.0,
+                ];
+                for key in keys {
+                    let plain = (ku < key).then_some(ku);
+                    let filtered = nearer_key(pos, u, q, key);
+                    assert_eq!(
+                        plain.map(f64::to_bits),
+                        filtered.map(f64::to_bits),
+                        "{u:?} {key}"
+                    );
+                    all += 1;
+                    told += usize::from(plain.is_none());
+                }
+            }
+        }
+        assert!(all > 100_000 && told > all / 4, "{told} of {all}");
     }
 
     #[test]

@@ -131,22 +131,12 @@ pub(super) fn subduct_and_collide<R: Send>(
             *moved = band::ends(mesh, edges);
         }
         let ends: &[Vertex] = moved;
-        let out: &mut Vec<Edge> = edges;
         let overlaps = front::find_overlaps(
             world,
             plates,
             params,
             (plate, crust),
-            (
-                move || {
-                    if handed {
-                        *out = band::from_vertices(mesh, plate, ends);
-                    }
-                    let out: &Vec<Edge> = out;
-                    &out[..]
-                },
-                ends,
-            ),
+            ((edges, handed), ends),
             polarity,
         );
         debug_assert!(*moved == band::ends(mesh, edges), "the band's vertices");

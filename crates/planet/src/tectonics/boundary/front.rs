@@ -44,25 +44,23 @@ struct Probe {
 }
 
 /// The vertices that the coming motion puts into another plate's present territory, in
-/// increasing order (see the module docs); `edges` gives the boundary band's edges
-/// ([`band::boundary_edges`]) and `ends` are their ends (the vertices with a neighbour on
-/// another plate), in increasing order. `edges` runs beside the first row's tests (which
-/// need only the ends), on all cores: the band from its vertices there.
-pub(super) fn find_overlaps<'e>(
+/// increasing order (see the module docs). `ends` are the boundary band's vertices (those
+/// with a neighbour on another plate), in increasing order; `band` holds the band's edges
+/// ([`band::boundary_edges`]), or is made here from the same rings as the first row when
+/// its flag is set. The band's sort and the boundary's normals run beside the first row's
+/// walks (which need them only for the landings near the other plate's front row).
+pub(super) fn find_overlaps(
     world: &World,
     plates: &[Plate],
     params: &Params,
     (plate, crust): (&[u32], &[u8]),
-    (edges, ends): (impl FnOnce() -> &'e [Edge] + Send, &[Vertex]),
+    ((band, make_band), ends): ((&mut Vec<Edge>, bool), &[Vertex]),
     polarity: &Polarity,
 ) -> Vec<Overlap> {
     let mesh = world.mesh();
     let pos = world_ops::positions(world);
     let dt = params.time_step_myr;
-    let (normals, first) = rayon::join(
-        || Normals::new(mesh, pos, plate, edges(), params.spacing_km),
-        || first_row(mesh, pos, plates, plate, ends),
-    );
+    let (first, found_edges) = first_row(mesh, pos, plates, plate, ends, make_band);
     let mut row: Vec<Probe> = first
         .iter()
         .map(|&(v, other, across)| Probe {
@@ -90,38 +88,77 @@ pub(super) fn find_overlaps<'e>(
     };
     // Where a probe lands, seen from the plate across: the vertex nearest to it, by a greedy
     // walk (exact on a Delaunay mesh) from the nearest of its hint, the previous answer in
-    // its chunk and itself; and whether that is an overlap.
-    let land = |p: &Probe, last: Option<Vertex>| {
+    // its chunk and itself; and whether that is an overlap, short of the boundary's
+    // normal.
+    let walk = |p: &Probe, last: Option<Vertex>| {
         let v = p.vertex;
         let (a, b) = (plate[v.index()] as usize, p.other as usize);
         let q = back[b] * (turns[a] * pos[v.index()]);
-        let key = |u: Vertex| band::distance_key(pos, u, q);
         let start = [Some(p.hint), last]
             .into_iter()
             .flatten()
-            .fold((v, key(v)), |(s, ks), u| {
-                let k = key(u);
-                if k < ks { (u, k) } else { (s, ks) }
+            .fold((v, band::distance_key(pos, v, q)), |(s, ks), u| {
+                band::nearer_key(pos, u, q, ks).map_or((s, ks), |k| (u, k))
             });
         let w = band::nearest_from_keyed(mesh, pos, start.0, start.1, q);
         // Beyond the other plate's front row (a vertex with no neighbour on this plate), any
         // landing overlaps; within half a cell of it, only where the boundary closes at a
         // scale in km (along a transform the cell-sized zigzag's teeth slide past each other
         // within half a cell).
-        let on_b = plate[w.index()] as usize == b;
-        let near = on_b
-            && (!mesh.neighbors(w).any(|u| plate[u.index()] as usize == a)
-                || (pos[w.index()].distance(q) < overlap
-                    && normals.closes(mesh, pos, (plate, plates), v, b as u32)));
-        let hit = near.then_some(Overlap {
+        let near = if plate[w.index()] as usize != b {
+            Near::No
+        } else if !mesh.neighbors(w).any(|u| plate[u.index()] as usize == a) {
+            Near::Yes
+        } else if pos[w.index()].distance(q) < overlap {
+            Near::IfClosing
+        } else {
+            Near::No
+        };
+        // The overlap it would be, and whether the stage would act on it (read while the
+        // walk's data are at hand; the first row's normals come later).
+        let o = Overlap {
             vertex: v,
             other: b as u32,
-            other_continental: crust[w.index()] == CONTINENTAL,
+            other_continental: !matches!(near, Near::No) && crust[w.index()] == CONTINENTAL,
             landed: w,
-        });
-        let acts = hit.is_some_and(|o| acts_on(&o, a as u32, crust[v.index()]));
-        (w, hit, acts)
+        };
+        let acts = !matches!(near, Near::No) && acts_on(&o, a as u32, crust[v.index()]);
+        (near, o, acts)
     };
+    // The landing's overlap, and whether the stage acts on it.
+    let hit = |p: &Probe, (near, o, acts): (Near, Overlap, bool), normals: &Normals| {
+        let near = match near {
+            Near::No => false,
+            Near::Yes => true,
+            Near::IfClosing => normals.closes(mesh, pos, (plate, plates), p.vertex, p.other),
+        };
+        (o.landed, near.then_some(o), near && acts)
+    };
+    // The first row's walks, in row order: in chunks, each walk from the previous answer.
+    let walks = |row: &[Probe]| -> Vec<(Near, Overlap, bool)> {
+        row.par_chunks(WALK_CHUNK)
+            .flat_map_iter(|chunk| {
+                let mut last: Option<Vertex> = None;
+                chunk.iter().map(move |p| {
+                    let landing = walk(p, last);
+                    last = Some(landing.1.landed);
+                    landing
+                })
+            })
+            .collect()
+    };
+    // The band in edge order and its normals beside the first row's walks.
+    let (normals, first_walks) = rayon::join(
+        move || {
+            if make_band {
+                *band = band::in_edge_order_of(mesh, plate, found_edges);
+            }
+            let band: &Vec<Edge> = band;
+            Normals::new(mesh, pos, plate, &band[..], params.spacing_km)
+        },
+        || walks(&row),
+    );
+    let mut first_walks = Some(first_walks);
     let mut seen = vec![0u64; mesh.vertex_slots().div_ceil(64)];
     let mark = |seen: &mut [u64], v: Vertex| {
         let (w, b) = (v.index() / 64, 1u64 << (v.index() % 64));
@@ -136,17 +173,27 @@ pub(super) fn find_overlaps<'e>(
     while !row.is_empty() {
         // Each probe's landing: the vertex nearest to it, the overlap, and whether the stage
         // acts on it; in row order.
-        let landed: Vec<(Vertex, Option<Overlap>, bool)> = row
-            .par_chunks(WALK_CHUNK)
-            .flat_map_iter(|chunk| {
-                let mut last: Option<Vertex> = None;
-                chunk.iter().map(move |p| {
-                    let (w, hit, acts) = land(p, last);
-                    last = Some(w);
-                    (w, hit, acts)
+        let landed: Vec<(Vertex, Option<Overlap>, bool)> = match first_walks.take() {
+            Some(walked) => row
+                .par_iter()
+                .zip(walked)
+                .with_min_len(WALK_CHUNK)
+                .map(|(p, landing)| hit(p, landing, &normals))
+                .collect(),
+            // Rows after the first: each walk and its overlap at once.
+            None => row
+                .par_chunks(WALK_CHUNK)
+                .flat_map_iter(|chunk| {
+                    let mut last: Option<Vertex> = None;
+                    let (hit, normals) = (&hit, &normals);
+                    chunk.iter().map(move |p| {
+                        let landing = walk(p, last);
+                        last = Some(landing.1.landed);
+                        hit(p, landing, normals)
+                    })
                 })
-            })
-            .collect();
+                .collect(),
+        };
         found.extend(landed.iter().filter_map(|(_, hit, _)| *hit));
         // The next row: the unvisited neighbours on their plate of the probes whose overlap
         // the stage acts on, or that do not overlap and missed fewer than `MISSES` rows
@@ -195,32 +242,70 @@ pub(super) fn find_overlaps<'e>(
 /// plate's lowest vertex next to it (its walk starts there, nearer to where it lands); in
 /// vertex order whatever the threads. From `ends` (sorted, each once) by a ring each, no
 /// sort: each boundary edge's two ends are met once from either side, as a pass over the
-/// edges would meet them.
+/// edges would meet them. With `band`, also the band's edges met on those rings, each from
+/// its base's origin ([`band::from_vertices`] before its sort).
 fn first_row(
     mesh: &Mesh,
     pos: &[DVec3],
     plates: &[Plate],
     plate: &[u32],
     ends: &[Vertex],
-) -> Vec<(Vertex, u32, Vertex)> {
-    ends.par_iter()
-        .with_min_len(1024)
-        .filter_map(|&v| {
-            let a = plate[v.index()];
-            let x = pos[v.index()];
-            let mine = plates.get(a as usize)?.velocity(x);
-            mesh.neighbors(v)
-                .filter(|u| plate[u.index()] != a)
-                .filter(|u| {
-                    plates.get(plate[u.index()] as usize).is_some_and(|theirs| {
-                        (theirs.velocity(x) - mine).dot(pos[u.index()] - x) < 0.0
-                    })
-                })
-                .map(|u| (plate[u.index()], u))
-                .min()
-                .map(|(other, u)| (v, other, u))
+    band: bool,
+) -> (Vec<FirstProbe>, Vec<Edge>) {
+    let parts: Vec<(Vec<FirstProbe>, Vec<Edge>)> = ends
+        .par_chunks(1024)
+        .map(|chunk| {
+            let (mut row, mut edges) = (Vec::new(), Vec::new());
+            for &v in chunk {
+                let a = plate[v.index()];
+                let x = pos[v.index()];
+                let mine = plates.get(a as usize).map(|p| p.velocity(x));
+                let mut first: Option<(u32, Vertex)> = None;
+                for e in mesh.outgoing(v) {
+                    let u = mesh.dest(e);
+                    let b = plate[u.index()];
+                    if b == a {
+                        continue;
+                    }
+                    if band && e == e.base() {
+                        edges.push(e);
+                    }
+                    let closes = mine.is_some_and(|mine| {
+                        plates.get(b as usize).is_some_and(|theirs| {
+                            (theirs.velocity(x) - mine).dot(pos[u.index()] - x) < 0.0
+                        })
+                    });
+                    if closes && first.is_none_or(|f| (b, u) < f) {
+                        first = Some((b, u));
+                    }
+                }
+                if let Some((b, u)) = first {
+                    row.push((v, b, u));
+                }
+            }
+            (row, edges)
         })
-        .collect()
+        .collect();
+    let mut row = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut edges = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+    for (r, e) in parts {
+        row.extend_from_slice(&r);
+        edges.extend_from_slice(&e);
+    }
+    (row, edges)
+}
+
+/// A vertex of the first row, the plate across and that plate's vertex its walk starts from.
+type FirstProbe = (Vertex, u32, Vertex);
+
+/// What a walk's landing tells before the boundary's normal is read (see `walk` in
+/// [`find_overlaps`]).
+#[derive(Clone, Copy)]
+enum Near {
+    No,
+    Yes,
+    /// An overlap where the boundary closes ([`Normals::closes`]).
+    IfClosing,
 }
 
 mod normal;

@@ -75,7 +75,7 @@ fn the_flood_finds_the_overlaps_a_test_of_every_vertex_finds() {
                 &plates,
                 &params,
                 (&plate, &crust),
-                (|| &edges[..], &ends),
+                ((&mut edges.clone(), false), &ends),
                 &polarity,
             )
         })
@@ -128,7 +128,7 @@ fn a_still_pair_of_plates_overlaps_nowhere() {
         &plates,
         &params,
         (&plate, &crust),
-        (|| &edges[..], &ends),
+        ((&mut edges.clone(), false), &ends),
         &Polarity::new(),
     );
     assert!(found.is_empty());
@@ -136,7 +136,8 @@ fn a_still_pair_of_plates_overlaps_nowhere() {
 
 /// The first row from the band's vertices by their rings is the one a pass over the boundary
 /// edges finds (both ends of each edge where the plate across closes in, sorted, the lowest
-/// plate and vertex across kept), on random plates and motions, on 1, 2 and 4 threads.
+/// plate and vertex across kept), and the edges met on those rings are the band's, once each;
+/// on random plates and motions, on 1, 2 and 4 threads.
 #[test]
 fn the_first_row_from_the_rings_is_the_one_from_the_edges() {
     let mut total = 0;
@@ -176,10 +177,13 @@ fn the_first_row_from_the_rings_is_the_one_from_the_edges() {
         old.dedup_by_key(|(v, _, _)| *v);
         let ends = band::ends(mesh, &edges);
         for pool in testkit::thread_pools() {
-            assert_eq!(
-                pool.install(|| first_row(mesh, pos, &plates, &plate, &ends)),
-                old
-            );
+            let (row, met) = pool.install(|| first_row(mesh, pos, &plates, &plate, &ends, true));
+            assert_eq!(row, old);
+            // The band's edges met on the same rings, once each: the band once sorted.
+            assert_eq!(met.len(), edges.len());
+            assert_eq!(band::in_edge_order_of(mesh, &plate, met), edges);
+            let (alone, none) = first_row(mesh, pos, &plates, &plate, &ends, false);
+            assert!(alone == old && none.is_empty());
         }
         total += old.len();
     }

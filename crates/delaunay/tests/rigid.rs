@@ -33,13 +33,7 @@ fn turn_plates(
         let i = v.index();
         pos[i] = (turns[labels[i] as usize] * pos[i]).normalize();
     }
-    let band = mesh
-        .vertices()
-        .filter(|&v| {
-            mesh.neighbors(v)
-                .any(|u| labels[u.index()] != labels[v.index()])
-        })
-        .collect();
+    let band = testkit::border_vertices(mesh, &labels);
     (labels, band)
 }
 

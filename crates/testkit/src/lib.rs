@@ -23,7 +23,7 @@ mod rng;
 
 pub use clusters::{CAP, Cluster};
 pub use mesh::*;
-pub use motion::{plate_regions, plate_turns};
+pub use motion::{border_vertices, plate_regions, plate_turns};
 
 /// Thread pools of 1, 2 and 4 threads: parallel code must give bit-identical results in each.
 #[cfg(feature = "rayon")]

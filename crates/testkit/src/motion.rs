@@ -4,6 +4,7 @@
 
 use crate::Rng;
 use glam::{DQuat, DVec3};
+use quadedge::{Mesh, Vertex};
 
 impl Rng {
     /// A uniformly random unit vector as a `DVec3`.
@@ -66,4 +67,22 @@ pub fn plate_regions(
         })
         .collect();
     (region, turns)
+}
+
+/// The live vertices with a neighbour of another label (the band a plate-like motion folds
+/// and flips), in id order; `labels` is indexed by vertex slot.
+///
+/// ```
+/// let (mesh, _) = testkit::octahedron();
+/// let labels = [0, 0, 0, 0, 0, 1]; // one pole on its own
+/// let band = testkit::border_vertices(&mesh, &labels);
+/// assert_eq!(band.len(), 5); // the pole and its four neighbours, not the other pole
+/// ```
+pub fn border_vertices(mesh: &Mesh, labels: &[u32]) -> Vec<Vertex> {
+    mesh.vertices()
+        .filter(|&v| {
+            mesh.neighbors(v)
+                .any(|u| labels[u.index()] != labels[v.index()])
+        })
+        .collect()
 }

@@ -278,13 +278,7 @@ mod tests {
             .collect();
         assert_eq!(edges, scan);
         assert!(edges.len() > 100);
-        let rings: Vec<Vertex> = mesh
-            .vertices()
-            .filter(|&v| {
-                mesh.neighbors(v)
-                    .any(|u| plate[u.index()] != plate[v.index()])
-            })
-            .collect();
+        let rings = testkit::border_vertices(&mesh, &plate);
         assert_eq!(ends(&mesh, &edges), rings);
         let mixed: Vec<Face> = mesh
             .faces()

@@ -171,13 +171,7 @@ mod tests {
             .map(|(&p, &r)| (turns[r as usize] * p).normalize() * 6371.0)
             .collect();
         let mesh = world.mesh();
-        let band: Vec<Vertex> = mesh
-            .vertices()
-            .filter(|&v| {
-                mesh.neighbors(v)
-                    .any(|u| region[u.index()] != region[v.index()])
-            })
-            .collect();
+        let band = testkit::border_vertices(mesh, &region);
         let geometry = Geometry::Sphere { radius: 6371.0 };
         let options = MoveOptions::default();
         let mut results = Vec::new();

@@ -4,7 +4,8 @@
 //! per step and plate, the area (km², Voronoi cells) at the start and after each stage, and
 //! per pair of plates and crust types across their boundary the area the relative motion
 //! opens (half of it, each side's share) and closes in one step (km²; `flux<q>c<mine><theirs>`
-//! rows, value `open;close`), and the area of the vertices the front stage removed or
+//! rows, value `open;close`; `length<q>` rows: the boundary's length in km where it closes and
+//! in all, `closing;all`), and the area of the vertices the front stage removed or
 //! re-plated (`gone<q>c<crust>` rows: `q` the plate most common within two rings, or for crust
 //! 9 the plate a re-plated vertex joined), and the change of the cells of the vertices that
 //! stay on their plate through the motion and the front (`kept<q>` rows, the same `q`): a
@@ -197,6 +198,9 @@ fn fluxes(world: &World, t: &Tectonics, csv: &mut String, size: &str, step: usiz
         ((b - a).cross(c - a)).normalize() * r
     };
     let mut pairs = BTreeMap::<(u32, u32, u8, u8), (f64, f64)>::new();
+    // Per plate and plate across: the boundary's length (km, Voronoi edges) where it closes
+    // and in all.
+    let mut lengths = BTreeMap::<(u32, u32), (f64, f64)>::new();
     for e in mesh.undirected_edges() {
         let (o, d) = (mesh.origin(e), mesh.dest(e));
         let (po, pd) = (plate[o], plate[d]);
@@ -211,6 +215,11 @@ fn fluxes(world: &World, t: &Tectonics, csv: &mut String, size: &str, step: usiz
         let rate = (b.velocity(0.5 * (x + y)) - a.velocity(0.5 * (x + y))).dot((y - x).normalize())
             * len
             * dt;
+        for key in [(po, pd), (pd, po)] {
+            let l = lengths.entry(key).or_default();
+            l.0 += if rate < 0.0 { len } else { 0.0 };
+            l.1 += len;
+        }
         for key in [(po, pd, crust[o], crust[d]), (pd, po, crust[d], crust[o])] {
             let e = pairs.entry(key).or_default();
             if rate > 0.0 {
@@ -222,6 +231,9 @@ fn fluxes(world: &World, t: &Tectonics, csv: &mut String, size: &str, step: usiz
     }
     for ((p, q, cp, cq), (o, c)) in pairs {
         let _ = writeln!(csv, "{size},{step},flux{q}c{cp}{cq},{p},{o:.0};{c:.0}");
+    }
+    for ((p, q), (closing, all)) in lengths {
+        let _ = writeln!(csv, "{size},{step},length{q},{p},{closing:.0};{all:.0}");
     }
 }
 

@@ -3,7 +3,8 @@
 //! Data layers live outside the topology (crate `layers`). To follow the mesh they replay the
 //! journal instead of knowing how flips or collapses are wired. Recording is off by default and
 //! costs one predictable branch per operation; switch it on with [`Mesh::record_changes`] and
-//! drain it with [`Mesh::take_changes`].
+//! drain it with [`Mesh::take_changes`]. A journal whose readers all skip flips and vertex moves
+//! can count them instead of recording them ([`Mesh::skip_rewires`]).
 //!
 //! Conventions every event follows:
 //! - Edge ids in events are primal. An event about a whole quad-edge names its base edge
@@ -14,6 +15,7 @@
 //!
 //! [`Mesh::record_changes`]: crate::Mesh::record_changes
 //! [`Mesh::take_changes`]: crate::Mesh::take_changes
+//! [`Mesh::skip_rewires`]: crate::Mesh::skip_rewires
 
 use crate::ids::{DUAL_BIT, NONE};
 use crate::{Edge, Face, Vertex};
@@ -46,6 +48,11 @@ impl Recording {
 pub(crate) struct JournalBuffer {
     pub(crate) owner: u64,
     pub(crate) changes: Vec<Change>,
+    /// Are flips and vertex moves counted instead of recorded
+    /// ([`Mesh::skip_rewires`](crate::Mesh::skip_rewires))?
+    pub(crate) skip_rewires: bool,
+    /// Flips and vertex moves counted instead of recorded.
+    pub(crate) skipped: u64,
 }
 
 /// One journal entry.
@@ -336,6 +343,64 @@ impl Remap {
 }
 
 impl crate::Mesh {
+    /// From now on the journal of `recording` counts flips and vertex moves instead of
+    /// recording them ([`Change::Flip`], [`Change::VertexMoved`]); every other change is
+    /// recorded as before. For an owner whose readers all skip both (data on vertices only:
+    /// neither adds or removes an element, and a moved vertex keeps its data), so that a long
+    /// repair by flips does not write and drop a record per flip. The count
+    /// ([`skipped_rewires`](Self::skipped_rewires)) tells whether the mesh changed all the
+    /// same. Recording stays in this mode until it stops.
+    ///
+    /// ```
+    /// use quadedge::{Mesh, Vertex};
+    /// let mut m = Mesh::from_triangles(4, &[[0, 1, 2], [0, 2, 3]]).unwrap();
+    /// let rec = m.record_changes().unwrap();
+    /// m.skip_rewires(&rec).unwrap();
+    /// m.flip(m.find_edge(Vertex::new(0), Vertex::new(2)).unwrap()).unwrap();
+    /// assert_eq!(m.skipped_rewires(&rec), Ok(1));
+    /// assert!(m.stop_recording(rec).unwrap().is_empty());
+    /// ```
+    ///
+    /// # Errors
+    /// [`MeshError::NotRecording`](crate::MeshError::NotRecording) when no journal is being
+    /// recorded for `recording`; nothing changes then.
+    pub fn skip_rewires(&mut self, recording: &Recording) -> Result<(), crate::MeshError> {
+        match self.journal.as_mut() {
+            Some(j) if j.owner == recording.id() => {
+                j.skip_rewires = true;
+                Ok(())
+            }
+            _ => Err(crate::MeshError::NotRecording),
+        }
+    }
+
+    /// How many flips and vertex moves the journal of `recording` counted instead of
+    /// recording since it started ([`skip_rewires`](Self::skip_rewires)); those an
+    /// [`atomically`](Self::atomically) edit undid are not counted.
+    ///
+    /// # Errors
+    /// [`MeshError::NotRecording`](crate::MeshError::NotRecording) when no journal is being
+    /// recorded for `recording`.
+    pub fn skipped_rewires(&self, recording: &Recording) -> Result<u64, crate::MeshError> {
+        match self.journal.as_ref() {
+            Some(j) if j.owner == recording.id() => Ok(j.skipped),
+            _ => Err(crate::MeshError::NotRecording),
+        }
+    }
+
+    /// `Mesh::log` for a flip or a vertex move: counted instead of recorded when the journal
+    /// skips them ([`Mesh::skip_rewires`]).
+    #[inline]
+    pub(crate) fn log_rewire(&mut self, change: impl FnOnce() -> Change) {
+        self.undo.stamp = 0;
+        if let Some(j) = self.journal.as_mut() {
+            match j.skip_rewires {
+                true => j.skipped += 1,
+                false => j.changes.push(change()),
+            }
+        }
+    }
+
     /// Hands back the buffer of a journal the caller has read: the next
     /// [`record_changes`](Self::record_changes) records into it, so a large edit after a
     /// large edit does not grow its journal from nothing again (a reallocation and a page

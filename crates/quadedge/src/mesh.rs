@@ -438,6 +438,8 @@ impl Mesh {
         self.journal = Some(JournalBuffer {
             owner: recording.id(),
             changes: core::mem::take(&mut self.journal_spare),
+            skip_rewires: false,
+            skipped: 0,
         });
         Ok(recording)
     }

@@ -38,7 +38,7 @@ impl Mesh {
         &mut self,
         edit: impl FnOnce(&mut Mesh) -> Result<T, E>,
     ) -> Result<T, E> {
-        let journal_len = self.journal.as_ref().map(|j| j.changes.len());
+        let journal_len = self.journal.as_ref().map(|j| (j.changes.len(), j.skipped));
         if let Some(mark) = self.undo_mark() {
             // The caller's log keeps recording; its tail since the mark is the way back.
             let result = edit(self);
@@ -66,10 +66,12 @@ impl Mesh {
         result
     }
 
-    /// Drops the journal records past `len` (`None`: no journal was on).
-    fn truncate_journal(&mut self, len: Option<usize>) {
-        if let (Some(j), Some(len)) = (self.journal.as_mut(), len) {
+    /// Drops the journal records past `len`, and the skipped flips and moves past `skipped`
+    /// (`None`: no journal was on).
+    fn truncate_journal(&mut self, len: Option<(usize, u64)>) {
+        if let (Some(j), Some((len, skipped))) = (self.journal.as_mut(), len) {
             j.changes.truncate(len);
+            j.skipped = skipped;
         }
     }
 }

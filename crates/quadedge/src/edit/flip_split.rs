@@ -119,7 +119,7 @@ impl Mesh {
             self.record(Write::flip(e, faces, moves));
         }
         self.flip_writes(e, [ln, lp, rn, rp], [a, b], [fl, fr]);
-        self.log(|| {
+        self.log_rewire(|| {
             Change::Flip(FlipRecord {
                 edge: e,
                 old: [a, b],

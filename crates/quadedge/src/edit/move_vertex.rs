@@ -107,7 +107,7 @@ impl Mesh {
             spokes,
             faces,
         };
-        self.log(|| Change::VertexMoved(rec));
+        self.log_rewire(|| Change::VertexMoved(rec));
         Ok(rec)
     }
 }

@@ -83,6 +83,10 @@ pub struct MeshPart<'a, O> {
     part: u8,
     log: bool,
     journal: bool,
+    /// Are flips and vertex moves recorded (a journal on that does not skip them)?
+    rewires: bool,
+    /// Flips and vertex moves the journal skips, counted.
+    skipped: u64,
     writes: Vec<Write>,
     changes: Vec<Change>,
     edited: bool,
@@ -93,7 +97,7 @@ pub struct MeshPart<'a, O> {
 const APPEND_APART: usize = 1 << 13;
 
 /// What a part leaves behind for the merge.
-type Left = (Vec<Write>, Vec<Change>, bool, Freed);
+type Left = (Vec<Write>, Vec<Change>, bool, Freed, u64);
 
 /// The buffers [`Mesh::edit_in_parts`] keeps between calls, empty: part 1's undo writes and
 /// journal entries (part 0 writes into the mesh's own), and both parts' freed ids. Each
@@ -273,13 +277,15 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
             s.vertex_edge[b.index()].store(ln.0, Relaxed);
         }
         self.edited = true;
-        if self.journal {
+        if self.rewires {
             self.changes.push(Change::Flip(FlipRecord {
                 edge: e,
                 old: [a, b],
                 new: [d, c],
                 faces: [fl, fr],
             }));
+        } else if self.journal {
+            self.skipped += 1;
         }
         Ok(e)
     }
@@ -316,7 +322,13 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
     }
 
     fn into_left(self) -> Left {
-        (self.writes, self.changes, self.edited, self.freed)
+        (
+            self.writes,
+            self.changes,
+            self.edited,
+            self.freed,
+            self.skipped,
+        )
     }
 }
 
@@ -362,6 +374,7 @@ impl Mesh {
         W: Fn(&mut MeshPart<'_, O>) -> T + Sync,
     {
         let (log, journal) = (self.undo.rec.is_some(), self.journal.is_some());
+        let rewires = self.journal.as_ref().is_some_and(|j| !j.skip_rewires);
         // Part 0 appends to the undo log and the journal themselves (no copy afterwards).
         let writes0 = match self.undo.rec.as_deref_mut() {
             Some(r) => std::mem::take(&mut r.writes),
@@ -392,6 +405,8 @@ impl Mesh {
                     part,
                     log,
                     journal,
+                    rewires,
+                    skipped: 0,
                     writes,
                     changes,
                     edited: false,
@@ -405,8 +420,8 @@ impl Mesh {
                 || run(1, writes1, changes1, freed1),
             )
         };
-        let (writes0, changes0, edited0, mut freed0) = l0;
-        let (mut writes1, mut changes1, edited1, mut freed1) = l1;
+        let (writes0, changes0, edited0, mut freed0, skipped0) = l0;
+        let (mut writes1, mut changes1, edited1, mut freed1, skipped1) = l1;
         if edited0 || edited1 {
             self.undo.stamp = 0;
         }
@@ -417,6 +432,7 @@ impl Mesh {
         }
         if let Some(j) = self.journal.as_mut() {
             j.changes = changes0;
+            j.skipped += skipped0 + skipped1;
         }
         self.push_freed_logged(log, &freed0);
         // Part 1's records copied after part 0's, the two logs side by side when both are

@@ -109,6 +109,21 @@ impl World {
         edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
         replay: impl FnOnce(&mut World, Vec<Change>, usize, &R),
     ) -> Result<(R, EditReport), EditError> {
+        self.geometric_edit_journaled(writes, report, false, edit, |w, changes, len, r, _| {
+            replay(w, changes, len, r)
+        })
+    }
+
+    /// [`World::geometric_edit_replayed`] whose journal skips flips and vertex moves when
+    /// `skip_rewires`; `replay` is also told how many it skipped.
+    pub(super) fn geometric_edit_journaled<R>(
+        &mut self,
+        writes: PositionWrites,
+        report: bool,
+        skip_rewires: bool,
+        edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
+        replay: impl FnOnce(&mut World, Vec<Change>, usize, &R, u64),
+    ) -> Result<(R, EditReport), EditError> {
         let geometry = self.geometry().ok_or(EditError::NoGeometry)?;
         let i = self
             .slot_index(POSITION_NAME)
@@ -129,6 +144,11 @@ impl World {
                 ..
             } = self;
             let mesh = start_edit(mesh, mesh_before_edit, &mut recording, *mesh_logged);
+            if skip_rewires && let Some(r) = &recording {
+                // The journal was started just above for `r`: this cannot fail, and a journal
+                // left recording everything would only be longer.
+                let _ = mesh.skip_rewires(r);
+            }
             let layer = layers[i]
                 .get_mut::<DVec3, VertexKind>()
                 .expect("typed above");
@@ -166,11 +186,12 @@ impl World {
         match result {
             Ok(r) => {
                 let mut edits = EditReport::default();
+                let skipped = self.mesh.skipped_rewires(&recording).unwrap_or(0);
                 self.finish_mesh_edit_with(recording, |w, changes| {
                     if report {
                         edits = EditReport::from_journal(&changes, &w.mesh);
                     }
-                    replay(w, changes, len_on_entry, &r);
+                    replay(w, changes, len_on_entry, &r, skipped);
                 });
                 if let Some(values) = replaced.and_then(Layer::into_unshared_values) {
                     self.spare_positions = values;

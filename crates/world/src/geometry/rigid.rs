@@ -15,6 +15,11 @@
 //! from the last one and the vertices whose stars its repair changed (a vertex gains a
 //! neighbour only through a flip around it), not from a pass over every edge.
 
+mod band;
+
+#[cfg(test)]
+pub(super) use self::band::merged;
+use self::band::{band, next_band};
 use super::bounded::{REACH, restore_tracked};
 use super::edits::PositionWrites;
 use super::report::EditReport;
@@ -22,7 +27,8 @@ use super::{EditError, Geometry, MoveOptions};
 use crate::World;
 use delaunay::{DelaunayError, RestoreStats};
 use glam::{DMat3, DQuat, DVec3};
-use quadedge::{Edge, Mesh, Vertex};
+use layers::Sizes;
+use quadedge::{Mesh, Vertex};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -230,7 +236,7 @@ impl World {
         let first_band = band(mesh, &which);
         // The positions swap in whole (and back on failure), as in `move_all`.
         let writes = PositionWrites::Replaced(new);
-        let result = self.geometric_edit_reported(writes, report, |g, mesh, positions| {
+        let result = self.geometric_edit_rewiring(writes, report, |g, mesh, positions| {
             let mut total = RestoreStats::default();
             let (mut band, mut changed) = (first_band, Vec::new());
             for step in 0..steps {
@@ -278,6 +284,31 @@ impl World {
             edits.set_moved(moved, &self.mesh);
         }
         Ok((stats, edits))
+    }
+
+    /// A geometric edit of flips and vertex moves whose journal counts them instead of
+    /// recording them when no layer would read them ([`Mesh::skip_rewires`]: every layer a
+    /// vertex layer of the mesh's size, and no report asked for); then replayed as the full
+    /// journal would be ([`World::replay_lent`]).
+    fn geometric_edit_rewiring<R>(
+        &mut self,
+        writes: PositionWrites,
+        report: bool,
+        edit: impl FnOnce(Geometry, &mut Mesh, &mut Vec<DVec3>) -> Result<R, EditError>,
+    ) -> Result<(R, EditReport), EditError> {
+        let sizes = Sizes::of(&self.mesh);
+        let skip = !report && self.layers.iter().all(|s| s.skips_flips(sizes));
+        self.geometric_edit_journaled(writes, report, skip, edit, |w, changes, len, _, n| {
+            // Each layer skips flips and moves: the rest replays as with their records. A
+            // journal of flips and moves alone would still have made a new mesh version
+            // (`World::apply_journal_known`); an empty one makes none, so it is made here.
+            let rewired_only = n > 0 && changes.is_empty();
+            w.replay_lent(changes, len);
+            if rewired_only {
+                let version = w.tick();
+                w.mesh_version = version;
+            }
+        })
     }
 }
 
@@ -395,93 +426,4 @@ impl<W: Fn(usize) -> u32 + Sync> Turn<'_, W> {
             }
         }
     }
-}
-
-/// The band after a sub-step: a vertex gains a neighbour in another region only through a
-/// flip around it, so it is in the last band or among the vertices whose stars changed
-/// (both sorted); those of them still next to another region, in order.
-fn next_band(
-    mesh: &Mesh,
-    which: &(impl Fn(usize) -> u32 + Sync),
-    last: &[Vertex],
-    changed: &[Vertex],
-) -> Vec<Vertex> {
-    merged(last, changed)
-        .into_par_iter()
-        .with_min_len(1024)
-        .filter(|&v| {
-            let r = which(v.index());
-            mesh.is_vertex_alive(v) && mesh.neighbors(v).any(|u| which(u.index()) != r)
-        })
-        .collect()
-}
-
-/// `a` and `b` together, sorted, each vertex once: a merge of two sorted lists (as the band
-/// and the restore's changed list are) instead of a sort.
-pub(super) fn merged(a: &[Vertex], b: &[Vertex]) -> Vec<Vertex> {
-    let mut all = Vec::with_capacity(a.len() + b.len());
-    if a.is_sorted() && b.is_sorted() {
-        let (mut i, mut j) = (0, 0);
-        while i < a.len() && j < b.len() {
-            let (x, y) = (a[i], b[j]);
-            all.push(x.min(y));
-            i += usize::from(x <= y);
-            j += usize::from(y <= x);
-        }
-        all.extend_from_slice(&a[i..]);
-        all.extend_from_slice(&b[j..]);
-    } else {
-        all.extend_from_slice(a);
-        all.extend_from_slice(b);
-        all.sort_unstable();
-    }
-    all.dedup();
-    all
-}
-
-/// The live vertices with a neighbour in another region, sorted: one pass over the edges
-/// (cheaper than walking every vertex's ring), on all cores in chunks of quad-edges, each a
-/// plain loop.
-fn band(mesh: &Mesh, which: &(impl Fn(usize) -> u32 + Sync)) -> Vec<Vertex> {
-    const CHUNK: usize = 8192;
-    let quads = mesh.quad_slots();
-    let parts: Vec<Vec<Vertex>> = (0..quads.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let mut part = Vec::new();
-            for q in c * CHUNK..quads.min((c + 1) * CHUNK) {
-                let e = Edge::of_quad(q as u32);
-                if !mesh.is_edge_alive(e) {
-                    continue;
-                }
-                let (a, b) = (mesh.origin(e), mesh.dest(e));
-                if a.is_valid() && b.is_valid() && which(a.index()) != which(b.index()) {
-                    part.extend([a, b]);
-                }
-            }
-            part
-        })
-        .collect();
-    sorted_once(&parts, mesh.vertex_slots())
-}
-
-/// The vertices of `parts` (each below `slots`), sorted, each once: one bit per vertex slot
-/// and a pass over the words instead of a sort of every end (twice the band, at the least).
-fn sorted_once(parts: &[Vec<Vertex>], slots: usize) -> Vec<Vertex> {
-    let mut bits = vec![0u64; slots.div_ceil(64)];
-    let mut count = 0;
-    for &v in parts.iter().flatten() {
-        let (word, bit) = (v.index() / 64, 1u64 << (v.index() % 64));
-        count += usize::from(bits[word] & bit == 0);
-        bits[word] |= bit;
-    }
-    let mut out = Vec::with_capacity(count);
-    for (k, &word) in bits.iter().enumerate() {
-        let mut w = word;
-        while w != 0 {
-            out.push(Vertex::new(64 * k as u32 + w.trailing_zeros()));
-            w &= w - 1;
-        }
-    }
-    out
 }

@@ -285,3 +285,51 @@ fn merged_lists_are_their_sorted_union() {
         assert_eq!(merged(&a, &b), expect);
     }
 }
+
+const AGE: layers::LayerInfo<f32, layers::VertexKind> =
+    layers::LayerInfo::new("age").interpolation(layers::Interpolation::Lerp);
+const LENGTH: layers::LayerInfo<f32, layers::EdgeKind> =
+    layers::LayerInfo::new("length").initial(-1.0);
+
+/// The motion without a report counts its flips and moves instead of journaling them when
+/// every layer is a vertex layer (`Mesh::skip_rewires`): it makes the world and the versions
+/// of the reported motion, whose journal holds them all; with an edge layer it journals them.
+#[test]
+fn a_motion_without_flip_records_makes_the_reported_world_and_versions() {
+    let options = MoveOptions::default();
+    for (seed, edge_layer) in [(1, false), (2, false), (3, true)] {
+        let mut start = World::fibonacci_sphere(3000, 1.0, 0.3, seed).unwrap();
+        start
+            .update_layer(&AGE, |l| {
+                let values = l.as_mut_slice();
+                values
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(i, v)| *v = i as f32)
+            })
+            .unwrap();
+        if edge_layer {
+            start.update_layer(&LENGTH, |l| l.fill(2.0)).unwrap();
+        }
+        let mut rng = testkit::Rng::new(seed);
+        let (region, turns) = testkit::plate_regions(start.positions(), 5, 0.15, &mut rng);
+        let still = vec![DQuat::IDENTITY; turns.len()];
+        for turns in [turns, still] {
+            let (mut skip, mut full) = (start.clone(), start.clone());
+            let s = skip.turn_regions_in_steps_unreported(&region, &turns, 2, &options);
+            let (t, _) = full
+                .turn_regions_in_steps(&region, &turns, 2, &options)
+                .unwrap();
+            assert_eq!(s.unwrap(), t);
+            assert!(skip == full);
+            assert_eq!(skip.mesh_version(), full.mesh_version());
+            for name in ["position", "age", "length"] {
+                assert_eq!(skip.layer_version(name), full.layer_version(name), "{name}");
+            }
+            if turns[0] != DQuat::IDENTITY {
+                assert!(t.flips > 0 && t.relocated > 0, "{t:?}");
+                assert!(skip.mesh_version() > start.mesh_version());
+            }
+        }
+    }
+}

@@ -175,8 +175,10 @@ impl<O: Fn(Vertex) -> u8 + Sync> MeshPart<'_, O> {
             faces,
         };
         self.edited = true;
-        if self.journal {
+        if self.rewires {
             self.changes.push(Change::VertexMoved(rec));
+        } else if self.journal {
+            self.skipped += 1;
         }
         Ok(rec)
     }

@@ -20,7 +20,10 @@
 mod log;
 mod write;
 
-pub(crate) use log::{Op, Target};
+// The parts' edits (`par`, behind `rayon`) write undo ops directly.
+#[cfg(feature = "rayon")]
+pub(crate) use log::Op;
+pub(crate) use log::Target;
 
 /// A point in the running undo log ([`crate::internals::undo_mark`]).
 #[derive(Clone, Copy, Debug)]

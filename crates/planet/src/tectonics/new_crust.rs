@@ -37,6 +37,23 @@ pub(super) struct Buffers {
 
 const NONE: u32 = u32::MAX;
 
+/// The least work worth a parallel phase, in items of each phase: below it a phase runs on
+/// the stepping thread. On two cores a phase pays for waking the other core and, when that
+/// core took a piece, for waiting on it; the creation's rounds are short (100–800 points),
+/// so most of their phases cost more than they saved, and the stage ran slower on two
+/// threads than on one (see the notes, "Creation IX"). The counts are about half a
+/// millisecond of one core's work (measured at 500k on one thread): a point's floor about
+/// 0.26 µs, a new vertex's faces about 1 µs, a skipped face's check about 0.1 µs.
+const PAR_FLOORS: usize = 2048;
+const PAR_NEW_FACES: usize = 512;
+const PAR_SKIPPED: usize = 4096;
+
+/// `with_min_len` for a phase of `len` items: no split below `threshold` (one piece), else
+/// pieces of at least `piece`. The pieces are collected in order, so the result is the same.
+fn min_len(len: usize, threshold: usize, piece: usize) -> usize {
+    if len < threshold { len.max(1) } else { piece }
+}
+
 /// The first round's choice of gaps ([`first_round`]), made before the stage.
 pub(super) struct FirstRound(Gaps);
 
@@ -372,13 +389,12 @@ fn gaps(search: &Search<'_>, fresh: &[Wide], kept: &[Wide], mut marks: Marks<'_>
         taken.push(corners);
     }
     marks.clear();
-    // Split only where a round fills hundreds of gaps: a short round runs on this thread
-    // (a worker woken for a few microseconds of work costs more than it saves).
+    // Split only where a round fills thousands of gaps (see `PAR_FLOORS`).
     let floors: Vec<ridge::Floor> = found
         .points
         .par_iter()
         .zip(&taken)
-        .with_min_len(256)
+        .with_min_len(min_len(taken.len(), PAR_FLOORS, 256))
         .map(|(&(point, _), &corners)| floor_at(search, corners, point))
         .collect();
     found.owners.extend(floors.iter().map(|f| f.plate));
@@ -393,7 +409,7 @@ fn gaps(search: &Search<'_>, fresh: &[Wide], kept: &[Wide], mut marks: Marks<'_>
 /// makes faces only around its new vertex, and an unchanged face is what it was (its
 /// corners' plates and data do not change within the step). A skipped face whose id now
 /// names other corners is tested again. The faces around each new vertex are read off one
-/// walk and tested in the same pass, on all cores.
+/// walk and tested in the same pass, on all cores when the round is large.
 fn next_wide(
     search: &Search<'_>,
     new: &[Vertex],
@@ -405,7 +421,7 @@ fn next_wide(
     // again).
     let now: Vec<Option<[Vertex; 3]>> = skipped
         .par_iter()
-        .with_min_len(256)
+        .with_min_len(min_len(skipped.len(), PAR_SKIPPED, 1024))
         .map(|w| mesh.is_face_alive(w.0).then(|| mesh.face_vertices(w.0)))
         .collect();
     kept.clear();
@@ -420,7 +436,7 @@ fn next_wide(
     let mut wide: Vec<Wide> = Vec::new();
     wide.par_extend(
         new.par_iter()
-            .with_min_len(64)
+            .with_min_len(min_len(new.len(), PAR_NEW_FACES, 64))
             .filter(|v| mesh.is_vertex_alive(**v))
             .flat_map_iter(|&v| faces_around(mesh, v).filter_map(|c| wide_at(search, c))),
     );

@@ -17,7 +17,6 @@ use crate::flips::lawson_collect;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, MeshError, MeshPart, PartError, Vertex};
-use rayon::prelude::*;
 
 /// Below this many starting edges one core flips them all.
 pub(super) const PARTS_MIN: usize = 256;
@@ -54,30 +53,22 @@ pub(super) fn lawson_in_parts<S: Surface>(
     flipped: &mut Vec<Vertex>,
 ) -> Result<usize, DelaunayError> {
     // A plane through the median of the live stack entries' origins: the parts start with
-    // about as many edges each. The keys and the owners are read on all cores, in order.
-    let alive = |e: Edge| mesh.is_edge_alive(e);
-    let keys: Vec<f64> = stack
-        .par_iter()
-        .with_min_len(1024)
-        .filter(|&&e| alive(e))
-        .filter_map(|&e| positions.get(mesh.origin(e).index()))
-        .map(|p| AXIS.dot(*p))
-        .filter(|k| k.is_finite())
-        .collect();
-    let cut = Slabs::at_key_quantiles(AXIS, keys, 2);
+    // about as many edges each.
+    let live = stack.iter().filter(|e| mesh.is_edge_alive(**e));
+    let origins = live.filter_map(|&e| positions.get(mesh.origin(e).index()));
+    let cut = Slabs::at_quantiles(AXIS, origins, 2);
     let owner = |v: Vertex| match positions.get(v.index()) {
         Some(p) => cut.part(*p),
         None => 2,
     };
     // Each edge goes to the part owning its origin (read now, before the parts edit).
-    let owners: Vec<u8> = stack
-        .par_iter()
-        .with_min_len(1024)
-        .map(|&e| if alive(e) { owner(mesh.origin(e)) } else { 2 })
-        .collect();
     let mut own: [Vec<Edge>; 2] = Default::default();
-    for (&e, o) in stack.iter().zip(owners) {
-        if let Some(list) = own.get_mut(usize::from(o)) {
+    for &e in &stack {
+        if let Some(list) = mesh
+            .is_edge_alive(e)
+            .then(|| own.get_mut(usize::from(owner(mesh.origin(e)))))
+            .flatten()
+        {
             list.push(e);
         }
     }
@@ -141,12 +132,10 @@ impl Slabs {
         points: impl Iterator<Item = &'a DVec3>,
         slabs: usize,
     ) -> Self {
-        let keys = points.map(|p| axis.dot(*p)).filter(|k| k.is_finite());
-        Self::at_key_quantiles(axis, keys.collect(), slabs)
-    }
-
-    /// [`Slabs::at_quantiles`] of the points whose finite keys along `axis` are `keys`.
-    pub(super) fn at_key_quantiles(axis: DVec3, mut keys: Vec<f64>, slabs: usize) -> Self {
+        let mut keys: Vec<f64> = points
+            .map(|p| axis.dot(*p))
+            .filter(|k| k.is_finite())
+            .collect();
         let n = slabs.clamp(1, PLANES_MAX + 1) - 1;
         let mut at = [f64::INFINITY; PLANES_MAX];
         // Each quantile selected in what lies above the one before.

@@ -19,7 +19,6 @@ use glam::DVec3;
 use quadedge::{Mesh, Vertex};
 
 mod certify;
-mod dedup;
 mod halves;
 mod par;
 mod pieces;
@@ -252,22 +251,13 @@ impl<'a, S: Surface> Moved<'a, S> {
             Some(m) => m.to_vec(),
             None => mesh.vertices().collect(),
         };
-        let check = |v: Vertex| -> Result<(), DelaunayError> {
+        for &v in &vertices {
             if v.index() >= mesh.vertex_slots() || !mesh.is_vertex_alive(v) {
                 return Err(DelaunayError::DeadVertex(v));
             }
             if pos(positions, v)? == DVec3::ZERO && surface.is_closed() {
                 return Err(DelaunayError::Outside);
             }
-            Ok(())
-        };
-        // The first refused vertex in order, found on all cores for a long list.
-        let first = match vertices.len() >= par::PAR_MIN {
-            true => par::position_first(&vertices, |v| check(v).is_err()),
-            false => vertices.iter().position(|&v| check(v).is_err()),
-        };
-        if let Some(&v) = first.and_then(|i| vertices.get(i)) {
-            check(v)?;
         }
         let mask = (vertices.len() * 8 > mesh.vertex_slots()).then(|| {
             let mut m = vec![false; mesh.vertex_slots()];

@@ -3,7 +3,6 @@
 //! winding tests. Each gives exactly the serial answer (results are collected in order and
 //! read in order), so the repair is the same for any thread count.
 
-use super::dedup;
 use super::folded_faces;
 use super::pieces::{Pieces, folded_faces_in};
 use crate::check::is_reflex;
@@ -90,17 +89,6 @@ pub(super) fn folds_then_windings<S: Surface>(
     Ok(once)
 }
 
-/// The index of the first of `vertices` that `refused` accepts, tested on all cores.
-pub(super) fn position_first<F>(vertices: &[Vertex], refused: F) -> Option<usize>
-where
-    F: Fn(Vertex) -> bool + Sync,
-{
-    vertices
-        .par_iter()
-        .with_min_len(1024)
-        .position_first(|&v| refused(v))
-}
-
 /// Lawson's starting stack as parts in order (the stack is their concatenation), so that a
 /// stack built on all cores is not copied into one array before [`keep_reflex`] reads it.
 #[derive(Default)]
@@ -136,13 +124,43 @@ pub(super) fn keep_reflex<S: Surface>(
     parts: &Parts,
 ) -> Option<Vec<Edge>> {
     let slices: Vec<&[Edge]> = parts.0.iter().map(Vec::as_slice).collect();
-    // Deduplicated and filtered on all cores, in order (no list of verdicts and no serial
-    // pass over the stack).
-    let keep = |e: Edge| match mesh.is_edge_alive(e) {
-        false => Ok(false),
-        true => is_reflex(surface, mesh, positions, e),
-    };
-    dedup::kept_last_entries(&slices, mesh.quad_slots(), keep).ok()
+    let last = last_entries(&slices, mesh.quad_slots());
+    // Filtered on all cores, in order (no list of verdicts and no serial pass over them).
+    let kept: Result<Vec<Edge>, DelaunayError> = last
+        .par_iter()
+        .with_min_len(512)
+        .filter_map(|&e| match mesh.is_edge_alive(e) {
+            false => None,
+            true => match is_reflex(surface, mesh, positions, e) {
+                Ok(true) => Some(Ok(e)),
+                Ok(false) => None,
+                Err(err) => Some(Err(err)),
+            },
+        })
+        .collect();
+    kept.ok()
+}
+
+/// The last entry of each quad-edge among `slices` (read as one list, the parts of a stack
+/// built on all cores: not copied into one array first), in their order; entries beyond
+/// `quads` slots are dropped. One bit per quad-edge: an eighth of a byte array's cache lines
+/// for this serial pass.
+fn last_entries(slices: &[&[Edge]], quads: usize) -> Vec<Edge> {
+    let mut seen = vec![0u64; quads.div_ceil(64)];
+    let total = slices.iter().map(|s| s.len()).sum::<usize>();
+    let mut last: Vec<Edge> = Vec::with_capacity(total / 2);
+    for &e in slices.iter().rev().flat_map(|s| s.iter().rev()) {
+        let (word, bit) = (e.quad() / 64, 1u64 << (e.quad() % 64));
+        if e.quad() < quads
+            && let Some(s) = seen.get_mut(word)
+            && *s & bit == 0
+        {
+            *s |= bit;
+            last.push(e);
+        }
+    }
+    last.reverse();
+    last
 }
 
 /// Sorts `vertices` and drops repeats. A long list of vertices of a mesh with `slots` vertex
@@ -161,16 +179,25 @@ pub(super) fn sort_dedup(vertices: &mut Vec<Vertex>, slots: usize) {
     vertices.dedup();
 }
 
-/// [`sort_dedup`] through a bit per slot, on all cores; `false` (the list untouched) when a
-/// vertex lies beyond `slots`.
+/// [`sort_dedup`] through a bit per slot; `false` (the list untouched) when a vertex lies
+/// beyond `slots`.
 fn by_bits(vertices: &mut Vec<Vertex>, slots: usize) -> bool {
-    match dedup::sorted_by_bits(vertices, slots) {
-        Some(sorted) => {
-            *vertices = sorted;
-            true
+    let mut bits = vec![0u64; slots.div_ceil(64)];
+    for v in vertices.iter() {
+        match bits.get_mut(v.index() / 64) {
+            Some(word) => *word |= 1 << (v.index() % 64),
+            None => return false,
         }
-        None => false,
     }
+    vertices.clear();
+    for (k, &word) in bits.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            vertices.push(Vertex::new(64 * k as u32 + w.trailing_zeros()));
+            w &= w - 1;
+        }
+    }
+    true
 }
 
 /// Appends to `out` the star and link edges ([`star_and_link`]) of every live vertex of
@@ -241,5 +268,40 @@ mod tests {
         let mut empty = Vec::new();
         sort_dedup(&mut empty, 0);
         assert!(empty.is_empty());
+    }
+
+    /// The last entry of each quad-edge, read off the parts of a stack (empty parts
+    /// included), is what one reverse pass over the whole stack keeps; entries beyond the
+    /// slots are dropped.
+    #[test]
+    fn last_entries_of_parts_are_those_of_the_whole_stack() {
+        let mut rng = Rng::new(5);
+        let quads = 300;
+        let parts = Parts(
+            [0, 40, 0, 700, 13]
+                .iter()
+                .map(|&n| {
+                    let mut part: Vec<Edge> = (0..n)
+                        .map(|_| Edge::of_quad(rng.below(quads) as u32).sym())
+                        .collect();
+                    part.push(Edge::of_quad(quads as u32 + 3));
+                    part
+                })
+                .collect(),
+        );
+        let whole = parts.0.concat();
+        let mut expected: Vec<Edge> = Vec::new();
+        for (i, &e) in whole.iter().enumerate() {
+            let later = whole[i + 1..].iter().any(|f| f.quad() == e.quad());
+            if e.quad() < quads && !later {
+                expected.push(e);
+            }
+        }
+        assert!(expected.len() > 200 && expected.len() < 300);
+        assert_eq!(last_entries(&[whole.as_slice()], quads), expected);
+        let slices: Vec<&[Edge]> = parts.0.iter().map(Vec::as_slice).collect();
+        assert_eq!(last_entries(&slices, quads), expected);
+        assert_eq!(parts.len(), whole.len());
+        assert_eq!(parts.concat(), whole);
     }
 }

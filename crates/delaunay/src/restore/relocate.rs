@@ -92,10 +92,11 @@ pub(super) fn relocate_folded<S: Surface>(
         if let Some(err) = p0.error.take().or(p1.error.take()) {
             return Err(err);
         }
-        for p in [&p0, &p1] {
-            relocated.extend_from_slice(&p.relocated);
-            touched.stars.extend_from_slice(&p.touched.stars);
-            touched.flipped.extend_from_slice(&p.touched.flipped);
+        for p in [&mut p0, &mut p1] {
+            // The first lists are taken as they are, the others copied after them.
+            append(&mut relocated, &mut p.relocated);
+            append(&mut touched.stars, &mut p.touched.stars);
+            append(&mut touched.flipped, &mut p.touched.flipped);
             spent += p.stats.relocated;
             stats.flips += p.stats.flips;
             stats.relocated += p.stats.relocated;
@@ -116,6 +117,15 @@ pub(super) fn relocate_folded<S: Surface>(
     touched.stars.extend_from_slice(&also.stars);
     touched.flipped.extend_from_slice(&also.flipped);
     Ok((relocated, touched))
+}
+
+/// `from` moved to the end of `to`: taken whole when `to` is empty (no copy).
+fn append(to: &mut Vec<Vertex>, from: &mut Vec<Vertex>) {
+    if to.is_empty() {
+        std::mem::swap(to, from);
+    } else {
+        to.append(from);
+    }
 }
 
 /// [`relocate_folded`] on one core.

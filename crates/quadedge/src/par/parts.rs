@@ -18,7 +18,7 @@
 //! function) gets a mesh that depends on timing, never undefined behaviour.
 
 use crate::journal::{Change, FlipRecord};
-use crate::undo::{Target, Write};
+use crate::undo::Write;
 use crate::{Edge, Face, Mesh, MeshError, Vertex};
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use dissolve::Freed;
@@ -440,7 +440,7 @@ impl Mesh {
         let writes = self.undo.rec.as_deref_mut().map(|r| &mut r.writes);
         let changes = self.journal.as_mut().map(|j| &mut j.changes);
         let apart = writes1.len().min(changes1.len()) >= APPEND_APART;
-        let append_writes = || writes.map(|w| w.append(&mut writes1));
+        let append_writes = || writes.map(|w| append_copies(w, &mut writes1));
         let append_changes = || changes.map(|c| c.append(&mut changes1));
         if apart {
             rayon::join(append_writes, append_changes);
@@ -463,37 +463,9 @@ impl Mesh {
     }
 }
 
-impl Mesh {
-    /// [`Mesh::push_freed`], recorded in the undo log when `log`.
-    fn push_freed_logged(&mut self, log: bool, freed: &Freed) {
-        if log {
-            self.push_freed::<true>(freed);
-        } else {
-            self.push_freed::<false>(freed);
-        }
-    }
-
-    /// The ids a part freed onto the free lists, in order, and the live counts down by as
-    /// many.
-    fn push_freed<const LOG: bool>(&mut self, freed: &Freed) {
-        let lists = [
-            (Target::FreeVertices, &freed.vertices, self.live_vertices),
-            (Target::FreeQuads, &freed.quads, self.live_quads),
-            (Target::FreeFaces, &freed.faces, self.live_faces),
-        ];
-        for (list, ids, live) in lists {
-            if ids.is_empty() {
-                continue;
-            }
-            for &id in ids {
-                self.push_free::<LOG>(list, id);
-            }
-            self.set_live::<LOG>(list, live - ids.len() as u32);
-        }
-    }
-}
-
 mod dissolve;
+mod merge;
+use merge::append_copies;
 mod moving;
 #[cfg(test)]
 mod tests;

@@ -82,6 +82,7 @@ pub mod internals {
     pub use crate::brio::{Rounds, brio_rounds, hash as brio_hash};
     pub use crate::hint::HintGrid;
     pub use crate::morton::{MortonFrame, refine_runs};
+    pub use crate::remove::remove_many_in_parts_within;
 }
 
 /// The README's example, compiled and run as a doc test.

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 
 mod parts;
 mod read;
-pub use parts::remove_many_in_parts;
+pub use parts::{remove_many_in_parts, remove_many_in_parts_within};
 
 /// What a removal did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub fn remove<S: Surface>(
         pos(positions, u)?;
     }
     let planned = with_plan(|plan| {
-        if !plan_removal(surface, mesh, positions, v, plan)? {
+        if !plan_removal(surface, None::<(&S, f64)>, mesh, positions, v, plan)? {
             return Ok(None);
         }
         // Every decision is taken: the ear flips join corners that are not connected, the
@@ -197,8 +197,14 @@ fn with_plan<T>(f: impl FnOnce(&mut RemovalPlan) -> T) -> T {
 /// the plan cannot settle the removal (no Delaunay ear, an ear whose diagonal exists already,
 /// a degree above [`EAR_TEST_MAX_DEGREE`], a hole edge that is not locally Delaunay): the
 /// caller then takes the general path.
-fn plan_removal<S: Surface, R: StarRead>(
+///
+/// `within`: a second surface and a reach, when it returns the same value as `surface` for
+/// every test whose points have each coordinate within the reach (a static filter). A star
+/// whose link and apexes (every point the plan's tests read) are all within it is planned
+/// with that surface: the same decisions.
+fn plan_removal<S: Surface, F: Surface, R: StarRead>(
     surface: &S,
+    within: Option<(&F, f64)>,
     mesh: &R,
     positions: &[DVec3],
     v: Vertex,
@@ -215,6 +221,10 @@ fn plan_removal<S: Surface, R: StarRead>(
     if !first.is_valid() {
         return Ok(false);
     }
+    // Every point the tests read is within the filter's reach (a NaN is not).
+    let reach = within.map_or(f64::NAN, |(_, r)| r);
+    let inside = |p: DVec3| p.abs().cmple(DVec3::splat(reach)).all();
+    let mut near = within.is_some();
     let mut e = first;
     loop {
         let u = mesh.dest(e);
@@ -231,6 +241,7 @@ fn plan_removal<S: Surface, R: StarRead>(
             Some(w) => Some(pos(positions, w)?),
             None => None,
         };
+        near = near && inside(pu) && apex.is_none_or(inside);
         plan.link.push((u, pu, apex));
         if plan.link.len() > EAR_TEST_MAX_DEGREE {
             return Ok(false);
@@ -243,6 +254,15 @@ fn plan_removal<S: Surface, R: StarRead>(
     if plan.link.len() < 3 {
         return Ok(false);
     }
+    Ok(match within {
+        Some((filtered, _)) if near => settle(filtered, mesh, plan),
+        _ => settle(surface, mesh, plan),
+    })
+}
+
+/// The rest of [`plan_removal`], on the star's link as gathered in `plan`: the ears, then the
+/// hole's check. Reads no position but the plan's.
+fn settle<S: Surface, R: StarRead>(surface: &S, mesh: &R, plan: &mut RemovalPlan) -> bool {
     let untested = Failed {
         a: 0,
         c: 0,
@@ -253,12 +273,12 @@ fn plan_removal<S: Surface, R: StarRead>(
     while plan.ring.len() > 3 {
         let d = plan.ring.len();
         let Some(b) = planned_ear(surface, plan) else {
-            return Ok(false);
+            return false;
         };
         let (a, c) = (plan.index[(b + d - 1) % d], plan.index[(b + 1) % d]);
         // The flip joins the ear's outer corners: refused if they are joined already.
         if mesh.joined(plan.link[a].0, plan.link[c].0) {
-            return Ok(false);
+            return false;
         }
         plan.ears.push(plan.ring[b].0);
         plan.triangles.push([a, plan.index[b], c]);
@@ -277,7 +297,7 @@ fn plan_removal<S: Surface, R: StarRead>(
     // and each link edge against the apex beyond it.
     let last = plan.triangles[plan.triangles.len() - 1].map(|i| plan.link[i].1);
     if surface.orient(last[0], last[1], last[2]) <= 0.0 {
-        return Ok(false);
+        return false;
     }
     let n = plan.link.len();
     for tri in &plan.triangles {
@@ -290,12 +310,12 @@ fn plan_removal<S: Surface, R: StarRead>(
                 let z = tri[(k + 2) % 3];
                 let [px, py, pz] = [x, y, z].map(|i| plan.link[i].1);
                 if surface.in_circle(px, py, pz, w) > 0.0 {
-                    return Ok(false);
+                    return false;
                 }
             }
         }
     }
-    Ok(true)
+    true
 }
 
 /// [`delaunay_ear`] of the plan's ring (the same corner), without testing again an ear

@@ -52,6 +52,24 @@ pub fn remove_many_in_parts<S: Surface>(
     positions: &[DVec3],
     vertices: &[Vertex],
 ) -> Result<(), BatchError> {
+    remove_many_in_parts_within(surface, None::<(&S, f64)>, mesh, positions, vertices)
+}
+
+/// [`remove_many_in_parts`] whose parts plan a star with `within`'s surface when every point
+/// the plan tests (the link and the apexes beyond it) has each coordinate within its reach.
+/// That surface must return `surface`'s value, bit for bit, for every orientation and circle
+/// test of such points (a static filter): the mesh is then exactly [`remove_many_in_parts`]'s.
+/// The vertices left to one core take `surface`.
+///
+/// # Errors
+/// As [`remove_many_in_parts`].
+pub fn remove_many_in_parts_within<S: Surface, F: Surface>(
+    surface: &S,
+    within: Option<(&F, f64)>,
+    mesh: &mut Mesh,
+    positions: &[DVec3],
+    vertices: &[Vertex],
+) -> Result<(), BatchError> {
     let order = removal_order(surface, mesh, positions, vertices)?;
     let mut done = vec![Vertex::INVALID; vertices.len()];
     // Input indices, in the batch's order.
@@ -61,7 +79,8 @@ pub fn remove_many_in_parts<S: Surface>(
     let rest = if sorted.len() < PARTS_MIN || !surface.is_closed() {
         sorted
     } else {
-        in_parts(surface, mesh, positions, vertices, &sorted, &mut done)
+        let batch = (vertices, &sorted[..]);
+        in_parts(surface, within, mesh, positions, batch, &mut done)
     };
     remove_in_order(surface, mesh, positions, vertices, rest, done)
 }
@@ -75,12 +94,12 @@ struct PartOut {
 
 /// The parts' removals; marks them in `done` and returns the input indices left, in the
 /// batch's order.
-fn in_parts<S: Surface>(
+fn in_parts<S: Surface, F: Surface>(
     surface: &S,
+    within: Option<(&F, f64)>,
     mesh: &mut Mesh,
     positions: &[DVec3],
-    vertices: &[Vertex],
-    sorted: &[u32],
+    (vertices, sorted): (&[Vertex], &[u32]),
     done: &mut [Vertex],
 ) -> Vec<u32> {
     let key = |v: Vertex| AXIS.dot(positions[v.index()]);
@@ -100,7 +119,7 @@ fn in_parts<S: Surface>(
         let mut plan = RemovalPlan::default();
         for &k in &own[usize::from(part.part())] {
             let v = vertices[sorted[k as usize] as usize];
-            match remove_in_part(surface, part, positions, v, &mut plan) {
+            match remove_in_part((surface, within), part, positions, v, &mut plan) {
                 true => out.removed.push(k),
                 false => out.left.push(k),
             }
@@ -132,14 +151,17 @@ fn median(keys: impl Iterator<Item = f64>) -> f64 {
 /// with finite positions ([`super::read::StarRead::may_plan`]), and the plan settles
 /// it (Delaunay ears, the hole Delaunay): the planned ear flips, then the dissolve. `false`
 /// (the mesh unchanged) otherwise.
-fn remove_in_part<S: Surface, O: Fn(Vertex) -> u8 + Sync>(
-    surface: &S,
+fn remove_in_part<S: Surface, F: Surface, O: Fn(Vertex) -> u8 + Sync>(
+    (surface, within): (&S, Option<(&F, f64)>),
     part: &mut MeshPart<'_, O>,
     positions: &[DVec3],
     v: Vertex,
     plan: &mut RemovalPlan,
 ) -> bool {
-    if !matches!(plan_removal(surface, part, positions, v, plan), Ok(true)) {
+    if !matches!(
+        plan_removal(surface, within, part, positions, v, plan),
+        Ok(true)
+    ) {
         return false;
     }
     for &e in &plan.ears {
@@ -156,3 +178,6 @@ fn remove_in_part<S: Surface, O: Fn(Vertex) -> u8 + Sync>(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod within_tests;

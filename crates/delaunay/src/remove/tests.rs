@@ -80,7 +80,7 @@ fn compare<S: Surface>(surface: &S, mesh: &Mesh, positions: &[DVec3]) -> (usize,
         if !surface.is_closed() && mesh.is_boundary_vertex(v) {
             continue;
         }
-        let fast = plan_removal(surface, mesh, positions, v, &mut plan).unwrap();
+        let fast = plan_removal(surface, None::<(&S, f64)>, mesh, positions, v, &mut plan).unwrap();
         let reference = reference_plan(surface, mesh, positions, v);
         assert_eq!(fast, reference.is_some(), "vertex {v:?}");
         if let Some((ears, triangles)) = reference {

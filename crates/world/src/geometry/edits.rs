@@ -8,10 +8,12 @@
 //! journal replayed into the layers and are versions stamped, so a failure leaves the world
 //! `==` to what it was, with the same versions.
 
+use super::bounded::{BoundedSphere, REACH};
 use super::report::EditReport;
 use super::{EditError, Geometry, POSITION_NAME, fault};
 use crate::World;
 use crate::edit::start_edit;
+use delaunay::internals::remove_many_in_parts_within;
 use delaunay::{DelaunayError, RestoreOptions, RestoreStats};
 use glam::DVec3;
 use layers::{Layer, VertexKind};
@@ -415,8 +417,11 @@ impl World {
             report,
             |g, mesh, positions| {
                 let r = match g {
-                    Geometry::Sphere { .. } => {
-                        delaunay::remove_many_in_parts(&delaunay::Sphere, mesh, positions, gone)
+                    Geometry::Sphere { radius } => {
+                        // The static filter for stars within the reach (the same values).
+                        let within = Some((&BoundedSphere::new(radius * REACH), radius * REACH));
+                        let sphere = &delaunay::Sphere;
+                        remove_many_in_parts_within(sphere, within, mesh, positions, gone)
                     }
                     Geometry::Plane => {
                         delaunay::remove_many_in_parts(&delaunay::Plane, mesh, positions, gone)

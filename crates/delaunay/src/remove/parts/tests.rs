@@ -70,7 +70,15 @@ fn both_parts_remove_and_the_seam_is_left_to_the_serial_pass() {
         let sorted: Vec<u32> = order.iter().map(|&(_, i)| i).collect();
         let mut m = mesh.clone();
         let mut done = vec![Vertex::INVALID; victims.len()];
-        let left = in_parts(&Sphere, &mut m, &pos, &victims, &sorted, &mut done);
+        let batch = (&victims[..], &sorted[..]);
+        let left = in_parts(
+            &Sphere,
+            None::<(&Sphere, f64)>,
+            &mut m,
+            &pos,
+            batch,
+            &mut done,
+        );
         let removed = done.iter().filter(|v| v.is_valid()).count();
         assert_eq!(removed + left.len(), victims.len());
         assert!(

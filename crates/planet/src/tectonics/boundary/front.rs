@@ -197,12 +197,14 @@ pub(super) fn find_overlaps(
         found.extend(landed.iter().filter_map(|(_, hit, _)| *hit));
         // The next row: the unvisited neighbours on their plate of the probes whose overlap
         // the stage acts on, or that do not overlap and missed fewer than `MISSES` rows
-        // running; each reached from the first of them in row order.
+        // running; each reached from the first of them in row order. The last rows (a few
+        // dozen probes) on this core: a split would only wake the other.
         let seen_now = &seen[..];
         let mut next: Vec<(Vertex, u32)> = row
             .par_iter()
             .zip(&landed)
             .enumerate()
+            .with_min_len(WALK_CHUNK)
             .filter(|(_, (p, (_, hit, acts)))| *acts || (hit.is_none() && p.misses < MISSES))
             .flat_map_iter(|(k, (p, _))| {
                 let a = plate[p.vertex.index()];

@@ -23,17 +23,25 @@ fn triangles(mesh: &Mesh) -> Vec<[u32; 3]> {
 /// around a great circle (a strip: most victims have a victim neighbour).
 fn batches(n: usize, seed: u64) -> (Mesh, Vec<DVec3>, [Vec<Vertex>; 2]) {
     let (mesh, pos) = sphere::fibonacci_sphere(n, 1.0, 0.3, seed).unwrap();
+    let victims = victims(&mesh, &pos, seed);
+    (mesh, pos, victims)
+}
+
+/// Every fourth vertex (drawn from `seed`), and every vertex within 0.08 radii of a great
+/// circle, on a sphere of any radius.
+pub(super) fn victims(mesh: &Mesh, pos: &[DVec3], seed: u64) -> [Vec<Vertex>; 2] {
     let mut rng = testkit::Rng::new(seed);
     let random: Vec<Vertex> = mesh
         .vertices()
         .filter(|_| rng.next_u64().is_multiple_of(4))
         .collect();
     let normal = DVec3::new(0.3, 0.8, -0.52).normalize();
+    let r = pos[0].length();
     let strip: Vec<Vertex> = mesh
         .vertices()
-        .filter(|v| normal.dot(pos[v.index()]).abs() < 0.08)
+        .filter(|v| (normal.dot(pos[v.index()]) / r).abs() < 0.08)
         .collect();
-    (mesh, pos, [random, strip])
+    [random, strip]
 }
 
 #[test]

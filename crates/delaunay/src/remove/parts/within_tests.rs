@@ -62,22 +62,6 @@ impl Surface for Filter {
     }
 }
 
-/// Every fourth vertex and a strip around a great circle.
-fn victims(mesh: &Mesh, pos: &[DVec3], seed: u64) -> [Vec<Vertex>; 2] {
-    let mut rng = testkit::Rng::new(seed);
-    let random: Vec<Vertex> = mesh
-        .vertices()
-        .filter(|_| rng.next_u64().is_multiple_of(4))
-        .collect();
-    let normal = DVec3::new(0.3, 0.8, -0.52).normalize();
-    let r = pos[0].length();
-    let strip: Vec<Vertex> = mesh
-        .vertices()
-        .filter(|v| (normal.dot(pos[v.index()]) / r).abs() < 0.08)
-        .collect();
-    [random, strip]
-}
-
 /// Removes `victims` with and without the filter (reach `reach`) on 1, 2 and 4 threads: the
 /// same mesh every time. Returns the filter's tests and exact-path tests.
 fn same_mesh(mesh: &Mesh, pos: &[DVec3], victims: &[Vertex], reach: f64) -> (usize, usize) {
@@ -103,7 +87,7 @@ fn the_filtered_removal_gives_the_same_mesh() {
     // nearly every star.
     for (n, radius, seed) in [(6000, 6371.0, 1), (5000, 1.0, 2)] {
         let (mesh, pos) = sphere::fibonacci_sphere(n, radius, 0.3, seed).unwrap();
-        for v in victims(&mesh, &pos, seed) {
+        for v in super::tests::victims(&mesh, &pos, seed) {
             let (tests, _) = same_mesh(&mesh, &pos, &v, radius * (1.0 + 1e-6));
             assert!(tests > 10 * v.len(), "{tests} tests for {}", v.len());
         }
@@ -112,7 +96,7 @@ fn the_filtered_removal_gives_the_same_mesh() {
     let (mut mesh, pos) = sphere::icosphere(5, 6371.0).unwrap();
     crate::make_delaunay(&Sphere, &mut mesh, &pos).unwrap();
     let mut exact = 0;
-    for v in victims(&mesh, &pos, 3) {
+    for v in super::tests::victims(&mesh, &pos, 3) {
         exact += same_mesh(&mesh, &pos, &v, 6371.0 * (1.0 + 1e-6)).1;
     }
     assert!(exact > 100, "{exact} tests on the exact path");
@@ -125,7 +109,7 @@ fn stars_beyond_the_reach_take_the_surface() {
     // point beyond its reach, and the mesh is the same.
     let radius = 6371.0;
     let (mesh, pos) = sphere::fibonacci_sphere(6000, radius, 0.3, 7).unwrap();
-    for v in victims(&mesh, &pos, 7) {
+    for v in super::tests::victims(&mesh, &pos, 7) {
         let (tests, _) = same_mesh(&mesh, &pos, &v, 0.7 * radius);
         assert!(tests > 0);
     }

@@ -48,6 +48,45 @@ pub fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, OutOfMemory> {
     Ok(v)
 }
 
+/// The indices of the set bits of `words` (bit `i % 64` of word `i / 64`), in increasing
+/// order: how a bit per element slot is read back as a sorted list with no sort.
+pub fn set_bits<I: IntoIterator<Item = u64>>(words: I) -> SetBits<I::IntoIter> {
+    SetBits {
+        words: words.into_iter(),
+        next_base: 0,
+        base: 0,
+        word: 0,
+    }
+}
+
+/// The iterator of [`set_bits`].
+#[derive(Clone, Debug)]
+pub struct SetBits<I> {
+    words: I,
+    /// The index of bit 0 of the next word to load.
+    next_base: usize,
+    /// The index of bit 0 of `word`.
+    base: usize,
+    /// The bits of the current word not yet given.
+    word: u64,
+}
+
+impl<I: Iterator<Item = u64>> Iterator for SetBits<I> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word == 0 {
+            self.word = self.words.next()?;
+            self.base = self.next_base;
+            self.next_base += 64;
+        }
+        let i = self.base + self.word.trailing_zeros() as usize;
+        self.word &= self.word - 1;
+        Some(i)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +101,24 @@ mod tests {
         let v = try_filled(5, 7u32).unwrap();
         assert_eq!(v, [7; 5]);
         assert_eq!(try_vec::<u32>(9).unwrap().capacity(), 9);
+    }
+
+    #[test]
+    fn set_bits_gives_the_set_indices_in_order() {
+        let words = [0b1001, 0, 1 << 63, u64::MAX];
+        let got: Vec<usize> = set_bits(words.iter().copied()).collect();
+        let mut want = vec![0, 3, 64 + 64 + 63];
+        want.extend(192..256);
+        assert_eq!(got, want);
+        assert_eq!(set_bits([]).count(), 0);
+        assert_eq!(set_bits([0, 0]).count(), 0);
+        // Against a bit-by-bit reading of arbitrary words.
+        let words: Vec<u64> = (0..50u64)
+            .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (k << 7))
+            .collect();
+        let slow: Vec<usize> = (0..64 * words.len())
+            .filter(|&i| words[i / 64] >> (i % 64) & 1 == 1)
+            .collect();
+        assert_eq!(set_bits(words.iter().copied()).collect::<Vec<_>>(), slow);
     }
 }

@@ -10,6 +10,7 @@ use crate::covering::winding;
 use crate::flips::star_and_link;
 use crate::{DelaunayError, Surface};
 use glam::DVec3;
+use quadedge::internals::set_bits;
 use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
 
@@ -190,13 +191,7 @@ fn by_bits(vertices: &mut Vec<Vertex>, slots: usize) -> bool {
         }
     }
     vertices.clear();
-    for (k, &word) in bits.iter().enumerate() {
-        let mut w = word;
-        while w != 0 {
-            vertices.push(Vertex::new(64 * k as u32 + w.trailing_zeros()));
-            w &= w - 1;
-        }
-    }
+    vertices.extend(set_bits(bits.iter().copied()).map(|i| Vertex::new(i as u32)));
     true
 }
 

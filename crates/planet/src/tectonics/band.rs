@@ -4,6 +4,7 @@
 
 use super::NO_PLATE;
 use glam::DVec3;
+use quadedge::internals::set_bits;
 use quadedge::{Edge, Face, Mesh, Vertex};
 use rayon::prelude::*;
 
@@ -88,7 +89,7 @@ fn in_edge_order(mesh: &Mesh, edges: &mut Vec<Edge>) {
         }
     }
     edges.clear();
-    edges.extend(set_bits(bits.into_iter()).map(Edge::of_quad));
+    edges.extend(set_bits(bits).map(|q| Edge::of_quad(q as u32)));
 }
 
 /// `band`, the [`boundary_edges`] before an edit, brought up to date after it: the
@@ -139,7 +140,7 @@ pub(super) fn shore(mesh: &Mesh, gone: &[Vertex]) -> Vec<Vertex> {
         }
     }
     set_bits(near.iter().zip(&out_of).map(|(&n, &o)| n & !o))
-        .map(Vertex::new)
+        .map(|i| Vertex::new(i as u32))
         .collect()
 }
 
@@ -166,18 +167,9 @@ pub(super) fn sides(mesh: &Mesh, edges: &[Edge]) -> Vec<Face> {
             bits[f.index() / 64] |= 1 << (f.index() % 64);
         }
     }
-    set_bits(bits.iter().copied()).map(Face::new).collect()
-}
-
-/// The indices of the set bits of `words` (bit `i % 64` of word `i / 64`), in increasing order.
-fn set_bits(words: impl Iterator<Item = u64>) -> impl Iterator<Item = u32> {
-    words.enumerate().flat_map(|(w, word)| {
-        std::iter::successors((word != 0).then_some(word), |&b| {
-            let rest = b & (b - 1);
-            (rest != 0).then_some(rest)
-        })
-        .map(move |b| (w * 64) as u32 + b.trailing_zeros())
-    })
+    set_bits(bits.iter().copied())
+        .map(|i| Face::new(i as u32))
+        .collect()
 }
 
 /// The vertex nearest to `q`, by a greedy walk from `v` to ever nearer neighbours. On a

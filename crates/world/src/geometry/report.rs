@@ -1,6 +1,7 @@
 //! [`EditReport`]: what a geometric world operation changed, so derived data (edge lengths,
 //! face areas, boundary flags) can be refreshed in time proportional to the change.
 
+use quadedge::internals::set_bits;
 use quadedge::{Change, Edge, Face, Mesh, Vertex};
 
 /// What an operation changed, read off the mesh's change journal. Each list is sorted and
@@ -142,13 +143,7 @@ fn sorted_unique<T: Copy + Ord>(
         bits[i / 64] |= 1 << (i % 64);
     }
     ids.clear();
-    for (w, &word) in bits.iter().enumerate() {
-        let mut b = word;
-        while b != 0 {
-            ids.push(id(w * 64 + b.trailing_zeros() as usize));
-            b &= b - 1;
-        }
-    }
+    ids.extend(set_bits(bits.iter().copied()).map(id));
     ids
 }
 

@@ -4,6 +4,7 @@
 
 #[cfg(any(doc, test))]
 use crate::tectonics::band;
+use quadedge::internals::set_bits;
 use quadedge::{Mesh, Vertex};
 
 /// One bit per vertex slot: the neighbours of `vertices`.
@@ -34,15 +35,9 @@ pub(super) fn shore(
     for &v in gone {
         near[v.index() / 64] &= !(1 << (v.index() % 64));
     }
-    let mut shore = Vec::new();
-    for (w, &word) in near.iter().enumerate() {
-        let mut b = word;
-        while b != 0 {
-            shore.push(Vertex::new((w * 64) as u32 + b.trailing_zeros()));
-            b &= b - 1;
-        }
-    }
-    shore
+    set_bits(near.iter().copied())
+        .map(|i| Vertex::new(i as u32))
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Where the regions meet: the band of vertices with a neighbour in another region, found
 //! by one pass over the edges, or from the last band and the stars a repair changed.
 
+use quadedge::internals::set_bits;
 use quadedge::{Edge, Mesh, Vertex};
 use rayon::prelude::*;
 
@@ -83,12 +84,6 @@ fn sorted_once(parts: &[Vec<Vertex>], slots: usize) -> Vec<Vertex> {
         bits[word] |= bit;
     }
     let mut out = Vec::with_capacity(count);
-    for (k, &word) in bits.iter().enumerate() {
-        let mut w = word;
-        while w != 0 {
-            out.push(Vertex::new(64 * k as u32 + w.trailing_zeros()));
-            w &= w - 1;
-        }
-    }
+    out.extend(set_bits(bits.iter().copied()).map(|i| Vertex::new(i as u32)));
     out
 }

@@ -17,7 +17,8 @@
 //! which one group's vertices are queued does not depend on the others': the groups run on
 //! all cores and the field is the same bit for bit as one queue over everything, whatever the
 //! thread count. The arrays are kept from one sweep to the next ([`Sweep`]) and only the
-//! vertices a sweep reached are reset, so a sweep costs what it reaches, not the mesh's size.
+//! vertices a sweep reached are reset (none when its reader cleared them as it read them,
+//! [`Sweep::clear`]), so a sweep costs what it reaches, not the mesh's size.
 
 mod clusters;
 

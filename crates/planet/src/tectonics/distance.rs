@@ -17,7 +17,8 @@
 //! which one group's vertices are queued does not depend on the others': the groups run on
 //! all cores and the field is the same bit for bit as one queue over everything, whatever the
 //! thread count. The arrays are kept from one sweep to the next ([`Sweep`]) and only the
-//! vertices a sweep reached are reset, so a sweep costs what it reaches, not the mesh's size.
+//! vertices a sweep reached are reset (none when its reader cleared them as it read them,
+//! [`Sweep::clear`]), so a sweep costs what it reaches, not the mesh's size.
 
 mod clusters;
 
@@ -226,25 +227,29 @@ impl Sweep {
         };
         let mut reach = std::mem::take(&mut self.reach);
         reach.clear();
-        reach.extend(
-            sources
-                .iter()
-                .map(|s| Reach::new(s.point, chord(limit_km(s)))),
-        );
+        // The limits of consecutive sources are mostly the same (all of them for
+        // [`Sweep::run`]): the last one's chord (and its squares) kept, not taken again.
+        let mut last: Option<(u64, Reach)> = None;
+        reach.extend(sources.iter().map(|s| {
+            let km = limit_km(s).to_bits();
+            match last {
+                Some((k, r)) if k == km => Reach {
+                    point: s.point,
+                    ..r
+                },
+                _ => {
+                    last.insert((km, Reach::new(s.point, chord(f64::from_bits(km)))))
+                        .1
+                }
+            }
+        }));
         self.tags.clear();
         self.tags.extend(sources.iter().map(|s| s.tag));
         let groups = match region {
             // One group per region: plates give the cores enough groups.
             Some(r) => {
-                // Each source's region read once (not at every comparison of the sort).
-                let mut keyed: Vec<(u32, u32)> = (sources.iter().zip(0..))
-                    .map(|(s, i)| (r[s.vertex.index()], i))
-                    .collect();
-                keyed.sort_unstable();
-                keyed
-                    .chunk_by(|a, b| a.0 == b.0)
-                    .map(|g| g.iter().map(|k| k.1).collect())
-                    .collect()
+                let of: Vec<u32> = sources.iter().map(|s| r[s.vertex.index()]).collect();
+                clusters::by_region(&of)
             }
             None => clusters::groups(&reach),
         };
@@ -262,6 +267,23 @@ impl Sweep {
     /// for a caller with a core to spare before it: the field reads "none" everywhere.
     pub fn forget(&mut self) {
         self.reset(0);
+    }
+
+    /// Clears slot `i` (it reads "none" from now on): for a caller that reads the slots of a
+    /// sweep once each, on all cores, and clears them as it goes ([`Sweep::cleared`]).
+    pub fn clear(&self, i: usize) {
+        if let Some(s) = self.slots.get(i)
+            && s.src.load(Relaxed) != NONE
+        {
+            s.key.store(f64::INFINITY.to_bits(), Relaxed);
+            s.src.store(NONE, Relaxed);
+        }
+    }
+
+    /// After [`Sweep::clear`] of every slot below `n`: the next sweep (or
+    /// [`Sweep::forget`]) resets only what the last one reached from `n` on.
+    pub fn cleared(&mut self, n: usize) {
+        self.reached.retain(|&v| v as usize >= n);
     }
 
     /// Grows the arrays to `n` slots and clears what the last sweep reached.

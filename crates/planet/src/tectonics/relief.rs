@@ -113,7 +113,7 @@ pub(super) fn step(
     };
     let err = world_err("relief");
     let tx = world.transaction();
-    {
+    let slots = {
         let mesh = tx.mesh().map_err(&err)?;
         let crust = tx.read(&CRUST).map_err(&err)?;
         let plate = tx.read(&PLATE).map_err(&err)?;
@@ -130,7 +130,12 @@ pub(super) fn step(
         );
         let out = (age, h, kind);
         let read = (crust.as_slice(), plate.as_slice(), pos.as_slice());
-        relieve_all(&mesh, read, &fronts, field, out, params);
+        relieve_all(&mesh, read, &fronts, field, out, params)
+    };
+    // The sweep's slots were cleared as they were read: nothing left for the next sweep
+    // (the accretion's, often in this step) to reset.
+    if refresh {
+        sweep.cleared(slots);
     }
     tx.commit().map_err(err)?;
     Ok(seen)
@@ -259,7 +264,8 @@ fn fronts(
 
 /// Every live vertex ages by a step and takes its relief step, on all cores, in its age,
 /// elevation and orogeny (`out`): erosion or damping ([`erode`]), then the uplift or trench
-/// of its front as swept this step (kept in the field) or as the field carries it.
+/// of its front as swept this step (kept in the field) or as the field carries it. A sweep
+/// read is cleared slot by slot below the count of slots it returns ([`Sweep::cleared`]).
 fn relieve_all(
     mesh: &Mesh,
     read: (&[u8], &[u32], &[DVec3]),
@@ -267,8 +273,9 @@ fn relieve_all(
     field: &mut Field,
     out: (&mut [f32], &mut [f32], &mut [u8]),
     params: &Params,
-) {
+) -> usize {
     let ((crust, plate, pos), (age, h, kind)) = (read, out);
+    let slots = h.len();
     let dt = params.time_step_myr as f32;
     let decay = ((-dt / EROSION_MYR).exp(), (-dt / DAMPING_MYR).exp());
     // The diving side beyond a trench, and farther than it comes before the next sweep,
@@ -286,6 +293,9 @@ fn relieve_all(
         .with_min_len(4096)
         .for_each(|(i, (((z, a), k), (fd, fh)))| {
             if !mesh.is_vertex_alive(Vertex::new(i as u32)) {
+                if let Some((sweep, _)) = fronts.swept {
+                    sweep.clear(i);
+                }
                 return;
             }
             *a += dt;
@@ -313,6 +323,7 @@ fn relieve_all(
                         }
                     };
                     (*fd, *fh) = Field::keep(dist, kept, plate[i], *a);
+                    sweep.clear(i);
                 }
                 _ => match Field::carried(*fd, *fh, plate[i], *a, fronts.elapsed) {
                     Carried::None => {}
@@ -333,6 +344,7 @@ fn relieve_all(
             }
             *z = z.clamp(LOWEST_M, HIGHEST_M);
         });
+    slots
 }
 
 /// The arc (km) between two points of a sphere, told only when under a trench's width:

@@ -85,6 +85,37 @@ pub(super) fn groups(reach: &[Reach]) -> Vec<Vec<u32>> {
     groups
 }
 
+/// The sources (indices into `of`, each source's region) in one group per region: the
+/// regions in increasing order, each group's sources in increasing order. Counted into
+/// place when the region values are small (plates), sorted otherwise.
+pub(super) fn by_region(of: &[u32]) -> Vec<Vec<u32>> {
+    let top = of.iter().copied().max().map_or(0, |m| m as usize);
+    if top > 4 * of.len() + 1024 {
+        let mut keyed: Vec<(u32, u32)> = of.iter().copied().zip(0..).collect();
+        keyed.sort_unstable();
+        return keyed
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|g| g.iter().map(|k| k.1).collect())
+            .collect();
+    }
+    // Each region value's source count, then its group.
+    let mut group = vec![0u32; top + 1];
+    for &r in of {
+        group[r as usize] += 1;
+    }
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    for g in &mut group {
+        if *g > 0 {
+            groups.push(Vec::with_capacity(*g as usize));
+            *g = groups.len() as u32 - 1;
+        }
+    }
+    for (i, &r) in (0..).zip(of) {
+        groups[group[r as usize] as usize].push(i);
+    }
+    groups
+}
+
 /// `x` rounded down, for `|x|` within a few millions (no library call).
 fn floor(x: f64) -> i64 {
     let t = x as i64;

@@ -315,3 +315,121 @@ fn squares_order_as_their_rounded_roots() {
     assert!(close > 1000, "{close}");
     assert!(!Reach::new(DVec3::ZERO, -1.0).holds(0.0));
 }
+
+/// The groups by region, counted into place (small region values) or sorted (sparse ones):
+/// each region's sources in input order, the regions in increasing order.
+#[test]
+fn groups_by_region_are_the_sorted_sources() {
+    let mut rng = testkit::Rng::new(31);
+    for (n, values) in [
+        (0, 1),
+        (1, 1),
+        (500, 12),
+        (3000, 40),
+        (200, 1 << 30),
+        (50, u32::MAX),
+    ] {
+        let of: Vec<u32> = (0..n)
+            .map(|_| match values {
+                u32::MAX => u32::MAX - rng.below(3) as u32,
+                _ => rng.below(values as usize) as u32,
+            })
+            .collect();
+        let mut sorted: Vec<(u32, u32)> = of.iter().copied().zip(0..).collect();
+        sorted.sort_unstable();
+        let expect: Vec<Vec<u32>> = sorted
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|g| g.iter().map(|k| k.1).collect())
+            .collect();
+        assert_eq!(
+            clusters::by_region(&of),
+            expect,
+            "{n} sources, {values} values"
+        );
+    }
+}
+
+/// Each source's reach as its own limit gives it, whether the limits come in runs, alternate
+/// or are all the same (the last limit's chord is kept between sources).
+#[test]
+fn each_source_reaches_as_its_own_limit_says() {
+    let r = 6371.0;
+    let (mesh, pos) = sphere::fibonacci_sphere(3000, r, 0.3, 6).unwrap();
+    let sources: Vec<Source> = (0..pos.len())
+        .step_by(37)
+        .map(|v| Source {
+            vertex: Vertex::new(v as u32),
+            point: pos[v],
+            tag: v as u32,
+        })
+        .collect();
+    let limits = [
+        700.0,
+        700.0,
+        700.0,
+        250.0,
+        700.0,
+        1e9,
+        1e9,
+        -3.0,
+        f64::NAN,
+        250.0,
+    ];
+    let limit = |s: &Source| limits[(s.tag as usize / 37) % limits.len()];
+    let mut sweep = Sweep::default();
+    sweep.run_limited(&mesh, &pos, r, &sources, limit, None);
+    for (s, got) in sources.iter().zip(&sweep.reach) {
+        let arc = (limit(s) / r).min(std::f64::consts::PI);
+        let expect = Reach::new(s.point, 2.0 * r * (0.5 * arc).sin());
+        let bits = |x: &Reach| [x.chord, x.above, x.within].map(f64::to_bits);
+        assert_eq!(bits(got), bits(&expect), "{}", limit(s));
+        assert_eq!(got.point, s.point);
+    }
+}
+
+/// Slots cleared as they are read leave the next sweep nothing to reset, and what was not
+/// cleared is reset as before: the next sweep is that of fresh arrays.
+#[test]
+fn cleared_slots_leave_the_next_sweep_as_fresh() {
+    let r = 6371.0;
+    let (mesh, pos) = sphere::fibonacci_sphere(6000, r, 0.3, 7).unwrap();
+    let region: Vec<u32> = pos.iter().map(|p| u32::from(p.x > 0.0)).collect();
+    let sources = |step: usize, tag: u32| -> Vec<Source> {
+        (0..pos.len())
+            .step_by(step)
+            .map(|v| Source {
+                vertex: Vertex::new(v as u32),
+                point: pos[v],
+                tag,
+            })
+            .collect()
+    };
+    let (first, second) = (sources(97, 1), sources(401, 2));
+    let mut fresh = Sweep::default();
+    fresh.run(&mesh, &pos, r, &second, 500.0, Some(&region));
+    let n = mesh.vertex_slots();
+    for cut in [0, n / 2, n, n + 10] {
+        let mut sweep = Sweep::default();
+        sweep
+            .unordered()
+            .run(&mesh, &pos, r, &first, 900.0, Some(&region));
+        let reached = sweep.reached().len();
+        (0..cut.min(n)).for_each(|i| sweep.clear(i));
+        sweep.cleared(cut);
+        assert!(sweep.reached().iter().all(|&v| v as usize >= cut));
+        assert!(cut > 0 || sweep.reached().len() == reached);
+        for i in 0..cut.min(n) {
+            assert_eq!((sweep.dist(i), sweep.tag(i)), (FAR, NONE), "{i}");
+        }
+        sweep.run(&mesh, &pos, r, &second, 500.0, Some(&region));
+        for v in 0..n {
+            assert_eq!(
+                sweep.chord(v).to_bits(),
+                fresh.chord(v).to_bits(),
+                "{cut} {v}"
+            );
+            assert_eq!(sweep.tag(v), fresh.tag(v));
+        }
+        assert_eq!(sweep.reached(), fresh.reached());
+    }
+}

@@ -3,6 +3,18 @@
 use super::*;
 use std::collections::VecDeque;
 
+/// A source at every `step`-th vertex, tagged by `tag` of its vertex.
+fn every(pos: &[DVec3], step: usize, tag: impl Fn(usize) -> u32) -> Vec<Source> {
+    (0..pos.len())
+        .step_by(step)
+        .map(|v| Source {
+            vertex: Vertex::new(v as u32),
+            point: pos[v],
+            tag: tag(v),
+        })
+        .collect()
+}
+
 /// The sweep as one queue over every vertex (the reference the regions must match).
 fn one_queue(
     mesh: &Mesh,
@@ -217,14 +229,7 @@ fn an_unordered_sweep_is_the_same_field_with_the_same_vertices() {
     let r = 6371.0;
     let (mesh, pos) = sphere::fibonacci_sphere(8000, r, 0.3, 5).unwrap();
     let region: Vec<u32> = pos.iter().map(|p| u32::from(p.z > 1000.0)).collect();
-    let sources: Vec<Source> = (0..pos.len())
-        .step_by(211)
-        .map(|v| Source {
-            vertex: Vertex::new(v as u32),
-            point: pos[v],
-            tag: v as u32,
-        })
-        .collect();
+    let sources = every(&pos, 211, |v| v as u32);
     let (key, tag) = one_queue(&mesh, &pos, r, &sources, 700.0, Some(&region));
     let mut sweep = Sweep::default();
     for pool in testkit::thread_pools() {
@@ -355,14 +360,7 @@ fn groups_by_region_are_the_sorted_sources() {
 fn each_source_reaches_as_its_own_limit_says() {
     let r = 6371.0;
     let (mesh, pos) = sphere::fibonacci_sphere(3000, r, 0.3, 6).unwrap();
-    let sources: Vec<Source> = (0..pos.len())
-        .step_by(37)
-        .map(|v| Source {
-            vertex: Vertex::new(v as u32),
-            point: pos[v],
-            tag: v as u32,
-        })
-        .collect();
+    let sources = every(&pos, 37, |v| v as u32);
     let limits = [
         700.0,
         700.0,
@@ -394,17 +392,7 @@ fn cleared_slots_leave_the_next_sweep_as_fresh() {
     let r = 6371.0;
     let (mesh, pos) = sphere::fibonacci_sphere(6000, r, 0.3, 7).unwrap();
     let region: Vec<u32> = pos.iter().map(|p| u32::from(p.x > 0.0)).collect();
-    let sources = |step: usize, tag: u32| -> Vec<Source> {
-        (0..pos.len())
-            .step_by(step)
-            .map(|v| Source {
-                vertex: Vertex::new(v as u32),
-                point: pos[v],
-                tag,
-            })
-            .collect()
-    };
-    let (first, second) = (sources(97, 1), sources(401, 2));
+    let (first, second) = (every(&pos, 97, |_| 1), every(&pos, 401, |_| 2));
     let mut fresh = Sweep::default();
     fresh.run(&mesh, &pos, r, &second, 500.0, Some(&region));
     let n = mesh.vertex_slots();

@@ -1,6 +1,7 @@
 //! Where the continental budget accretes: the shores, and the ocean floor nearest to them.
 
 use super::{CONTINENTAL, MARGIN_AGE_MYR, OCEANIC, Shore, flat_cell};
+use crate::tectonics::band;
 use crate::tectonics::distance::{Source, Sweep};
 use glam::DVec3;
 use quadedge::{Edge, Mesh, Vertex};
@@ -43,41 +44,24 @@ pub(super) fn shores(
         .collect()
 }
 
-/// Quads per piece of the pass over the edge arrays.
-const SCAN_PIECE: u32 = 1 << 14;
-
-/// Each shore's edge, from its continental vertex, with that vertex: one pass over the edge
-/// arrays, in pieces on all cores, each piece a plain loop (the same pass as a filter and a
-/// collect of a parallel iterator cost two and a half times as much: 8 ms against 3 ms at
-/// 500k vertices on one core), joined in edge order.
+/// Each shore's edge, from its continental vertex, with that vertex, in edge order
+/// ([`band::scan_live_edges`]).
 fn shore_edges(mesh: &Mesh, plate: &[u32], crust: &[u8], age: &[f32]) -> Vec<(u32, Edge)> {
     let shore = |i: usize, u: usize| {
         crust[u] == OCEANIC && plate[u] == plate[i] && age[u] >= MARGIN_AGE_MYR
     };
-    let quads = mesh.quad_slots() as u32;
-    let pieces: Vec<Vec<(u32, Edge)>> = (0..quads.div_ceil(SCAN_PIECE))
-        .into_par_iter()
-        .map(|k| {
-            let mut found = Vec::new();
-            for q in k * SCAN_PIECE..quads.min((k + 1) * SCAN_PIECE) {
-                let e = Edge::of_quad(q);
-                if !mesh.is_edge_alive(e) {
-                    continue;
-                }
-                let (a, b) = (mesh.origin(e).index(), mesh.dest(e).index());
-                // Most edges join crust of one kind: one test, well predicted.
-                if crust[a] == crust[b] {
-                    continue;
-                } else if crust[a] == CONTINENTAL && shore(a, b) {
-                    found.push((a as u32, e));
-                } else if crust[b] == CONTINENTAL && shore(b, a) {
-                    found.push((b as u32, e.sym()));
-                }
-            }
-            found
-        })
-        .collect();
-    pieces.concat()
+    band::scan_live_edges(mesh, |e, found| {
+        let (a, b) = (mesh.origin(e).index(), mesh.dest(e).index());
+        // Most edges join crust of one kind: one test, well predicted.
+        if crust[a] == crust[b] {
+            return;
+        }
+        if crust[a] == CONTINENTAL && shore(a, b) {
+            found.push((a as u32, e));
+        } else if crust[b] == CONTINENTAL && shore(b, a) {
+            found.push((b as u32, e.sym()));
+        }
+    })
 }
 
 /// The shores as the sweep's sources: each at its edge's midpoint on the sphere of
@@ -193,7 +177,7 @@ mod tests {
         let mesh = world.mesh();
         let (plate, crust, age) = layers(&world);
         let quads = mesh.quad_slots() as u32;
-        assert!(quads > 4 * SCAN_PIECE, "{quads} quads");
+        assert!(quads > 4 * band::SCAN_PIECE, "{quads} quads");
         let dead = (0..quads).filter(|&q| !mesh.is_edge_alive(Edge::of_quad(q)));
         assert!(dead.count() > 0, "no dead quad");
         let every: Vec<(u32, Edge)> = (0..quads)

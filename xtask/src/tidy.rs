@@ -4,8 +4,9 @@
 //! which workspace crates each crate may depend on, a line limit per source file, no
 //! citations of documents that are not in the repository, `#![forbid(unsafe_code)]` in every
 //! crate without `unsafe` (and a `SAFETY:` comment on every `unsafe` block or impl elsewhere),
-//! and a README in every crate. Known exceptions are listed below, each with its reason; an
-//! entry that no longer applies is reported so that it can be deleted.
+//! a README in every crate, and only the layout's entries at the root. Known exceptions are
+//! listed below, each with its reason; an entry that no longer applies is reported so that it
+//! can be deleted.
 
 use crate::tasks::{metadata, root};
 use serde_json::Value;
@@ -90,6 +91,26 @@ const CITATION_EXCEPTIONS: &[&str] = &[];
 /// Crates without `unsafe` whose root does not yet say `#![forbid(unsafe_code)]`.
 const FORBID_EXCEPTIONS: &[&str] = &[];
 
+/// What the repository's root may hold (tracked files and folders): the layout of
+/// `docs/architecture.md`, so that scratch output committed by mistake is caught.
+const ROOT_ENTRIES: &[&str] = &[
+    ".cargo",
+    ".ci",
+    ".gitignore",
+    "CHANGELOG.md",
+    "Cargo.lock",
+    "Cargo.toml",
+    "LICENSE-APACHE",
+    "LICENSE-MIT",
+    "README.md",
+    "benches",
+    "crates",
+    "docs",
+    "fuzz",
+    "rust-toolchain.toml",
+    "xtask",
+];
+
 /// Runs every check and prints every problem before failing.
 pub fn run() -> Result<(), String> {
     let meta = metadata()?;
@@ -102,6 +123,10 @@ pub fn run() -> Result<(), String> {
     check_citations(&files, &mut problems, &mut stale);
     check_unsafe(&crates, &mut problems, &mut stale);
     check_readmes(&crates, &mut problems);
+    match tracked_files() {
+        Some(tracked) => check_root_entries(&tracked, &mut problems),
+        None => stale.push("not a git checkout: the root's layout was not checked".into()),
+    }
     for s in &stale {
         println!("tidy: note: {s}");
     }
@@ -351,6 +376,37 @@ fn check_readmes(crates: &[Crate], problems: &mut Vec<String>) {
     }
 }
 
+/// The tracked files, from `git ls-files`; `None` outside a git checkout.
+fn tracked_files() -> Option<Vec<String>> {
+    let out = std::process::Command::new("git")
+        .arg("ls-files")
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+fn check_root_entries(tracked: &[String], problems: &mut Vec<String>) {
+    let top: BTreeSet<&str> = tracked
+        .iter()
+        .filter_map(|f| f.split('/').next())
+        .collect();
+    for entry in top {
+        if !ROOT_ENTRIES.contains(&entry) {
+            problems.push(format!(
+                "`{entry}` is tracked at the repository's root: move it into the layout \
+                 (crates/, docs/, …) or delete it; new root entries go in ROOT_ENTRIES"
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +436,17 @@ mod tests {
             "{:?}",
             quadedge.deps
         );
+    }
+
+    #[test]
+    fn a_stray_root_file_is_reported() {
+        let tracked: Vec<String> = ["Cargo.toml", "crates/quadedge/src/lib.rs", "U11.txt"]
+            .map(String::from)
+            .to_vec();
+        let mut problems = Vec::new();
+        check_root_entries(&tracked, &mut problems);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("`U11.txt`"), "{problems:?}");
     }
 
     #[test]

@@ -393,10 +393,7 @@ fn tracked_files() -> Option<Vec<String>> {
 }
 
 fn check_root_entries(tracked: &[String], problems: &mut Vec<String>) {
-    let top: BTreeSet<&str> = tracked
-        .iter()
-        .filter_map(|f| f.split('/').next())
-        .collect();
+    let top: BTreeSet<&str> = tracked.iter().filter_map(|f| f.split('/').next()).collect();
     for entry in top {
         if !ROOT_ENTRIES.contains(&entry) {
             problems.push(format!(

@@ -229,7 +229,8 @@ fn source_files(root: &Path) -> Vec<PathBuf> {
             let name = entry.file_name().to_string_lossy().into_owned();
             if p.is_dir() {
                 let skip = name.starts_with('.')
-                    || ["target", "out", "corpus", "artifacts"].contains(&name.as_str());
+                    || ["target", "out", "corpus", "artifacts", "node_modules"]
+                        .contains(&name.as_str());
                 if !skip {
                     walk(root, &p, out);
                 }
